@@ -1,0 +1,86 @@
+// Decorators that mark what in the contract comes from a project decision rather than
+// from the interface description. They only write OpenAPI vendor extensions, so every
+// tool that reads the generated documents (conformance profiles, docs portal, readers)
+// can tell the document's word from ours. Decision ids refer to docs/decisions.md.
+import { setExtension, getExtensions } from "@typespec/openapi";
+
+const DECISION_ID = /^D\d{2}$/;
+
+function checkId(context, id) {
+  if (!DECISION_ID.test(id)) {
+    context.program.reportDiagnostic({
+      code: "invalid-decision-id",
+      message: `Decision id "${id}" must look like D07 (see docs/decisions.md).`,
+      severity: "error",
+      target: context.decoratorTarget,
+    });
+  }
+}
+
+/** The whole element exists because of decision `id`. */
+function $decision(context, target, id) {
+  checkId(context, id);
+  setExtension(context.program, target, "x-basis", "decision");
+  setExtension(context.program, target, "x-decision", id);
+}
+
+/**
+ * The element is the document's, but the listed schema keywords (enum, pattern, minimum,
+ * required, nullable, ...) were added by decision `id`. Repeatable.
+ */
+function $decided(context, target, id, keywords) {
+  checkId(context, id);
+  const existing = getExtensions(context.program, target).get("x-decided") ?? [];
+  setExtension(context.program, target, "x-decided", [...existing, { decision: id, keywords: [...keywords] }]);
+}
+
+/**
+ * Marks an aspect of one response of an operation as decided: its "status" (the document
+ * names the outcome but not the code), its "content-type", or its "body" shape. OpenAPI
+ * response objects cannot carry extensions from TypeSpec, so this lands on the operation
+ * as `x-decided-responses: { "<status>": { decision, aspects } }`. Repeatable.
+ */
+function $decidedResponse(context, target, status, id, aspects) {
+  checkId(context, id);
+  const existing = getExtensions(context.program, target).get("x-decided-responses") ?? {};
+  setExtension(context.program, target, "x-decided-responses", {
+    ...existing,
+    [status]: { decision: id, aspects: [...aspects] },
+  });
+}
+
+/**
+ * A parameter of the operation exists because of decision `id` (its name and meaning).
+ * Kept on the operation as `x-decided-parameters: { "<name>": "<id>" }` because a marker
+ * on a parameter whose schema is a $ref would sit beside the $ref, which OpenAPI 3.0 forbids.
+ */
+function $decidedParameter(context, target, name, id) {
+  checkId(context, id);
+  const existing = getExtensions(context.program, target).get("x-decided-parameters") ?? {};
+  setExtension(context.program, target, "x-decided-parameters", { ...existing, [name]: id });
+}
+
+/**
+ * JSON Schema `minProperties`, which TypeSpec's standard library does not offer for
+ * OpenAPI output. The emitter copies extension entries verbatim onto the schema.
+ */
+function $minProperties(context, target, count) {
+  setExtension(context.program, target, "minProperties", count);
+}
+
+/** OAuth-like scopes an apiKey operation requires (OpenAPI 3.0 cannot list them). */
+function $requiredScopes(context, target, scopes) {
+  setExtension(context.program, target, "x-required-scopes", [...scopes]);
+}
+
+
+export const $decorators = {
+  "PaymentCollection.Basis": {
+    decision: $decision,
+    decided: $decided,
+    decidedResponse: $decidedResponse,
+    decidedParameter: $decidedParameter,
+    minProperties: $minProperties,
+    requiredScopes: $requiredScopes,
+  },
+};
