@@ -1,0 +1,177 @@
+/**
+ * OpenAPI Schema Objects -> JSON Schema, and ajv validators for them.
+ *
+ * OpenAPI 3.0 schemas are a dialect of draft-07 (`nullable`, boolean `exclusiveMinimum`,
+ * `example`, `discriminator`, vendor extensions); OpenAPI 3.1 schemas are JSON Schema 2020-12
+ * plus a few OpenAPI keywords. `toJsonSchema` turns either into plain JSON Schema of the
+ * matching draft so that ajv validates exactly what the contract says. It expects a
+ * dereferenced schema (generated/openapi/<v>/<family>.dereferenced.json): a `$ref` left in the
+ * input is copied unchanged.
+ */
+import { Ajv as Ajv07, type ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormatsModule from "ajv-formats";
+import type { OpenApiVersionId } from "./layout.ts";
+
+export type JsonSchema = Record<string, unknown>;
+type AjvInstance = Ajv07 | Ajv2020;
+
+/** The JSON Schema dialect each OpenAPI version's schemas are converted to. */
+export const JSON_SCHEMA_DIALECT: Record<OpenApiVersionId, string> = {
+  "3.0": "http://json-schema.org/draft-07/schema#",
+  "3.1": "https://json-schema.org/draft/2020-12/schema",
+};
+
+/** Keywords whose value is one schema. */
+const SCHEMA_KEYWORDS = new Set([
+  "items",
+  "additionalItems",
+  "additionalProperties",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "propertyNames",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+]);
+/** Keywords whose value is an array of schemas. */
+const SCHEMA_ARRAY_KEYWORDS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
+/** Keywords whose value maps names to schemas. */
+const SCHEMA_MAP_KEYWORDS = new Set(["properties", "patternProperties", "dependentSchemas", "$defs", "definitions"]);
+/**
+ * OpenAPI-only keywords and annotations that are not validation: dropped so that ajv in strict
+ * mode accepts the schema and nothing about them is mistaken for a constraint. `readOnly` and
+ * `writeOnly` say in which direction a property travels; callers that care read them from the
+ * OpenAPI schema itself.
+ */
+const DROPPED_KEYWORDS = new Set([
+  "nullable",
+  "example",
+  "discriminator",
+  "xml",
+  "externalDocs",
+  "readOnly",
+  "writeOnly",
+  "deprecated",
+]);
+/** Keywords whose presence means `nullable` cannot be expressed by widening `type`. */
+const NULLABLE_NEEDS_WRAPPER = ["allOf", "anyOf", "oneOf", "not", "$ref", "enum", "const"];
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function convert(schema: unknown, version: OpenApiVersionId): unknown {
+  if (typeof schema === "boolean") return schema;
+  if (!isObject(schema)) return schema;
+  const out: JsonSchema = {};
+  for (const [keyword, value] of Object.entries(schema)) {
+    if (keyword.startsWith("x-") || DROPPED_KEYWORDS.has(keyword)) continue;
+    if (SCHEMA_KEYWORDS.has(keyword)) {
+      out[keyword] = Array.isArray(value) ? value.map((s) => convert(s, version)) : convert(value, version);
+    } else if (SCHEMA_ARRAY_KEYWORDS.has(keyword) && Array.isArray(value)) {
+      out[keyword] = value.map((s) => convert(s, version));
+    } else if (SCHEMA_MAP_KEYWORDS.has(keyword) && isObject(value)) {
+      out[keyword] = Object.fromEntries(Object.entries(value).map(([name, s]) => [name, convert(s, version)]));
+    } else {
+      // Values (enum, const, default, examples, required, ...) are copied as they are.
+      out[keyword] = value;
+    }
+  }
+  // OpenAPI 3.0 writes exclusive bounds as booleans next to minimum/maximum; draft-07 wants numbers.
+  for (const [flag, bound] of [
+    ["exclusiveMinimum", "minimum"],
+    ["exclusiveMaximum", "maximum"],
+  ] as const) {
+    if (typeof out[flag] === "boolean") {
+      if (out[flag] === true && typeof out[bound] === "number") {
+        out[flag] = out[bound];
+        delete out[bound];
+      } else {
+        delete out[flag];
+      }
+    }
+  }
+  // `nullable: true` (OpenAPI 3.0; tolerated in 3.1 input) also admits null.
+  if (schema.nullable === true) return admitNull(out);
+  return out;
+}
+
+function admitNull(schema: JsonSchema): JsonSchema {
+  const needsWrapper = NULLABLE_NEEDS_WRAPPER.some((keyword) => keyword in schema);
+  if (!needsWrapper && typeof schema.type === "string") return { ...schema, type: [schema.type, "null"] };
+  if (!needsWrapper && Array.isArray(schema.type)) {
+    return schema.type.includes("null") ? schema : { ...schema, type: [...schema.type, "null"] };
+  }
+  if (!needsWrapper && schema.type === undefined) return schema; // no type: null is already valid
+  // enum/const/composition constrain the value itself: null becomes a separate alternative.
+  return { anyOf: [{ type: "null" }, schema] };
+}
+
+/**
+ * Converts an OpenAPI Schema Object (dereferenced) of the given OpenAPI version into a JSON
+ * Schema of the matching dialect, with `$schema` set on the root. The input is not modified.
+ */
+export function toJsonSchema(openapiSchema: unknown, version: OpenApiVersionId): JsonSchema {
+  const converted = convert(openapiSchema, version);
+  if (typeof converted === "boolean") return converted ? {} : { not: {} };
+  if (!isObject(converted)) throw new TypeError("toJsonSchema: a schema must be an object or a boolean");
+  return { $schema: JSON_SCHEMA_DIALECT[version], ...converted };
+}
+
+const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
+
+/** Registers the string formats of ajv-formats and the numeric formats OpenAPI defines. */
+function addOpenApiFormats(ajv: AjvInstance): void {
+  // ajv-formats is CommonJS: its default export arrives as the module object under NodeNext.
+  const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+    ajv: AjvInstance,
+  ) => AjvInstance;
+  addFormats(ajv);
+  ajv.addFormat("int32", {
+    type: "number",
+    validate: (n: number) => Number.isInteger(n) && n >= INT32.min && n <= INT32.max,
+  });
+  ajv.addFormat("int64", { type: "number", validate: (n: number) => Number.isInteger(n) });
+  ajv.addFormat("float", { type: "number", validate: (n: number) => Number.isFinite(n) });
+  ajv.addFormat("double", { type: "number", validate: (n: number) => Number.isFinite(n) });
+}
+
+/**
+ * An ajv instance for schemas converted from the given OpenAPI version: draft-07 for 3.0,
+ * 2020-12 for 3.1, all errors reported, formats checked, unknown keywords and formats refused
+ * (so a keyword the conversion missed shows up instead of being silently ignored).
+ */
+export function createSchemaValidator(version: OpenApiVersionId): AjvInstance {
+  const options = {
+    allErrors: true,
+    strict: true,
+    // TypeSpec emits `properties` without `type: object` in places, and unions without a
+    // shared type; these are valid JSON Schema, only ajv's style checks object to them.
+    strictTypes: false,
+    strictTuples: false,
+    strictRequired: false,
+    validateFormats: true,
+  } as const;
+  const ajv = version === "3.0" ? new Ajv07(options) : new Ajv2020(options);
+  addOpenApiFormats(ajv);
+  return ajv;
+}
+
+const validators: Partial<Record<OpenApiVersionId, AjvInstance>> = {};
+
+/** Compiles a validator for an OpenAPI schema (shared ajv instance per OpenAPI version). */
+export function compileOpenApiSchema(openapiSchema: unknown, version: OpenApiVersionId): ValidateFunction {
+  validators[version] ??= createSchemaValidator(version);
+  return validators[version].compile(toJsonSchema(openapiSchema, version));
+}
+
+/** ajv's errors as short lines: `<instance path> <message>`. */
+export function describeSchemaErrors(validate: ValidateFunction): string[] {
+  return (validate.errors ?? []).map((error) => {
+    const params = Object.keys(error.params ?? {}).length > 0 ? ` ${JSON.stringify(error.params)}` : "";
+    return `${error.instancePath || "(root)"} ${error.message ?? error.keyword}${params}`;
+  });
+}
