@@ -61,6 +61,17 @@ function $decidedParameter(context, target, name, id) {
 }
 
 /**
+ * A behaviour of the element that no schema keyword can express (a transition between
+ * values, the absence of a path prefix, the plan a limit belongs to) comes from decision
+ * `id`. Kept as `x-decided-behaviour: [{ decision, about }]`. Repeatable.
+ */
+function $decidedBehaviour(context, target, id, about) {
+  checkId(context, id);
+  const existing = getExtensions(context.program, target).get("x-decided-behaviour") ?? [];
+  setExtension(context.program, target, "x-decided-behaviour", [...existing, { decision: id, about }]);
+}
+
+/**
  * JSON Schema `minProperties`, which TypeSpec's standard library does not offer for
  * OpenAPI output. The emitter copies extension entries verbatim onto the schema.
  */
@@ -80,6 +91,7 @@ export const $decorators = {
     decided: $decided,
     decidedResponse: $decidedResponse,
     decidedParameter: $decidedParameter,
+    decidedBehaviour: $decidedBehaviour,
     minProperties: $minProperties,
     requiredScopes: $requiredScopes,
   },
