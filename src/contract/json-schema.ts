@@ -63,6 +63,25 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/**
+ * The subschemas directly inside a schema, each with the path segments that lead to it
+ * (`["properties", "amount"]`, `["allOf", "0"]`, `["items"]`). Lets callers walk a schema tree
+ * without mistaking a property named like a keyword for the keyword.
+ */
+export function subschemas(schema: unknown): Array<{ segments: string[]; schema: unknown }> {
+  if (!isObject(schema)) return [];
+  const found: Array<{ segments: string[]; schema: unknown }> = [];
+  for (const [keyword, value] of Object.entries(schema)) {
+    if (SCHEMA_KEYWORDS.has(keyword) && isObject(value)) found.push({ segments: [keyword], schema: value });
+    else if ((SCHEMA_ARRAY_KEYWORDS.has(keyword) || keyword === "items") && Array.isArray(value)) {
+      value.forEach((item, index) => found.push({ segments: [keyword, String(index)], schema: item }));
+    } else if (SCHEMA_MAP_KEYWORDS.has(keyword) && isObject(value)) {
+      for (const [name, item] of Object.entries(value)) found.push({ segments: [keyword, name], schema: item });
+    }
+  }
+  return found;
+}
+
 function convert(schema: unknown, version: OpenApiVersionId): unknown {
   if (typeof schema === "boolean") return schema;
   if (!isObject(schema)) return schema;

@@ -1,0 +1,312 @@
+/**
+ * Domain rules that JSON Schema cannot express: check digits of CPF/CNPJ, the CRC of a PIX BR
+ * Code, boleto barcodes and typed lines (check digits, agreement with each other, due date and
+ * amount), EndToEndId and txid shapes, QR code images, postal codes and timestamps.
+ *
+ * `checkDomainValues` walks any JSON value and applies the rules by property name, so the same
+ * checks run on the contract's examples and on what a server returns. Each single-value check
+ * returns `null` when the value is valid, or the reason it is not.
+ */
+import * as boletoUtils from "@mrmgomes/boleto-utils";
+import { cnpj, cpf } from "cpf-cnpj-validator";
+import jsQRModule from "jsqr";
+import { parsePix } from "pix-utils";
+import pngjs from "pngjs";
+
+export type DomainCheck =
+  | "cpf-cnpj"
+  | "br-code"
+  | "boleto-barcode"
+  | "boleto-bank-line"
+  | "boleto-pair"
+  | "boleto-due-date"
+  | "boleto-amount"
+  | "end-to-end-id"
+  | "txid"
+  | "qr-image"
+  | "postal-code"
+  | "timestamp";
+
+export const DOMAIN_CHECKS: readonly DomainCheck[] = [
+  "cpf-cnpj",
+  "br-code",
+  "boleto-barcode",
+  "boleto-bank-line",
+  "boleto-pair",
+  "boleto-due-date",
+  "boleto-amount",
+  "end-to-end-id",
+  "txid",
+  "qr-image",
+  "postal-code",
+  "timestamp",
+];
+
+export interface DomainProblem {
+  check: DomainCheck;
+  /** Where the value sits, as dotted property names from the walked root. */
+  path: string;
+  value: unknown;
+  problem: string;
+}
+
+export interface DomainReport {
+  problems: DomainProblem[];
+  /** How many values each check looked at (valid or not). */
+  checked: Record<DomainCheck, number>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Single values
+
+/** CPF (11 digits) or CNPJ (14 digits), digits only, with valid check digits. */
+export function cpfCnpjProblem(value: string): string | null {
+  if (!/^(\d{11}|\d{14})$/.test(value)) return "not 11 (CPF) or 14 (CNPJ) digits";
+  const valid = value.length === 11 ? cpf.isValid(value) : cnpj.isValid(value);
+  if (valid) return null;
+  // cpf-cnpj-validator also refuses repeated digits and a few well-known test numbers whose
+  // check digits are right: say which, because the fix differs.
+  const validator = value.length === 11 ? cpf : cnpj;
+  const body = value.slice(0, -2);
+  const first = String(validator.verifierDigit(body));
+  const digitsRight = first === value.at(-2) && String(validator.verifierDigit(body + first)) === value.at(-1);
+  const kind = value.length === 11 ? "CPF" : "CNPJ";
+  return digitsRight
+    ? `${kind} refused by cpf-cnpj-validator although its check digits are right (repeated digits or a well-known test number)`
+    : `${kind} check digits are wrong`;
+}
+
+/** A PIX BR Code that pix-utils parses, whose CRC16 (CCITT-FALSE, upper-case hex) matches. */
+export function brCodeProblem(value: string): string | null {
+  if (!value.startsWith("000201")) return "does not start with the payload format indicator 000201";
+  if (!/6304[0-9A-F]{4}$/.test(value)) return "does not end with 6304 and four upper-case hex digits (CRC16)";
+  const parsed = parsePix(value);
+  if ("error" in parsed && parsed.error) return `pix-utils: ${parsed.message}`;
+  return null;
+}
+
+function boletoReport(code: string): { sucesso: boolean; mensagem?: string; tipoBoleto?: string } {
+  return boletoUtils.validarBoleto(code) as unknown as { sucesso: boolean; mensagem?: string; tipoBoleto?: string };
+}
+
+/** A bank boleto barcode: 44 digits, general check digit right (boleto-utils). */
+export function barCodeProblem(value: string): string | null {
+  if (!/^\d{44}$/.test(value)) return "not 44 digits";
+  const report = boletoReport(value);
+  if (!report.sucesso) return `boleto-utils: ${report.mensagem}`;
+  if (report.tipoBoleto !== "BANCO") return `not a bank boleto (boleto-utils says ${report.tipoBoleto})`;
+  return null;
+}
+
+/**
+ * A bank boleto typed line: 47 digits, field check digits right, and the barcode it encodes
+ * valid too (boleto-utils checks the field digits of a typed line but not its general digit).
+ */
+export function bankLineProblem(value: string): string | null {
+  if (!/^\d{47}$/.test(value)) return "not 47 digits";
+  const report = boletoReport(value);
+  if (!report.sucesso) return `boleto-utils: ${report.mensagem}`;
+  const barcodeProblem = barCodeProblem(bankLineToBarCode(value));
+  return barcodeProblem === null ? null : `the barcode it encodes is invalid: ${barcodeProblem}`;
+}
+
+export function bankLineToBarCode(bankLine: string): string {
+  return boletoUtils.linhaDigitavel2CodBarras(bankLine);
+}
+
+const DAY_MS = 86_400_000;
+const FACTOR_BASE_1997 = Date.UTC(1997, 9, 7);
+/** FEBRABAN restarted the due-date factor at 1000 on 2025-02-22 (9999 was 2025-02-21). */
+const FACTOR_RESTART_2025 = Date.UTC(2025, 1, 22);
+
+/** The four-digit due-date factor of a boleto due on the given date (YYYY-MM-DD). */
+export function boletoDueDateFactor(isoDate: string): string {
+  const time = calendarDate(isoDate.slice(0, 10));
+  if (time === null) throw new RangeError(`not a date: ${isoDate}`);
+  const factor =
+    time < FACTOR_RESTART_2025
+      ? Math.round((time - FACTOR_BASE_1997) / DAY_MS)
+      : 1000 + (Math.round((time - FACTOR_RESTART_2025) / DAY_MS) % 9000);
+  return String(factor).padStart(4, "0");
+}
+
+/** The date (UTC ms) of `YYYY-MM-DD` when it is a real calendar date, else null. */
+function calendarDate(text: string): number | null {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!match) return null;
+  return realDate(Number(match[1]), Number(match[2]), Number(match[3]));
+}
+
+function realDate(year: number, month: number, day: number): number | null {
+  const time = Date.UTC(year, month - 1, day);
+  const date = new Date(time);
+  const same = date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  return same ? time : null;
+}
+
+const END_TO_END_ID = /^E[0-9A-Z]{8}\d{12}[A-Za-z0-9]{11}$/;
+
+/** BCB EndToEndId: E + ISPB + yyyyMMddHHmm (a real UTC minute) + 11 alphanumerics. */
+export function endToEndIdProblem(value: string): string | null {
+  if (!END_TO_END_ID.test(value)) return `does not match ${END_TO_END_ID.source}`;
+  const stamp = value.slice(9, 21);
+  const [year, month, day, hour, minute] = [0, 4, 6, 8, 10].map((at, i) => Number(stamp.slice(at, at + (i === 0 ? 4 : 2))));
+  if (realDate(year, month, day) === null || hour > 23 || minute > 59) return `embedded date ${stamp} is not a real date`;
+  return null;
+}
+
+const TXID = /^[a-zA-Z0-9]{26,35}$/;
+
+export function txidProblem(value: string): string | null {
+  return TXID.test(value) ? null : `does not match ${TXID.source}`;
+}
+
+export function postalCodeProblem(value: string): string | null {
+  return /^\d{8}$/.test(value) ? null : "not 8 digits (CEP)";
+}
+
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/;
+
+/** An RFC 3339 date-time with a zone, or a full date, that names a real instant or day. */
+export function timestampProblem(value: string): string | null {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return calendarDate(value) === null ? "not a real date" : null;
+  const match = DATE_TIME.exec(value);
+  if (!match) return "not an ISO 8601 date-time with a time zone (RFC 3339)";
+  const [, day, hour, minute, second, , , offsetHour, offsetMinute] = match;
+  if (calendarDate(day) === null) return "not a real date";
+  if (Number(hour) > 23 || Number(minute) > 59 || Number(second) > 59) return "not a real time of day";
+  if (offsetHour !== undefined && (Number(offsetHour) > 23 || Number(offsetMinute) > 59)) return "not a real offset";
+  if (Number.isNaN(Date.parse(value))) return "Date.parse refuses it";
+  return null;
+}
+
+// jsqr and pngjs are CommonJS: under NodeNext their default export may arrive wrapped.
+function interopDefault<T>(module: T | { default: T }): T {
+  return (module as { default?: T }).default ?? (module as T);
+}
+const jsQR = interopDefault(jsQRModule as unknown as typeof jsQRModule.default);
+
+/** The text of the QR code in a PNG image (base64, or a data: URL), or null when none is found. */
+export function decodeQrPng(image: string): string | null {
+  const base64 = image.replace(/^data:image\/png;base64,/, "");
+  let png: { width: number; height: number; data: Buffer };
+  try {
+    png = pngjs.PNG.sync.read(Buffer.from(base64, "base64"));
+  } catch {
+    return null;
+  }
+  return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Walking a value
+
+type SingleCheck = { check: DomainCheck; problem: (value: string) => string | null };
+
+/** Property names that carry a domain value, and the check each gets. */
+const FIELD_CHECKS: Record<string, SingleCheck> = {
+  document: { check: "cpf-cnpj", problem: cpfCnpjProblem },
+  documentNumber: { check: "cpf-cnpj", problem: cpfCnpjProblem },
+  br_code: { check: "br-code", problem: brCodeProblem },
+  brCode: { check: "br-code", problem: brCodeProblem },
+  emv: { check: "br-code", problem: brCodeProblem },
+  barCode: { check: "boleto-barcode", problem: barCodeProblem },
+  bankLine: { check: "boleto-bank-line", problem: bankLineProblem },
+  end_to_end_id: { check: "end-to-end-id", problem: endToEndIdProblem },
+  endToEndId: { check: "end-to-end-id", problem: endToEndIdProblem },
+  txid: { check: "txid", problem: txidProblem },
+  postalCode: { check: "postal-code", problem: postalCodeProblem },
+};
+
+/** Names of timestamp and date fields: created_at, createdAt, timestamp, duedate, startDate ... */
+const TIMESTAMP_FIELD = /^(timestamp|date|duedate)$|_(at|date)$|[a-z](At|Date)$/;
+
+function fieldCheck(name: string): SingleCheck | undefined {
+  if (Object.hasOwn(FIELD_CHECKS, name)) return FIELD_CHECKS[name];
+  if (TIMESTAMP_FIELD.test(name)) return { check: "timestamp", problem: timestampProblem };
+  return undefined;
+}
+
+type JsonObject = Record<string, unknown>;
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The nearest value of `name` on the object or its ancestors (innermost first). */
+function nearest(lineage: JsonObject[], names: string[]): unknown {
+  for (let i = lineage.length - 1; i >= 0; i--) {
+    for (const name of names) if (lineage[i][name] !== undefined && lineage[i][name] !== null) return lineage[i][name];
+  }
+  return undefined;
+}
+
+class Walker {
+  readonly problems: DomainProblem[] = [];
+  readonly checked = Object.fromEntries(DOMAIN_CHECKS.map((c) => [c, 0])) as Record<DomainCheck, number>;
+
+  private record(check: DomainCheck, path: string, value: unknown, problem: string | null): void {
+    this.checked[check] += 1;
+    if (problem !== null) this.problems.push({ check, path, value, problem });
+  }
+
+  walk(value: unknown, path: string, lineage: JsonObject[]): void {
+    if (Array.isArray(value)) {
+      value.forEach((item, index) => this.walk(item, `${path}[${index}]`, lineage));
+      return;
+    }
+    if (!isObject(value)) return;
+    const chain = [...lineage, value];
+    for (const [name, field] of Object.entries(value)) {
+      const fieldPath = path ? `${path}.${name}` : name;
+      const single = fieldCheck(name);
+      // null is how the contract says "absent" (nullable fields); schemas decide if it is allowed.
+      if (single && field !== null && !isObject(field) && !Array.isArray(field)) {
+        this.record(single.check, fieldPath, field, typeof field === "string" ? single.problem(field) : "not a string");
+      }
+      this.walk(field, fieldPath, chain);
+    }
+    this.crossFieldChecks(value, path, chain);
+  }
+
+  /** Rules that relate several fields of one object (or of an object and its ancestors). */
+  private crossFieldChecks(object: JsonObject, path: string, chain: JsonObject[]): void {
+    const at = (name: string) => (path ? `${path}.${name}` : name);
+    const { barCode, bankLine, image, brCode } = object;
+    if (typeof barCode === "string" && barCodeProblem(barCode) === null) {
+      if (typeof bankLine === "string" && bankLineProblem(bankLine) === null) {
+        const encoded = bankLineToBarCode(bankLine);
+        this.record("boleto-pair", at("bankLine"), bankLine, encoded === barCode ? null : `encodes barcode ${encoded}, not ${barCode}`);
+      }
+      const dueDate = nearest(chain, ["duedate", "dueDate", "due_date"]);
+      if (typeof dueDate === "string" && timestampProblem(dueDate) === null) {
+        const expected = boletoDueDateFactor(dueDate);
+        const actual = barCode.slice(5, 9);
+        this.record("boleto-due-date", at("barCode"), barCode, actual === expected ? null : `due-date factor ${actual}, but ${dueDate} is factor ${expected}`);
+      }
+      const amount = nearest(chain, ["amount"]);
+      if (typeof amount === "number") {
+        const expected = String(Math.round(amount * 100)).padStart(10, "0");
+        const actual = barCode.slice(9, 19);
+        this.record("boleto-amount", at("barCode"), barCode, actual === expected ? null : `amount field ${actual}, but amount ${amount} is ${expected} centavos`);
+      }
+    }
+    if (typeof image === "string" && typeof brCode === "string") {
+      const decoded = decodeQrPng(image);
+      const problem = decoded === null ? "no QR code found in the PNG image" : decoded === brCode ? null : `QR code holds ${decoded}, not the brCode`;
+      this.record("qr-image", at("image"), `${image.slice(0, 24)}...`, problem);
+    }
+  }
+}
+
+/** Applies every domain rule to `value` (any JSON), by property name. */
+export function checkDomainValues(value: unknown, path = ""): DomainReport {
+  const walker = new Walker();
+  walker.walk(value, path, []);
+  return { problems: walker.problems, checked: walker.checked };
+}
+
+/** Adds the counts of `more` into `total`. */
+export function addDomainCounts(total: Record<DomainCheck, number>, more: Record<DomainCheck, number>): void {
+  for (const check of DOMAIN_CHECKS) total[check] += more[check];
+}
