@@ -1,6 +1,7 @@
 /**
  * The build pipeline of the contract: TypeSpec -> OpenAPI 3.0 and 3.1 (YAML, JSON and a
- * dereferenced JSON) per family, written under stable names.
+ * dereferenced JSON) per family, written under stable names; then TypeScript types of each
+ * family (openapi-typescript on the 3.1 document) and, for the main build, the client in dist/.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -8,7 +9,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import SwaggerParser from "@apidevtools/swagger-parser";
-import { FAMILIES, OPENAPI_VERSIONS, openapiPath } from "../../src/contract/layout.ts";
+import openapiTS, { astToString } from "openapi-typescript";
+import { CONTROL_SERVICES, FAMILIES, OPENAPI_VERSIONS, openapiPath } from "../../src/contract/layout.ts";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -37,7 +39,8 @@ export async function buildContract(outDir: string): Promise<string[]> {
   const written: string[] = [];
   rmSync(join(out, "openapi"), { recursive: true, force: true });
   for (const version of OPENAPI_VERSIONS) {
-    for (const family of FAMILIES) {
+    // The sandbox controls are emitted like a family, under their own name.
+    for (const family of [...FAMILIES, ...CONTROL_SERVICES]) {
       const base = join(emitted, version.emitterFolder, family.emitterName);
       write(out, openapiPath(version.id, family.id, "yaml"), readFileSync(`${base}.yaml`, "utf8"), written);
       const json = readFileSync(`${base}.json`, "utf8");
@@ -48,5 +51,81 @@ export async function buildContract(outDir: string): Promise<string[]> {
     }
   }
   rmSync(dirname(emitted), { recursive: true, force: true });
+  await writeTypes(out, written);
+  // dist/ is the package's compiled client: built from the committed generated/ only, never
+  // from a scratch build (the drift check writes elsewhere and must not touch dist/).
+  if (out === resolve(ROOT, "generated")) compileClient();
   return written;
+}
+
+// ---- TypeScript types of each family -------------------------------------------------------
+
+/** Path of a family's generated TypeScript types relative to the generated/ folder. */
+export function typesPath(family: string): string {
+  return `types/${family}.ts`;
+}
+
+type HeaderParameter = { name: string; in: string; schema?: { minLength?: number; maxLength?: number } };
+type OpenApiDocument = {
+  servers?: Array<{ variables?: Record<string, { default: string }> }>;
+  paths: Record<string, Record<string, { parameters?: unknown[] }>>;
+  components?: {
+    parameters?: Record<string, HeaderParameter>;
+    securitySchemes?: Record<string, { type: string; in?: string; name?: string }>;
+  };
+};
+
+/**
+ * The few facts of a document the client needs at run time (types vanish at run time): the
+ * API key header, the server variable defaults (placeholders, decision D37) and which
+ * operations take an idempotency key header. Read from the document, never hand-copied.
+ */
+function contractFacts(document: OpenApiDocument): string {
+  const apiKey = Object.values(document.components?.securitySchemes ?? {}).find((s) => s.type === "apiKey" && s.in === "header");
+  const serverVariables: Record<string, string> = {};
+  for (const server of document.servers ?? []) {
+    for (const [name, variable] of Object.entries(server.variables ?? {})) serverVariables[name] = variable.default;
+  }
+  const idempotencyKeyHeaders: Record<string, { name: string; minLength: number; maxLength: number | null }> = {};
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      for (const parameter of (operation.parameters ?? []) as Array<HeaderParameter & { $ref?: string }>) {
+        const resolved = parameter.$ref
+          ? document.components?.parameters?.[parameter.$ref.split("/").pop() ?? ""]
+          : parameter;
+        if (resolved?.in === "header" && /^(x-)?idempotency-key$/i.test(resolved.name)) {
+          const { minLength = 1, maxLength = null } = resolved.schema ?? {};
+          idempotencyKeyHeaders[`${method.toUpperCase()} ${path}`] = { name: resolved.name, minLength, maxLength };
+        }
+      }
+    }
+  }
+  const facts = { apiKeyHeader: apiKey?.name ?? null, serverVariables, idempotencyKeyHeaders };
+  return [
+    "",
+    "/** Run-time facts of this document used by the client (read from the document by the build). */",
+    `export const contract = ${JSON.stringify(facts, null, 4)} as const;`,
+    "",
+  ].join("\n");
+}
+
+/** openapi-typescript on each family's OpenAPI 3.1 document, plus its run-time facts. */
+async function writeTypes(out: string, written: string[]): Promise<void> {
+  rmSync(join(out, "types"), { recursive: true, force: true });
+  for (const family of FAMILIES) {
+    const source = openapiPath("3.1", family.id, "json");
+    const document = JSON.parse(readFileSync(join(out, source), "utf8")) as OpenApiDocument;
+    // defaultNonNullable off: a property with a `default` stays optional unless `required`
+    // lists it (otherwise request bodies such as expires_in would become mandatory).
+    const ast = await openapiTS(document as never, { defaultNonNullable: false, silent: true });
+    const banner = `/**\n * TypeScript types of ${family.title}, generated by \`npm run build\` from\n * generated/${source} with openapi-typescript. Do not edit.\n */\n\n`;
+    write(out, typesPath(family.id), banner + astToString(ast) + contractFacts(document), written);
+  }
+}
+
+/** Compiles the client (src/client) and the generated types into dist/ (the published code). */
+function compileClient(): void {
+  rmSync(join(ROOT, "dist"), { recursive: true, force: true });
+  const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
+  execFileSync(process.execPath, [tsc, "-p", join(ROOT, "tsconfig.build.json")], { cwd: ROOT, stdio: "inherit" });
 }

@@ -89,12 +89,30 @@ function boletoReport(code: string): { sucesso: boolean; mensagem?: string; tipo
   return boletoUtils.validarBoleto(code) as unknown as { sucesso: boolean; mensagem?: string; tipoBoleto?: string };
 }
 
-/** A bank boleto barcode: 44 digits, general check digit right (boleto-utils). */
+/**
+ * The FEBRABAN general check digit of a bank boleto barcode: mod 11 over the 43 digits
+ * without position 5, weights 2..9 from the right; 0, 10 and 11 become 1. Computed here
+ * because boleto-utils applies the collection-slip rule (0 and 1 become 0) to bank boletos
+ * too, and so refuses about 2 in 11 valid barcodes.
+ */
+export function boletoGeneralCheckDigit(barCode: string): number {
+  const digits = barCode.slice(0, 4) + barCode.slice(5);
+  let sum = 0;
+  let weight = 2;
+  for (let i = digits.length - 1; i >= 0; i--) {
+    sum += Number(digits[i]) * weight;
+    weight = weight === 9 ? 2 : weight + 1;
+  }
+  const digit = 11 - (sum % 11);
+  return digit === 0 || digit === 10 || digit === 11 ? 1 : digit;
+}
+
+/** A bank boleto barcode: 44 digits, currency 9 (real), FEBRABAN general check digit right. */
 export function barCodeProblem(value: string): string | null {
   if (!/^\d{44}$/.test(value)) return "not 44 digits";
-  const report = boletoReport(value);
-  if (!report.sucesso) return `boleto-utils: ${report.mensagem}`;
-  if (report.tipoBoleto !== "BANCO") return `not a bank boleto (boleto-utils says ${report.tipoBoleto})`;
+  if (value[3] !== "9") return `currency code ${value[3]} is not 9 (real)`;
+  const expected = boletoGeneralCheckDigit(value);
+  if (Number(value[4]) !== expected) return `general check digit ${value[4]} should be ${expected}`;
   return null;
 }
 

@@ -4,11 +4,22 @@
  */
 export type FamilyId = "family-a" | "family-b";
 export type OpenApiVersionId = "3.0" | "3.1";
+/** Services that are not interface families: the sandbox's controls (sandbox only, never part of A or B). */
+export type ControlServiceId = "sandbox-controls";
 
 export const FAMILIES = [
   { id: "family-a", letter: "a", emitterName: "PaymentCollection.FamilyA", title: "Family A (v1)" },
   { id: "family-b", letter: "b", emitterName: "PaymentCollection.FamilyB", title: "Family B (SDK)" },
 ] as const satisfies ReadonlyArray<{ id: FamilyId; letter: string; emitterName: string; title: string }>;
+
+/**
+ * The sandbox controls, a third service of the same TypeSpec program. Deliberately not in
+ * FAMILIES: nothing that iterates the interface families (conformance, client, docs of the
+ * published interface) should pick the controls up by accident.
+ */
+export const CONTROL_SERVICES = [
+  { id: "sandbox-controls", emitterName: "PaymentCollection.SandboxControls", title: "Sandbox controls" },
+] as const satisfies ReadonlyArray<{ id: ControlServiceId; emitterName: string; title: string }>;
 
 export const OPENAPI_VERSIONS = [
   { id: "3.0", emitterFolder: "3.0.0" },
@@ -18,7 +29,7 @@ export const OPENAPI_VERSIONS = [
 /** Path of a generated OpenAPI document relative to the generated/ folder. */
 export function openapiPath(
   version: OpenApiVersionId,
-  family: FamilyId,
+  family: FamilyId | ControlServiceId,
   kind: "yaml" | "json" | "dereferenced.json",
 ): string {
   return `openapi/${version}/${family}.${kind}`;

@@ -11,6 +11,7 @@ import * as boletoUtils from "@mrmgomes/boleto-utils";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../../scripts/lib/contract-build.ts";
 import {
+  barCodeProblem,
   addDomainCounts,
   bankLineToBarCode,
   checkDomainValues,
@@ -425,6 +426,12 @@ describe("domain checks reject broken values", () => {
 
   it("a boleto barcode with a wrong general check digit", () => {
     expectRejected("boleto-barcode", "barCode", (v) => replaceAt(v, 4, nextDigit(v[4])));
+  });
+
+  it("accepts a bank barcode whose general digit is 1 because mod 11 gave 10 (FEBRABAN rule)", () => {
+    // boleto-utils would want 0 here (the collection-slip rule); FEBRABAN bank boletos use 1.
+    expect(barCodeProblem("34191166100001000001090000012345678901234500")).toBeNull();
+    expect(barCodeProblem("34190166100001000001090000012345678901234500")).toMatch(/should be 1/);
   });
 
   it("a typed line with a wrong field check digit, or a wrong general check digit", () => {

@@ -1,0 +1,98 @@
+/**
+ * `npm run sandbox`: starts the sandbox and prints its address, keys and data directory.
+ *
+ *   npm run sandbox -- --port 4010 --data-dir .sandbox-data --plan default
+ *
+ * Flags (each also read from the environment):
+ *   --host HOST           SANDBOX_HOST       interface to bind (default 127.0.0.1)
+ *   --port PORT           SANDBOX_PORT       port (default 4010; 0 picks a free port)
+ *   --data-dir DIR        SANDBOX_DATA_DIR   SQLite data directory (default ./.sandbox-data)
+ *   --plan NAME           SANDBOX_PLAN       rate-limit plan: default | generous
+ *   --durability LEVEL    SANDBOX_DURABILITY process (survives kill -9) | power (fsync per commit)
+ *   --allow-private-webhooks  SANDBOX_ALLOW_PRIVATE_WEBHOOKS=1  let webhooks reach local addresses
+ *   --json                                   print one JSON line instead of the text banner
+ */
+import { parseArgs } from "node:util";
+import { RATE_LIMIT_PLANS, type PlanName } from "./plans.ts";
+import { startSandbox } from "./server.ts";
+
+const { values } = parseArgs({
+  options: {
+    host: { type: "string" },
+    port: { type: "string" },
+    "data-dir": { type: "string" },
+    plan: { type: "string" },
+    durability: { type: "string" },
+    "allow-private-webhooks": { type: "boolean" },
+    json: { type: "boolean" },
+    help: { type: "boolean", short: "h" },
+  },
+});
+
+if (values.help) {
+  console.log("usage: npm run sandbox -- [--host HOST] [--port PORT] [--data-dir DIR] [--plan default|generous] [--durability process|power] [--allow-private-webhooks] [--json]");
+  process.exit(0);
+}
+
+const env = process.env;
+const plan = (values.plan ?? env.SANDBOX_PLAN ?? "default") as PlanName;
+if (!(plan in RATE_LIMIT_PLANS)) {
+  console.error(`unknown plan "${plan}"; known: ${Object.keys(RATE_LIMIT_PLANS).join(", ")}`);
+  process.exit(2);
+}
+const durability = values.durability ?? env.SANDBOX_DURABILITY ?? "process";
+if (durability !== "process" && durability !== "power") {
+  console.error(`unknown durability "${durability}"; known: process, power`);
+  process.exit(2);
+}
+const port = Number(values.port ?? env.SANDBOX_PORT ?? 4010);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`invalid port ${values.port ?? env.SANDBOX_PORT}`);
+  process.exit(2);
+}
+
+const sandbox = await startSandbox({
+  host: values.host ?? env.SANDBOX_HOST ?? "127.0.0.1",
+  port,
+  dataDir: values["data-dir"] ?? env.SANDBOX_DATA_DIR,
+  plan,
+  durability,
+  allowPrivateWebhookTargets: values["allow-private-webhooks"] ?? env.SANDBOX_ALLOW_PRIVATE_WEBHOOKS === "1",
+});
+
+if (values.json) {
+  console.log(JSON.stringify({ url: sandbox.url, port: sandbox.port, dataDir: sandbox.dataDir, plan, durability, keys: sandbox.keys }));
+} else {
+  const { familyA, familyB, webhookSecrets } = sandbox.keys;
+  console.log(
+    [
+      `Payment Collection sandbox listening on ${sandbox.url}`,
+      `  data directory: ${sandbox.dataDir}`,
+      `  rate-limit plan: ${plan}; durability: ${durability}`,
+      "  family A keys (x-api-key):",
+      `    primary          ${familyA.primary}`,
+      `    noMerchantRead   ${familyA.noMerchantRead}`,
+      `    secondAccount    ${familyA.secondAccount}`,
+      `    rateLimits       ${familyA.rateLimits}`,
+      "  family B keys (X-API-Key):",
+      `    primary          ${familyB.primary}`,
+      `    secondAccount    ${familyB.secondAccount}`,
+      `    rateLimits       ${familyB.rateLimits}`,
+      "  webhook secrets:",
+      `    primary          ${webhookSecrets.primary}`,
+      `    secondAccount    ${webhookSecrets.secondAccount}`,
+      `    rateLimits       ${webhookSecrets.rateLimits}`,
+      "  controls: POST /_sandbox/boletos, /_sandbox/charges/{id}/pay, /_sandbox/pix/{pixId}/pay,",
+      "            /_sandbox/boletos/{boletoId}/pay, /_sandbox/transactions/{id}/status, /_sandbox/clock/advance",
+    ].join("\n"),
+  );
+}
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    void sandbox.close().then(() => process.exit(0));
+  });
+}

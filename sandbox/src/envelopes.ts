@@ -1,0 +1,91 @@
+/**
+ * Response bodies of each surface:
+ * - family A: the charge and merchant objects as they are; errors are RFC 9457 problem
+ *   details `{type, title, status, detail, code}` as `application/problem+json` (D21);
+ * - family B: success envelopes `{success, data, timestamp}` (or `{success, data}` where the
+ *   document publishes no timestamp), envelope 1 `{success: false, error: {code, message,
+ *   details}}` and envelope 2 `{version, status: "ERROR", error: {errorCode, message}}`;
+ * - sandbox controls: the resource as its family returns it; errors like envelope 1.
+ */
+import type { Reply } from "./http/reply.ts";
+
+export type Surface = "A" | "B" | "controls";
+
+/** Base of family A problem `type` URIs, as in the contract's examples. */
+export const PROBLEM_TYPE_BASE = "https://docs.payments.example/errors/";
+
+const PROBLEM_TITLES: Record<string, string> = {
+  UNAUTHORIZED: "Unauthorized",
+  INSUFFICIENT_SCOPE: "Insufficient scope",
+  NOT_FOUND: "Not found",
+  VALIDATION_ERROR: "Invalid request",
+  IDEMPOTENCY_KEY_REQUIRED: "Idempotency-Key required",
+  IDEMPOTENCY_KEY_MISMATCH: "Idempotency-Key reused with a different payload",
+  IDEMPOTENCY_KEY_IN_USE: "Idempotency-Key in use",
+  RATE_LIMITED: "Too many requests",
+  METHOD_NOT_ALLOWED: "Method not allowed",
+  INTERNAL_ERROR: "Internal error",
+};
+
+/** A family A error: problem details with a stable `code`. */
+export function problem(status: number, code: string, detail: string): Reply {
+  return {
+    status,
+    contentType: "application/problem+json",
+    body: {
+      type: PROBLEM_TYPE_BASE + code.toLowerCase().replace(/_/g, "-"),
+      title: PROBLEM_TITLES[code] ?? code,
+      status,
+      detail,
+      code,
+    },
+  };
+}
+
+/** Family B envelope 1 (and the controls' error body). */
+export function sdkError(status: number, code: string, message: string, details: string): Reply {
+  return { status, body: { success: false, error: { code, message, details } } };
+}
+
+/** Family B envelope 2, carrying the interface's semantic version. */
+export function operationError(status: number, version: string, errorCode: string, message: string): Reply {
+  return { status, body: { version, status: "ERROR", error: { errorCode, message } } };
+}
+
+/** Family B success envelope `{success, data, timestamp}`. */
+export function success(status: number, data: unknown, now: Date): Reply {
+  return { status, body: { success: true, data, timestamp: now.toISOString() } };
+}
+
+/** Family B `{success, data}` (health check and customer creation publish no timestamp). */
+export function dataEnvelope(status: number, data: unknown): Reply {
+  return { status, body: { success: true, data } };
+}
+
+/** Errors that every operation of a surface can give, in that surface's error body. */
+export type CommonError = "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "VALIDATION_ERROR" | "INTERNAL_ERROR";
+
+const COMMON_STATUS: Record<CommonError, number> = {
+  UNAUTHORIZED: 401,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  RATE_LIMITED: 429,
+  VALIDATION_ERROR: 400,
+  INTERNAL_ERROR: 500,
+};
+
+const COMMON_MESSAGE: Record<CommonError, string> = {
+  UNAUTHORIZED: "Invalid or missing API key.",
+  NOT_FOUND: "Resource not found.",
+  METHOD_NOT_ALLOWED: "Method not allowed.",
+  RATE_LIMITED: "Rate limit exceeded.",
+  VALIDATION_ERROR: "The request is invalid.",
+  INTERNAL_ERROR: "Internal error.",
+};
+
+/** A common error in the error body of the surface. */
+export function commonError(surface: Surface, code: CommonError, detail: string): Reply {
+  const status = COMMON_STATUS[code];
+  if (surface === "A") return problem(status, code, detail);
+  return sdkError(status, code, COMMON_MESSAGE[code], detail);
+}

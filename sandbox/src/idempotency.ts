@@ -1,0 +1,86 @@
+/**
+ * Idempotent creation (D07, D08 for family A's `Idempotency-Key`; D36 for family B's
+ * `X-Idempotency-Key`). The key is claimed by the same store transaction that inserts the
+ * record, so parallel requests with one key create exactly one record:
+ * - a key never seen (or older than 24 hours on the account's clock) creates, and the
+ *   response is stored with it;
+ * - the same key with the same body (compared as JSON values) replays the stored response,
+ *   byte for byte, marked `Idempotent-Replayed: true`;
+ * - the same key with another body gives 422 IDEMPOTENCY_KEY_MISMATCH;
+ * - a key whose first request is still in flight gives 409 IDEMPOTENCY_KEY_IN_USE.
+ * Keys are scoped per API key. Requests refused before the claim store nothing.
+ */
+import { createHash } from "node:crypto";
+import type { RequestContext } from "./app.ts";
+import { problem, sdkError } from "./envelopes.ts";
+import type { Reply } from "./http/reply.ts";
+import type { CreateOutcome, CreateRequest, StoredRecord } from "./store/types.ts";
+
+/** How long a key is kept (decision D08). */
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+/** JSON with object members sorted, so that member order and whitespace do not matter. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+export function fingerprint(operationId: string, body: unknown): string {
+  return createHash("sha256").update(operationId).update("\n").update(canonicalJson(body)).digest("hex");
+}
+
+export interface IdempotentCreate {
+  /** The idempotency key sent, if any (without one every request creates). */
+  key: string | undefined;
+  record: StoredRecord;
+  /** The reply of a successful creation; stored with the key. */
+  reply: Reply;
+  requires?: CreateRequest["requires"];
+  /** Renders `requires` and `duplicate` failures. */
+  refused?: (outcome: Extract<CreateOutcome, { kind: "precondition_failed" | "duplicate" }>) => Reply;
+}
+
+export async function createIdempotently(ctx: RequestContext, input: IdempotentCreate): Promise<Reply> {
+  const body = JSON.stringify(input.reply.body);
+  const outcome = await ctx.app.store.create({
+    record: input.record,
+    response: { status: input.reply.status, body },
+    requires: input.requires,
+    claim:
+      input.key === undefined
+        ? undefined
+        : {
+            scope: ctx.key.id,
+            key: input.key,
+            fingerprint: fingerprint(ctx.op.operationId, ctx.body),
+            nowMs: ctx.now.getTime(),
+            retentionMs: IDEMPOTENCY_RETENTION_MS,
+          },
+  });
+  const family = ctx.surface === "A" ? "Idempotency-Key" : "X-Idempotency-Key";
+  switch (outcome.kind) {
+    case "created":
+      return { ...input.reply, body: undefined, rawBody: body };
+    case "replayed":
+      return { status: outcome.response.status, rawBody: outcome.response.body, headers: { "Idempotent-Replayed": "true" } };
+    case "mismatch": {
+      const detail = `The ${family} was first used with a different request; use a new key for a different request.`;
+      return ctx.surface === "A"
+        ? problem(422, "IDEMPOTENCY_KEY_MISMATCH", detail)
+        : sdkError(422, "IDEMPOTENCY_KEY_MISMATCH", `This ${family} was first used with a different request body.`, detail);
+    }
+    case "in_flight": {
+      const detail = `A request with this ${family} is still being processed; retry shortly with the same key.`;
+      return ctx.surface === "A"
+        ? problem(409, "IDEMPOTENCY_KEY_IN_USE", detail)
+        : sdkError(409, "IDEMPOTENCY_KEY_IN_USE", `A request with this ${family} is still being processed.`, detail);
+    }
+    default:
+      if (!input.refused) throw new Error(`unexpected creation outcome ${outcome.kind}`);
+      return input.refused(outcome);
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * Rate-limit plans. The published numbers (Limits table) are the default plan's (decision
+ * D27); `generous` is for test runs that must never meet a limit. Limits are per account and
+ * per window of `windowSeconds` on the account's sandbox clock.
+ */
+export interface RateLimitPlan {
+  /** Window length in seconds (the published limits are per minute). */
+  windowSeconds: number;
+  /** All requests of an account (family A and B). */
+  general: number;
+  /** POST /v1/charges, POST /pix and POST /pix/payment (decision D09 for family A). */
+  pixCreations: number;
+  /** POST /transactions. */
+  transactionCreations: number;
+  /** GET of transactions and PIX charges. */
+  queries: number;
+}
+
+export const RATE_LIMIT_PLANS = {
+  default: { windowSeconds: 60, general: 100, pixCreations: 30, transactionCreations: 50, queries: 200 },
+  generous: { windowSeconds: 60, general: 1_000_000, pixCreations: 1_000_000, transactionCreations: 1_000_000, queries: 1_000_000 },
+} as const satisfies Record<string, RateLimitPlan>;
+
+export type PlanName = keyof typeof RATE_LIMIT_PLANS;
+
+/** Resolves a plan name or a custom plan. */
+export function resolvePlan(plan: PlanName | RateLimitPlan | undefined): RateLimitPlan {
+  if (plan === undefined) return RATE_LIMIT_PLANS.default;
+  if (typeof plan === "string") {
+    const named = (RATE_LIMIT_PLANS as Record<string, RateLimitPlan>)[plan];
+    if (!named) throw new Error(`unknown rate-limit plan "${plan}" (known: ${Object.keys(RATE_LIMIT_PLANS).join(", ")})`);
+    return named;
+  }
+  for (const [name, value] of Object.entries(plan)) {
+    if (!Number.isInteger(value) || value < 1) throw new Error(`rate-limit plan: ${name} must be a positive integer`);
+  }
+  return plan;
+}

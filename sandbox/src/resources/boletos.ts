@@ -1,0 +1,160 @@
+/**
+ * Family B boletos: `GET /sdk/boleto/{boletoId}` and the cancellation
+ * `DELETE /api/v1/sdk/boleto/{boletoId}/cancel` (REGISTERED -> CANCELED; otherwise ODE002 and
+ * the boleto unchanged; ODE001 for an unknown id, ODE003 for a reason over 200 characters;
+ * decisions D17, D18, D33). Boletos are created by the sandbox control (the published
+ * interface has no creation), with valid FEBRABAN numbers (decision D34).
+ */
+import type { components } from "../../../generated/types/family-b.ts";
+import type { HandlerTable, RequestContext } from "../app.ts";
+import { describeProblems } from "../contract/operations.ts";
+import { boletoNumbers, checkDigitIsUnambiguous, itauFreeField, mod10 } from "../domain/boleto.ts";
+import { dynamicBrCode } from "../domain/brcode.ts";
+import { digits, hex32, uuid } from "../domain/ids.ts";
+import { operationError, success } from "../envelopes.ts";
+import type { SandboxAccount } from "../keys.ts";
+import type { StoredRecord } from "../store/types.ts";
+
+export type BoletoCharge = components["schemas"]["BoletoCharge"];
+export type BoletoStatus = components["schemas"]["BoletoStatus"];
+
+/** The debtor written on sandbox boletos. */
+const SANDBOX_DEBTOR: BoletoCharge["debtor"] = {
+  name: "Carla Nogueira Dias",
+  document: "93013060425",
+  postalCode: "01310100",
+  publicArea: "Avenida Paulista",
+  number: 1578,
+  complement: "Conjunto 42",
+  neighborhood: "Bela Vista",
+  city: "São Paulo",
+  state: "SP",
+};
+
+const BANK = { code: "341", name: "itau", carteira: "109" };
+
+export interface NewBoleto {
+  status: BoletoStatus;
+  /** Reais, two decimals. */
+  amount: number;
+  /** `YYYY-MM-DD`. */
+  duedate: string;
+  withPix: boolean;
+}
+
+/** A boleto of the account with valid barcode, typed line and (optionally) PIX block. */
+export function buildBoleto(account: SandboxAccount, input: NewBoleto): BoletoCharge {
+  const id = uuid();
+  const agency = account.receiver.agency;
+  const accountNumber = account.receiver.account.replace(/\D/g, "").slice(0, 5).padStart(5, "0");
+  const amountCents = Math.round(input.amount * 100);
+  // A new "nosso numero" until the general check digit reads the same under every rule.
+  let nossoNumero: string;
+  let freeField: string;
+  do {
+    nossoNumero = digits(8);
+    freeField = itauFreeField(BANK.carteira, nossoNumero, agency, accountNumber);
+  } while (!checkDigitIsUnambiguous({ bankCode: BANK.code, amountCents, dueDate: input.duedate, freeField }));
+  const numbers = boletoNumbers({ bankCode: BANK.code, amountCents, dueDate: input.duedate, freeField });
+  const pixTxid = hex32();
+  return {
+    transactionId: id,
+    clientCode: `SANDBOX-${digits(6)}`,
+    amount: input.amount,
+    amountConfirmed: input.status === "CONFIRMED" ? input.amount : null,
+    duedate: input.duedate,
+    status: input.status,
+    debtor: { ...SANDBOX_DEBTOR },
+    receiver: { name: account.receiver.name, document: account.receiver.document, account: account.receiver.account },
+    instructions: ["Não receber após o vencimento."],
+    boleto: {
+      transactionId: id,
+      status: input.status,
+      bankEmissor: BANK.name,
+      bankNumber: nossoNumero,
+      bankAgency: agency,
+      bankAccount: `${accountNumber}-${mod10(agency + accountNumber)}`,
+      barCode: numbers.barCode,
+      bankLine: numbers.bankLine,
+      bankAssignor: account.receiver.name,
+    },
+    pix: input.withPix
+      ? {
+          transactionId: id,
+          transactionIdentification: pixTxid,
+          status: "PENDING",
+          key: account.pixKey,
+          emv: dynamicBrCode(account.brCode, pixTxid, "cobv"),
+        }
+      : null,
+  };
+}
+
+export function boletoRecord(ctx: Pick<RequestContext, "account" | "now">, boleto: BoletoCharge): StoredRecord {
+  return {
+    kind: "boleto",
+    accountId: ctx.account.id,
+    id: boleto.transactionId,
+    status: boleto.status,
+    customerId: null,
+    uniqueKey: null,
+    createdMs: ctx.now.getTime(),
+    data: boleto as unknown as Record<string, unknown>,
+  };
+}
+
+/** The boleto moved to a final status, its bank slip and PIX block with it. */
+export function withStatus(boleto: BoletoCharge, status: BoletoStatus, amountConfirmed?: number): BoletoCharge {
+  return {
+    ...boleto,
+    status,
+    amountConfirmed: amountConfirmed ?? boleto.amountConfirmed,
+    boleto: { ...boleto.boleto, status },
+    pix: boleto.pix ? { ...boleto.pix, status } : null,
+  };
+}
+
+function notFound(ctx: Pick<RequestContext, "app">, id: string) {
+  return operationError(404, ctx.app.contract.version("family-b"), "ODE001", `No boleto found for the identifier ${id}.`);
+}
+
+export const boletoHandlers: HandlerTable = {
+  getBoleto: {
+    async handle(ctx) {
+      const found = await ctx.app.store.get("boleto", ctx.account.id, ctx.params.boletoId);
+      if (!found) return notFound(ctx, ctx.params.boletoId);
+      return success(200, found.data, ctx.now);
+    },
+  },
+
+  cancelBoleto: {
+    invalid(ctx, problems) {
+      const version = ctx.app.contract.version("family-b");
+      if (problems.some((p) => p.error?.keyword === "maxLength" && p.error.instancePath === "/reason")) {
+        return operationError(400, version, "ODE003", "The reason must have at most 200 characters.");
+      }
+      // The contract's cancel 400 is envelope 2; OBE001 is its only other code.
+      return operationError(400, version, "OBE001", `The cancellation request could not be processed: ${describeProblems(problems)}`);
+    },
+    async handle(ctx) {
+      const id = ctx.params.boletoId;
+      type Cancel = { canceled: false; status: BoletoStatus } | { canceled: true; boleto: BoletoCharge };
+      const outcome = await ctx.app.store.update<Cancel>("boleto", ctx.account.id, id, (current) => {
+        const boleto = current.data as unknown as BoletoCharge;
+        if (boleto.status !== "REGISTERED") return { result: { canceled: false as const, status: boleto.status } };
+        const next = withStatus(boleto, "CANCELED");
+        return { next: { ...current, status: "CANCELED", data: next as unknown as Record<string, unknown> }, result: { canceled: true as const, boleto: next } };
+      });
+      if (!outcome.found) return notFound(ctx, id);
+      if (!outcome.result.canceled) {
+        return operationError(
+          409,
+          ctx.app.contract.version("family-b"),
+          "ODE002",
+          `Only charges with status REGISTERED can be cancelled; this boleto is ${outcome.result.status}.`,
+        );
+      }
+      return success(200, outcome.result.boleto, ctx.now);
+    },
+  },
+};

@@ -1,0 +1,89 @@
+/**
+ * Family A charges: `POST /v1/charges` (idempotent creation, D05, D07, D08) and
+ * `GET /v1/charges/{id}` (D06). A charge is created `pending`; it becomes `paid` through the
+ * payment control and `expired` once `expires_at` passes on the account's clock (D04).
+ */
+import type { components } from "../../../generated/types/family-a.ts";
+import type { HandlerTable, RequestContext } from "../app.ts";
+import { dynamicBrCode } from "../domain/brcode.ts";
+import { documentProblem } from "../domain/documents.ts";
+import { chargeId, hex32 } from "../domain/ids.ts";
+import { problem } from "../envelopes.ts";
+import { createIdempotently } from "../idempotency.ts";
+import type { StoredRecord } from "../store/types.ts";
+
+export type Charge = components["schemas"]["Charge"];
+type ChargeCreateRequest = components["schemas"]["ChargeCreateRequest"];
+
+const IDEMPOTENCY_HEADER = "Idempotency-Key";
+
+/** The charge as it stands at `now`: a pending charge past its expiry is expired. */
+export function chargeView(record: StoredRecord, now: Date): Charge {
+  const charge = record.data as unknown as Charge;
+  if (charge.status === "pending" && now.getTime() >= Date.parse(charge.expires_at)) return { ...charge, status: "expired" };
+  return charge;
+}
+
+function lengthBounds(ctx: Pick<RequestContext, "op">): { min: number; max: number } {
+  const schema = ctx.op.parameters.find((p) => p.name === IDEMPOTENCY_HEADER)?.schema ?? {};
+  return { min: Number(schema.minLength ?? 8), max: Number(schema.maxLength ?? 255) };
+}
+
+export const chargeHandlers: HandlerTable = {
+  createCharge: {
+    ownHeaders: [IDEMPOTENCY_HEADER],
+    precheck(ctx) {
+      const raw = ctx.headers["idempotency-key"];
+      const key = Array.isArray(raw) ? raw.join(", ") : raw;
+      const { min, max } = lengthBounds(ctx);
+      if (key === undefined || key.length < min) {
+        return problem(400, "IDEMPOTENCY_KEY_REQUIRED", `The ${IDEMPOTENCY_HEADER} header is mandatory and must have at least ${min} characters.`);
+      }
+      if (key.length > max) {
+        return problem(400, "VALIDATION_ERROR", `The ${IDEMPOTENCY_HEADER} header must have at most ${max} characters.`);
+      }
+      return undefined;
+    },
+    async handle(ctx) {
+      const request = ctx.body as ChargeCreateRequest;
+      if (request.payer) {
+        const reason = documentProblem(request.payer.document);
+        if (reason) return problem(400, "VALIDATION_ERROR", `body/payer/document: ${reason}`);
+      }
+      const schemaDefault = (ctx.op.body?.schema.properties as Record<string, { default?: number }> | undefined)?.expires_in?.default;
+      const expiresIn = request.expires_in ?? schemaDefault ?? 86400;
+      const createdMs = ctx.now.getTime();
+      const txid = hex32();
+      const charge: Charge = {
+        id: chargeId(createdMs),
+        object: "charge",
+        status: "pending",
+        amount: request.amount,
+        currency: "BRL",
+        method: "pix",
+        reference: request.reference ?? null,
+        payer: request.payer ? { name: request.payer.name, document: request.payer.document } : null,
+        payer_request: request.payer ? { name: request.payer.name, document: request.payer.document } : null,
+        pix: { br_code: dynamicBrCode(ctx.account.brCode, txid), txid, end_to_end_id: null },
+        webhook_url: request.webhook_url ?? null,
+        expires_at: new Date(createdMs + expiresIn * 1000).toISOString(),
+        paid_at: null,
+        created_at: ctx.now.toISOString(),
+      };
+      const key = ctx.headers["idempotency-key"] as string;
+      return createIdempotently(ctx, {
+        key,
+        record: { kind: "charge", accountId: ctx.account.id, id: charge.id, status: "pending", customerId: null, uniqueKey: null, createdMs, data: charge },
+        reply: { status: 201, body: charge },
+      });
+    },
+  },
+
+  getCharge: {
+    async handle(ctx) {
+      const record = await ctx.app.store.get("charge", ctx.account.id, ctx.params.id);
+      if (!record) return problem(404, "NOT_FOUND", `No charge with id ${ctx.params.id}.`);
+      return { status: 200, body: chargeView(record, ctx.now) };
+    },
+  },
+};

@@ -1,0 +1,137 @@
+/**
+ * Sandbox controls (spec/sandbox-controls): what the published interface cannot do. They act
+ * on the key's account only and answer with the resource as its family returns it.
+ */
+import type { components as FamilyB } from "../../../generated/types/family-b.ts";
+import type { HandlerTable, RequestContext } from "../app.ts";
+import { endToEndId } from "../domain/end-to-end-id.ts";
+import { hasAtMostTwoDecimals } from "../domain/money.ts";
+import { sdkError, success } from "../envelopes.ts";
+import type { StoredRecord } from "../store/types.ts";
+import { boletoRecord, buildBoleto, withStatus, type BoletoCharge, type BoletoStatus } from "./boletos.ts";
+import { chargeView, type Charge } from "./charges.ts";
+import { pixChargeView, type PixCharge } from "./pix.ts";
+import type { Transaction } from "./transactions.ts";
+
+/** Payer recorded on a charge paid through the control when the charge named none. */
+const SANDBOX_PAYER = { name: "Pagador Sandbox da Silva", document: "47437751089" };
+/** Earliest due date with a FEBRABAN due-date factor (factor 0001). */
+const FIRST_DUE_DATE = "1997-10-08";
+const DEFAULT_BOLETO_AMOUNT = 150;
+const DEFAULT_DUE_DAYS = 30;
+
+function controlError(status: number, code: "VALIDATION_ERROR" | "NOT_FOUND" | "INVALID_STATE", message: string, details: string) {
+  return sdkError(status, code, message, details);
+}
+
+const notFound = (what: string) => controlError(404, "NOT_FOUND", "Resource not found.", `${what} in this account.`);
+
+async function clockReply(ctx: RequestContext, offsetMs: number) {
+  const now = new Date(ctx.app.baseNow().getTime() + offsetMs);
+  return { status: 200, body: { now: now.toISOString(), offsetSeconds: Math.floor(offsetMs / 1000) } };
+}
+
+function asData<T>(value: T): Record<string, unknown> {
+  return value as unknown as Record<string, unknown>;
+}
+
+export const controlHandlers: HandlerTable = {
+  createBoletoFixture: {
+    async handle(ctx) {
+      const body = ctx.body as { status: BoletoStatus; amount?: number; duedate?: string; withPix?: boolean };
+      const amount = body.amount ?? DEFAULT_BOLETO_AMOUNT;
+      if (!hasAtMostTwoDecimals(amount)) return controlError(400, "VALIDATION_ERROR", "The request is invalid.", "body/amount: must have at most two decimals");
+      const duedate = body.duedate ?? new Date(ctx.now.getTime() + DEFAULT_DUE_DAYS * 86_400_000).toISOString().slice(0, 10);
+      if (duedate < FIRST_DUE_DATE) {
+        return controlError(400, "VALIDATION_ERROR", "The request is invalid.", `body/duedate: boletos are due on ${FIRST_DUE_DATE} or later`);
+      }
+      const boleto = buildBoleto(ctx.account, { status: body.status, amount, duedate, withPix: body.withPix ?? false });
+      await ctx.app.store.create({ record: boletoRecord(ctx, boleto) });
+      return success(201, boleto, ctx.now);
+    },
+  },
+
+  payChargeFixture: {
+    async handle(ctx) {
+      type Pay = { paid: false; status: Charge["status"] } | { paid: true; charge: Charge };
+      const outcome = await ctx.app.store.update<Pay>("charge", ctx.account.id, ctx.params.id, (current) => {
+        const charge = chargeView(current, ctx.now);
+        if (charge.status !== "pending") return { result: { paid: false as const, status: charge.status } };
+        const paid: Charge = {
+          ...charge,
+          status: "paid",
+          payer: charge.payer ?? { ...SANDBOX_PAYER },
+          pix: { ...charge.pix, end_to_end_id: endToEndId(ctx.now) },
+          paid_at: ctx.now.toISOString(),
+        };
+        return { next: { ...current, status: "paid", data: asData(paid) }, result: { paid: true as const, charge: paid } };
+      });
+      if (!outcome.found) return notFound(`No charge with id ${ctx.params.id}`);
+      if (!outcome.result.paid) {
+        return controlError(409, "INVALID_STATE", "The charge is not pending.", `Charge ${ctx.params.id} is ${outcome.result.status}; only a pending charge can be paid.`);
+      }
+      const charge = outcome.result.charge;
+      if (charge.webhook_url) ctx.app.webhooks.send(ctx.account, charge.webhook_url, "charge.paid", charge, ctx.now);
+      return { status: 200, body: charge };
+    },
+  },
+
+  payPixChargeFixture: {
+    async handle(ctx) {
+      type Pay = { paid: false; status: PixCharge["status"] } | { paid: true; pix: PixCharge };
+      const outcome = await ctx.app.store.update<Pay>("pix_charge", ctx.account.id, ctx.params.pixId, (current) => {
+        const pix = pixChargeView(current, ctx.now);
+        if (pix.status !== "ATIVA") return { result: { paid: false as const, status: pix.status } };
+        const paid: PixCharge = { ...pix, status: "CONCLUIDA", paidAt: ctx.now.toISOString(), endToEndId: endToEndId(ctx.now) };
+        return { next: { ...current, status: "CONCLUIDA", data: asData(paid) }, result: { paid: true as const, pix: paid } };
+      });
+      if (!outcome.found) return notFound(`No PIX charge with id ${ctx.params.pixId}`);
+      if (!outcome.result.paid) {
+        return controlError(409, "INVALID_STATE", "The PIX charge is not active.", `PIX charge ${ctx.params.pixId} is ${outcome.result.status}; only an ATIVA charge can be paid.`);
+      }
+      return success(200, outcome.result.pix, ctx.now);
+    },
+  },
+
+  payBoletoFixture: {
+    async handle(ctx) {
+      type Pay = { paid: false; status: BoletoStatus } | { paid: true; boleto: BoletoCharge };
+      const outcome = await ctx.app.store.update<Pay>("boleto", ctx.account.id, ctx.params.boletoId, (current) => {
+        const boleto = current.data as unknown as BoletoCharge;
+        if (boleto.status !== "REGISTERED") return { result: { paid: false as const, status: boleto.status } };
+        const paid = withStatus(boleto, "CONFIRMED", boleto.amount);
+        return { next: { ...current, status: "CONFIRMED", data: asData(paid) }, result: { paid: true as const, boleto: paid } };
+      });
+      if (!outcome.found) return notFound(`No boleto with id ${ctx.params.boletoId}`);
+      if (!outcome.result.paid) {
+        return controlError(409, "INVALID_STATE", "The boleto is not REGISTERED.", `Boleto ${ctx.params.boletoId} is ${outcome.result.status}; only a REGISTERED boleto can be paid.`);
+      }
+      return success(200, outcome.result.boleto, ctx.now);
+    },
+  },
+
+  setTransactionStatusFixture: {
+    async handle(ctx) {
+      const { status } = ctx.body as { status: FamilyB["schemas"]["TransactionStatus"] };
+      const outcome = await ctx.app.store.update("transaction", ctx.account.id, ctx.params.transactionId, (current: StoredRecord) => {
+        const next: Transaction = { ...(current.data as unknown as Transaction), status, updatedAt: ctx.now.toISOString() };
+        return { next: { ...current, status, data: asData(next) }, result: next };
+      });
+      if (!outcome.found) return notFound(`No transaction with id ${ctx.params.transactionId}`);
+      return success(200, outcome.result, ctx.now);
+    },
+  },
+
+  getClockFixture: {
+    async handle(ctx) {
+      return clockReply(ctx, await ctx.app.store.clockOffset(ctx.account.id));
+    },
+  },
+
+  advanceClockFixture: {
+    async handle(ctx) {
+      const { seconds } = ctx.body as { seconds: number };
+      return clockReply(ctx, await ctx.app.store.advanceClock(ctx.account.id, seconds * 1000));
+    },
+  },
+};

@@ -1,0 +1,325 @@
+/**
+ * The sandbox: a stateful implementation of family A, family B and the sandbox controls on one
+ * port (node:http + find-my-way). Routes, request validation and response shapes come from
+ * the generated OpenAPI documents; state lives in the embedded SQLite store.
+ *
+ *   const sandbox = await startSandbox({ dataDir: "/tmp/sbx", plan: "generous" });
+ *   await fetch(`${sandbox.url}/v1/merchant`, { headers: { "x-api-key": sandbox.keys.familyA.primary } });
+ *   await sandbox.close();
+ *
+ * Every request goes through the same pipeline: route -> authenticate (the key decides the
+ * account and its clock) -> count against the rate limits -> 404/405/401/403 -> the
+ * operation's own checks -> parameters and body validated against the contract -> the
+ * resource handler. Bad input of any kind ends in the surface's documented error body, never
+ * in a 5xx.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { resolve } from "node:path";
+import FindMyWay from "find-my-way";
+import { loadContractDocuments, type ServiceId } from "../../src/contract/response-validator.ts";
+import type { HandlerTable, OperationHandler, RequestContext, SandboxApp } from "./app.ts";
+import { authenticate } from "./auth.ts";
+import { describeProblems, loadContract, type OperationSpec, type ValidationProblem } from "./contract/operations.ts";
+import { commonError, problem, sdkError, type Surface } from "./envelopes.ts";
+import { isJsonContentType, MAX_BODY_BYTES, parseJsonBody, readBody } from "./http/body.ts";
+import { send, type Reply } from "./http/reply.ts";
+import { createKeyRing, type SandboxKeys } from "./keys.ts";
+import { resolvePlan, type PlanName, type RateLimitPlan } from "./plans.ts";
+import { countRequest } from "./rate-limit.ts";
+import { boletoHandlers } from "./resources/boletos.ts";
+import { chargeHandlers } from "./resources/charges.ts";
+import { controlHandlers } from "./resources/controls.ts";
+import { customerHandlers } from "./resources/customers.ts";
+import { healthHandlers } from "./resources/health.ts";
+import { merchantHandlers } from "./resources/merchant.ts";
+import { pixHandlers } from "./resources/pix.ts";
+import { transactionHandlers } from "./resources/transactions.ts";
+import { openSqliteStore, type Durability } from "./store/sqlite.ts";
+import { validateBody, validateParameters } from "./validation.ts";
+import { createWebhookSender, type WebhookOptions, type WebhookSender } from "./webhooks.ts";
+
+export { SANDBOX_KEYS, type SandboxKeys } from "./keys.ts";
+export { RATE_LIMIT_PLANS, type RateLimitPlan } from "./plans.ts";
+
+export interface StartSandboxOptions {
+  /** Interface to bind (default 127.0.0.1). */
+  host?: string;
+  /** Port to bind (default 0: a free port). */
+  port?: number;
+  /** Where the SQLite database lives (default ./.sandbox-data). */
+  dataDir?: string;
+  /** Rate-limit plan: `default` (the published limits), `generous`, or custom numbers. */
+  plan?: PlanName | RateLimitPlan;
+  /** The base clock, which each account's clock control shifts (default: the real clock). */
+  now?: () => Date;
+  /** Let webhooks reach loopback and private addresses (tests, local development). */
+  allowPrivateWebhookTargets?: boolean;
+  /** `process` (default): survives kill -9; `power`: also fsyncs every commit. */
+  durability?: Durability;
+  /** Seed of the accounts' keys (default: the documented keys, SANDBOX_KEYS). */
+  keySeed?: string;
+  /** Webhook retry delays and attempt timeout. */
+  webhooks?: Omit<WebhookOptions, "allowPrivateTargets">;
+  /** Folder of the generated contract (default: the repository's generated/). */
+  generatedDir?: string;
+}
+
+export interface RunningSandbox {
+  /** Base URL without a trailing slash, e.g. `http://127.0.0.1:43121`. */
+  url: string;
+  port: number;
+  dataDir: string;
+  keys: SandboxKeys;
+  /** Webhook delivery attempts, for inspection. */
+  webhooks: Pick<WebhookSender, "attempts">;
+  /** Stops accepting requests, ends open connections and closes the store. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_DATA_DIR = ".sandbox-data";
+const METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH"] as const;
+
+const HANDLERS: HandlerTable = {
+  ...chargeHandlers,
+  ...merchantHandlers,
+  ...healthHandlers,
+  ...customerHandlers,
+  ...boletoHandlers,
+  ...pixHandlers,
+  ...transactionHandlers,
+  ...controlHandlers,
+};
+
+interface Route {
+  op: OperationSpec;
+  handler: OperationHandler;
+}
+
+function surfaceOfService(service: ServiceId): Surface {
+  return service === "family-a" ? "A" : service === "family-b" ? "B" : "controls";
+}
+
+/** The surface of a path no operation matches, for the error body of its 404/405. */
+function surfaceOfPath(path: string): Surface {
+  if (/^\/v1(\/|$)/.test(path)) return "A";
+  if (/^\/_sandbox(\/|$)/.test(path)) return "controls";
+  return "B";
+}
+
+function buildRouter(app: SandboxApp) {
+  const router = FindMyWay({ ignoreTrailingSlash: false, ignoreDuplicateSlashes: false, caseSensitive: true, maxParamLength: 4096 });
+  for (const op of app.contract.operations) {
+    const handler = HANDLERS[op.operationId];
+    if (!handler) throw new Error(`the sandbox implements no handler for ${op.operationId} (${op.method} ${op.pathTemplate})`);
+    router.on(op.method as "GET", op.routerPath, () => undefined, { op, handler } satisfies Route);
+  }
+  for (const operationId of Object.keys(HANDLERS)) app.contract.operation(operationId);
+  const lookup = (method: string, path: string) => {
+    try {
+      const found = router.find(method as "GET", path);
+      return found ? { route: found.store as Route, params: found.params as Record<string, string> } : null;
+    } catch {
+      return null;
+    }
+  };
+  // A segment that is not valid percent-encoding (`%`, `%zz`, a cut UTF-8 sequence) is taken
+  // literally, so that `/sdk/boleto/%zz` still reaches getBoleto and gets its ODE001.
+  const literal = (path: string) =>
+    path
+      .split("/")
+      .map((segment) => {
+        try {
+          decodeURIComponent(segment);
+          return segment;
+        } catch {
+          return encodeURIComponent(segment);
+        }
+      })
+      .join("/");
+  const find = (method: string, path: string): { route: Route; params: Record<string, string> } | null => {
+    const found = lookup(method, path);
+    if (found) return found;
+    const escaped = literal(path);
+    return escaped === path ? null : lookup(method, escaped);
+  };
+  return { find };
+}
+
+async function handle(app: SandboxApp, router: ReturnType<typeof buildRouter>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const method = req.method ?? "GET";
+  const target = req.url ?? "/";
+  const queryAt = target.indexOf("?");
+  let path = queryAt === -1 ? target : target.slice(0, queryAt);
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path)) {
+    try {
+      path = new URL(path).pathname;
+    } catch {
+      path = "/";
+    }
+  }
+  const search = new URLSearchParams(queryAt === -1 ? "" : target.slice(queryAt + 1));
+  const found = router.find(method, path);
+  const op = found?.route.op;
+  const surface = op ? surfaceOfService(op.service) : surfaceOfPath(path);
+
+  const auth = authenticate(app.keyRing, surface, req.headers, search);
+  const offset = auth.ok ? await app.store.clockOffset(auth.account.id) : 0;
+  const now = new Date(app.baseNow().getTime() + offset);
+
+  let rateHeaders: Record<string, string> = {};
+  if (surface !== "controls") {
+    const subject = auth.ok ? auth.account.id : `anonymous:${req.socket.remoteAddress ?? "unknown"}`;
+    const decision = await countRequest(app, subject, auth.ok ? op?.operationId : undefined, now.getTime());
+    rateHeaders = decision.headers;
+    if (!decision.admitted) {
+      const detail = `Limit of ${decision.headers["X-RateLimit-Limit"]} requests per window reached; retry after ${decision.headers["Retry-After"]} seconds.`;
+      return send(res, commonError(surface, "RATE_LIMITED", detail), rateHeaders);
+    }
+  }
+
+  if (!found) {
+    const allowed = METHODS.filter((m) => m !== method && router.find(m, path) !== null);
+    if (allowed.length > 0) {
+      const reply = commonError(surface, "METHOD_NOT_ALLOWED", `${method} is not allowed on ${path}; allowed: ${allowed.join(", ")}.`);
+      return send(res, { ...reply, headers: { Allow: allowed.join(", ") } }, rateHeaders);
+    }
+    return send(res, commonError(surface, "NOT_FOUND", `No operation ${method} ${path}.`), rateHeaders);
+  }
+  if (!auth.ok) return send(res, commonError(surface, "UNAUTHORIZED", auth.detail), rateHeaders);
+
+  const { route, params } = found;
+  const missingScopes = route.op.requiredScopes.filter((scope) => !auth.key.scopes.includes(scope));
+  if (missingScopes.length > 0) {
+    const detail = `This operation requires the scope ${missingScopes.join(", ")}.`;
+    const reply = surface === "A" ? problem(403, "INSUFFICIENT_SCOPE", detail) : sdkError(403, "INSUFFICIENT_SCOPE", "Insufficient scope.", detail);
+    return send(res, reply, rateHeaders);
+  }
+
+  const base: Omit<RequestContext, "body" | "query"> = {
+    app,
+    op: route.op,
+    surface,
+    key: auth.key,
+    account: auth.account,
+    now,
+    params,
+    headers: req.headers,
+  };
+  const early = route.handler.precheck?.(base);
+  if (early) return send(res, early, rateHeaders);
+
+  const { query, problems } = validateParameters(route.op, params, search, req.headers, route.handler.ownHeaders);
+  let body: unknown;
+  let closeAfter = false;
+  if (route.op.body) {
+    const raw = await readBody(req);
+    if (raw.kind === "aborted") {
+      res.destroy();
+      return;
+    }
+    const bodyProblems: ValidationProblem[] = [];
+    if (raw.kind === "too_large") {
+      bodyProblems.push({ location: "body", message: `is larger than ${MAX_BODY_BYTES} bytes` });
+      closeAfter = !raw.drained;
+    } else if (raw.bytes.length === 0) {
+      if (route.op.body.required) bodyProblems.push({ location: "body", message: "is required (JSON)" });
+    } else if (!isJsonContentType(req.headers["content-type"])) {
+      bodyProblems.push({ location: "header Content-Type", message: "must be application/json" });
+    } else {
+      const parsed = parseJsonBody(raw.bytes);
+      if (parsed.kind === "invalid") bodyProblems.push({ location: "body", message: parsed.reason });
+      else {
+        body = parsed.value;
+        bodyProblems.push(...validateBody(route.op, body));
+      }
+    }
+    problems.push(...bodyProblems);
+  }
+  if (problems.length > 0) {
+    const reply = route.handler.invalid?.(base, problems) ?? commonError(surface, "VALIDATION_ERROR", describeProblems(problems));
+    if (closeAfter) {
+      reply.headers = { ...reply.headers, Connection: "close" };
+      res.once("finish", () => req.destroy());
+    }
+    return send(res, reply, rateHeaders);
+  }
+
+  const reply: Reply = await route.handler.handle({ ...base, query, body });
+  send(res, reply, rateHeaders);
+}
+
+function listen(server: ReturnType<typeof createServer>, port: number, host: string): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      const address = server.address();
+      resolvePort(typeof address === "object" && address ? address.port : port);
+    });
+  });
+}
+
+/** Starts a sandbox and resolves once it accepts connections. */
+export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
+  const host = options.host ?? "127.0.0.1";
+  const dataDir = resolve(options.dataDir ?? DEFAULT_DATA_DIR);
+  let documents;
+  try {
+    documents = loadContractDocuments({ generatedDir: options.generatedDir });
+  } catch (error) {
+    throw new Error(`the sandbox needs the generated contract (run \`npm run build\`): ${(error as Error).message}`);
+  }
+  const keyRing = createKeyRing(options.keySeed);
+  const store = openSqliteStore({ dataDir, durability: options.durability });
+  const webhooks = createWebhookSender({ ...options.webhooks, allowPrivateTargets: options.allowPrivateWebhookTargets });
+  const app: SandboxApp = {
+    contract: loadContract(documents),
+    keyRing,
+    store,
+    plan: resolvePlan(options.plan),
+    baseNow: options.now ?? (() => new Date()),
+    webhooks,
+  };
+  const router = buildRouter(app);
+
+  const server = createServer({ keepAliveTimeout: 5_000, requestTimeout: 60_000 }, (req, res) => {
+    handle(app, router, req, res).catch((error: unknown) => {
+      // A bug, never an expected outcome: the tests assert that no request gets here.
+      console.error("sandbox: unexpected error", error);
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      const path = (req.url ?? "/").split("?")[0];
+      send(res, commonError(surfaceOfPath(path), "INTERNAL_ERROR", "Unexpected error in the sandbox."));
+    });
+  });
+  let port: number;
+  try {
+    port = await listen(server, options.port ?? 0, host);
+  } catch (error) {
+    await webhooks.close();
+    await store.close();
+    throw error;
+  }
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    dataDir,
+    keys: keyRing.keys,
+    webhooks,
+    close() {
+      closing ??= (async () => {
+        await new Promise<void>((done) => {
+          server.close(() => done());
+          server.closeAllConnections();
+        });
+        await webhooks.close();
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,327 @@
+/// <reference path="../../types/better-sqlite3.d.ts" />
+/**
+ * The embedded store: one SQLite file (better-sqlite3) in the data directory.
+ *
+ * Durability: the database runs in WAL mode. With `synchronous=NORMAL` (the default,
+ * durability "process") a COMMIT has written its pages to the WAL file with write(2) before
+ * the call returns, and the sandbox answers only after the COMMIT returned. A process killed
+ * with `kill -9` loses nothing it acknowledged: the pages are in the operating system's cache,
+ * reach the file, and the next open replays the WAL. What NORMAL does not survive is a power
+ * loss or a kernel crash (the last commits may roll back; the database stays consistent).
+ * Durability "power" selects `synchronous=FULL`, which also fsyncs the WAL on every commit.
+ *
+ * better-sqlite3 is synchronous, so each store method below runs as one SQLite transaction
+ * that no other request can interleave with: an idempotency key is claimed by the same
+ * transaction that inserts the record (and a unique (scope, key) primary key backs it).
+ *
+ * Creations are group-committed: the creations that arrive during one turn of the event loop
+ * run one after the other inside a single transaction (each in its own savepoint, so one that
+ * fails rolls back alone), committed once; every caller is answered after that commit. The
+ * outcome of each creation is exactly what it would be alone, and nothing is acknowledged
+ * before it is committed; under load, one WAL write serves many requests.
+ *
+ * Rate-limit counters are kept in memory: they only matter for the current window, and a
+ * restart renewing the windows is harmless in a sandbox.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import type {
+  CreateOutcome,
+  CreateRequest,
+  ListQuery,
+  RateLimitBucket,
+  RateLimitOutcome,
+  RecordKind,
+  SandboxStore,
+  StoredRecord,
+  UpdateDecision,
+} from "./types.ts";
+
+export type Durability = "process" | "power";
+
+export interface SqliteStoreOptions {
+  dataDir: string;
+  durability?: Durability;
+}
+
+/** File name of the database inside the data directory. */
+export const DATABASE_FILE = "sandbox.sqlite";
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS records (
+  seq INTEGER PRIMARY KEY,
+  kind TEXT NOT NULL,
+  account_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  status TEXT NOT NULL,
+  customer_id TEXT,
+  unique_key TEXT,
+  created_ms INTEGER NOT NULL,
+  data TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS records_by_id ON records (kind, account_id, id);
+CREATE INDEX IF NOT EXISTS records_by_time ON records (kind, account_id, created_ms DESC, seq DESC);
+CREATE INDEX IF NOT EXISTS records_by_customer ON records (kind, account_id, customer_id, status) WHERE customer_id IS NOT NULL;
+CREATE UNIQUE INDEX IF NOT EXISTS records_by_unique_key ON records (kind, account_id, unique_key) WHERE unique_key IS NOT NULL;
+CREATE TABLE IF NOT EXISTS idempotency_keys (
+  scope TEXT NOT NULL,
+  key TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  state TEXT NOT NULL,
+  status INTEGER NOT NULL,
+  body TEXT NOT NULL,
+  created_ms INTEGER NOT NULL,
+  record_kind TEXT NOT NULL,
+  record_id TEXT NOT NULL,
+  PRIMARY KEY (scope, key)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS account_clocks (
+  account_id TEXT PRIMARY KEY,
+  offset_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+`;
+
+interface RecordRow {
+  kind: RecordKind;
+  account_id: string;
+  id: string;
+  status: string;
+  customer_id: string | null;
+  unique_key: string | null;
+  created_ms: number;
+  data: string;
+}
+
+interface IdempotencyRow {
+  fingerprint: string;
+  state: string;
+  status: number;
+  body: string;
+  created_ms: number;
+}
+
+function toRecord(row: RecordRow): StoredRecord {
+  return {
+    kind: row.kind,
+    accountId: row.account_id,
+    id: row.id,
+    status: row.status,
+    customerId: row.customer_id,
+    uniqueKey: row.unique_key,
+    createdMs: row.created_ms,
+    data: JSON.parse(row.data) as Record<string, unknown>,
+  };
+}
+
+/** Opens (creating when needed) the store in `dataDir`. */
+export function openSqliteStore(options: SqliteStoreOptions): SandboxStore {
+  mkdirSync(options.dataDir, { recursive: true });
+  const db = new Database(join(options.dataDir, DATABASE_FILE));
+  db.pragma("journal_mode = WAL");
+  db.pragma(`synchronous = ${options.durability === "power" ? "FULL" : "NORMAL"}`);
+  db.pragma("busy_timeout = 5000");
+  db.exec(SCHEMA);
+
+  const COLUMNS = "kind, account_id, id, status, customer_id, unique_key, created_ms, data";
+  const selectRecord = db.prepare<RecordRow>(`SELECT ${COLUMNS} FROM records WHERE kind = ? AND account_id = ? AND id = ?`);
+  const insertRecord = db.prepare(`INSERT INTO records (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+  const updateRecord = db.prepare(
+    "UPDATE records SET status = ?, customer_id = ?, unique_key = ?, data = ? WHERE kind = ? AND account_id = ? AND id = ?",
+  );
+  const selectUniqueKey = db.prepare<{ id: string }>("SELECT id FROM records WHERE kind = ? AND account_id = ? AND unique_key = ?");
+  const selectIdempotency = db.prepare<IdempotencyRow>(
+    "SELECT fingerprint, state, status, body, created_ms FROM idempotency_keys WHERE scope = ? AND key = ?",
+  );
+  const deleteIdempotency = db.prepare("DELETE FROM idempotency_keys WHERE scope = ? AND key = ?");
+  const insertIdempotency = db.prepare(
+    "INSERT INTO idempotency_keys (scope, key, fingerprint, state, status, body, created_ms, record_kind, record_id) VALUES (?, ?, ?, 'done', ?, ?, ?, ?, ?)",
+  );
+  const countReferencing = db.prepare<{ n: number }>(
+    "SELECT COUNT(*) AS n FROM records WHERE kind = ? AND account_id = ? AND customer_id = ? AND status IN (SELECT value FROM json_each(?))",
+  );
+  const selectClock = db.prepare<{ offset_ms: number }>("SELECT offset_ms FROM account_clocks WHERE account_id = ?");
+  const upsertClock = db.prepare(
+    "INSERT INTO account_clocks (account_id, offset_ms) VALUES (?, ?) ON CONFLICT (account_id) DO UPDATE SET offset_ms = excluded.offset_ms",
+  );
+
+  const create = db.transaction((request: CreateRequest): CreateOutcome => {
+    const { record, claim } = request;
+    if (claim) {
+      const existing = selectIdempotency.get(claim.scope, claim.key);
+      if (existing) {
+        if (claim.nowMs - existing.created_ms < claim.retentionMs) {
+          if (existing.fingerprint !== claim.fingerprint) return { kind: "mismatch" };
+          if (existing.state !== "done") return { kind: "in_flight" };
+          return { kind: "replayed", response: { status: existing.status, body: existing.body } };
+        }
+        // Kept longer than the retention: the key is treated as never seen.
+        deleteIdempotency.run(claim.scope, claim.key);
+      }
+    }
+    if (request.requires) {
+      const { kind, id, statuses } = request.requires;
+      const row = selectRecord.get(kind, record.accountId, id);
+      if (!row || (statuses && !statuses.includes(row.status))) {
+        return { kind: "precondition_failed", found: row ? toRecord(row) : undefined };
+      }
+    }
+    if (record.uniqueKey !== null && selectUniqueKey.get(record.kind, record.accountId, record.uniqueKey)) {
+      throw new DuplicateUniqueKey();
+    }
+    insertRecord.run(
+      record.kind,
+      record.accountId,
+      record.id,
+      record.status,
+      record.customerId,
+      record.uniqueKey,
+      record.createdMs,
+      JSON.stringify(record.data),
+    );
+    if (claim) {
+      if (!request.response) throw new Error("an idempotency claim needs the response to store");
+      insertIdempotency.run(claim.scope, claim.key, claim.fingerprint, request.response.status, request.response.body, claim.nowMs, record.kind, record.id);
+    }
+    return { kind: "created" };
+  });
+
+  // One transaction for a batch of creations; each runs in a nested savepoint.
+  const createBatch = db.transaction((requests: CreateRequest[]): Array<{ outcome?: CreateOutcome; error?: unknown }> =>
+    requests.map((request) => {
+      try {
+        return { outcome: create(request) };
+      } catch (error) {
+        return { error };
+      }
+    }),
+  );
+  let pending: Array<{ request: CreateRequest; resolve: (outcome: CreateOutcome) => void; reject: (error: unknown) => void }> = [];
+  const flush = () => {
+    const batch = pending;
+    pending = [];
+    let results: Array<{ outcome?: CreateOutcome; error?: unknown }>;
+    try {
+      results = createBatch.immediate(batch.map((p) => p.request));
+    } catch (error) {
+      for (const p of batch) p.reject(error);
+      return;
+    }
+    results.forEach((result, i) => {
+      if (result.outcome) batch[i].resolve(result.outcome);
+      else if (result.error instanceof DuplicateUniqueKey) batch[i].resolve({ kind: "duplicate" });
+      else batch[i].reject(result.error);
+    });
+  };
+
+  const update = db.transaction(
+    <T>(
+      kind: RecordKind,
+      accountId: string,
+      id: string,
+      decide: (current: StoredRecord, referencing: number) => UpdateDecision<T>,
+      referencing?: { kind: RecordKind; statuses: readonly string[] },
+    ): { found: false } | { found: true; result: T } => {
+      const row = selectRecord.get(kind, accountId, id);
+      if (!row) return { found: false };
+      const count = referencing ? countReferencing.get(referencing.kind, accountId, id, JSON.stringify(referencing.statuses))!.n : 0;
+      const decision = decide(toRecord(row), count);
+      if (decision.next) {
+        const next = decision.next;
+        updateRecord.run(next.status, next.customerId, next.uniqueKey, JSON.stringify(next.data), kind, accountId, id);
+      }
+      return { found: true, result: decision.result };
+    },
+  );
+
+  const advanceClock = db.transaction((accountId: string, ms: number): number => {
+    const offset = (selectClock.get(accountId)?.offset_ms ?? 0) + ms;
+    upsertClock.run(accountId, offset);
+    return offset;
+  });
+
+  const clockCache = new Map<string, number>();
+  const windows = new Map<string, { windowStartMs: number; count: number; touchedMs: number }>();
+
+  const store: SandboxStore = {
+    create(request) {
+      return new Promise<CreateOutcome>((resolve, reject) => {
+        pending.push({ request, resolve, reject });
+        if (pending.length === 1) setImmediate(flush);
+      });
+    },
+    async get(kind, accountId, id) {
+      const row = selectRecord.get(kind, accountId, id);
+      return row ? toRecord(row) : undefined;
+    },
+    async update(kind, accountId, id, decide, countReferencingOf) {
+      return update.immediate(kind, accountId, id, decide as never, countReferencingOf) as never;
+    },
+    async list(kind, accountId, query: ListQuery) {
+      const where = ["kind = ?", "account_id = ?"];
+      const params: unknown[] = [kind, accountId];
+      if (query.status !== undefined) {
+        where.push("status = ?");
+        params.push(query.status);
+      }
+      if (query.fromMs !== undefined) {
+        where.push("created_ms >= ?");
+        params.push(query.fromMs);
+      }
+      if (query.toMs !== undefined) {
+        where.push("created_ms < ?");
+        params.push(query.toMs);
+      }
+      const clause = where.join(" AND ");
+      const total = db.prepare<{ n: number }>(`SELECT COUNT(*) AS n FROM records WHERE ${clause}`).get(...params)!.n;
+      const rows = db
+        .prepare<RecordRow>(`SELECT ${COLUMNS} FROM records WHERE ${clause} ORDER BY created_ms DESC, seq DESC LIMIT ? OFFSET ?`)
+        .all(...params, query.limit, query.offset);
+      return { items: rows.map(toRecord), total };
+    },
+    async count(kind, accountId) {
+      const row = accountId
+        ? db.prepare<{ n: number }>("SELECT COUNT(*) AS n FROM records WHERE kind = ? AND account_id = ?").get(kind, accountId)
+        : db.prepare<{ n: number }>("SELECT COUNT(*) AS n FROM records WHERE kind = ?").get(kind);
+      return row!.n;
+    },
+    async clockOffset(accountId) {
+      let offset = clockCache.get(accountId);
+      if (offset === undefined) {
+        offset = selectClock.get(accountId)?.offset_ms ?? 0;
+        clockCache.set(accountId, offset);
+      }
+      return offset;
+    },
+    async advanceClock(accountId, ms) {
+      const offset = advanceClock.immediate(accountId, ms);
+      clockCache.set(accountId, offset);
+      return offset;
+    },
+    async consumeRateLimit(windowStartMs, buckets: readonly RateLimitBucket[]): Promise<RateLimitOutcome> {
+      const current = buckets.map((bucket) => {
+        const entry = windows.get(bucket.key);
+        return entry && entry.windowStartMs === windowStartMs ? entry.count : 0;
+      });
+      if (buckets.some((bucket, i) => current[i] + 1 > bucket.limit)) return { admitted: false, counts: current };
+      const touchedMs = Date.now();
+      const counts = current.map((count, i) => {
+        windows.set(buckets[i].key, { windowStartMs, count: count + 1, touchedMs });
+        return count + 1;
+      });
+      // Windows are per account clock, so age is measured on the real clock: a counter left
+      // untouched for ten minutes belongs to a window that is over.
+      if (windows.size > 50_000) {
+        for (const [key, entry] of windows) if (touchedMs - entry.touchedMs > 600_000) windows.delete(key);
+      }
+      return { admitted: true, counts };
+    },
+    async close() {
+      if (pending.length > 0) flush();
+      if (db.open) db.close();
+    },
+  };
+  return store;
+}
+
+class DuplicateUniqueKey extends Error {}

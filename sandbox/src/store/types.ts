@@ -1,0 +1,134 @@
+/**
+ * The sandbox's storage interface: everything the resources need, as a few atomic
+ * operations. The embedded implementation is SQLite (sqlite.ts); a shared PostgreSQL
+ * implementation serving several sandbox instances fits the same interface (each method is
+ * one database transaction; the callbacks are pure functions run inside it).
+ *
+ * Records are stored as JSON documents with a few promoted columns for lookups and lists.
+ * Every read and write is scoped by account: a record of another account is not found.
+ */
+
+export type RecordKind = "charge" | "pix_charge" | "pix_lookup" | "pix_payment" | "customer" | "transaction" | "boleto";
+
+export interface StoredRecord<Data = Record<string, unknown>> {
+  kind: RecordKind;
+  accountId: string;
+  id: string;
+  /** Stored status (a view may derive another one, e.g. an expired charge). */
+  status: string;
+  /** The customer a record belongs to (transactions), for the "open charge" rule. */
+  customerId: string | null;
+  /** Unique per kind and account when set (e.g. the EndToEndId a PIX payment used). */
+  uniqueKey: string | null;
+  /** Creation time on the account's sandbox clock (ms since the epoch). */
+  createdMs: number;
+  data: Data;
+}
+
+/** An idempotency key claimed together with a creation. */
+export interface IdempotencyClaim {
+  /** Key space: the API key's id (keys are scoped per API key). */
+  scope: string;
+  key: string;
+  /** Hash of the operation and the request body (compared to detect another payload). */
+  fingerprint: string;
+  /** Now on the account's clock (ms). */
+  nowMs: number;
+  /** How long a key is kept (ms); an older key is treated as never seen. */
+  retentionMs: number;
+}
+
+/** A response stored with its idempotency key and replayed as it was. */
+export interface StoredResponse {
+  status: number;
+  body: string;
+}
+
+export interface CreateRequest {
+  record: StoredRecord;
+  claim?: IdempotencyClaim;
+  /** The response to store with the claim (required with `claim`). */
+  response?: StoredResponse;
+  /** Another record that must exist (same account), optionally in one of these statuses. */
+  requires?: { kind: RecordKind; id: string; statuses?: readonly string[] };
+}
+
+export type CreateOutcome =
+  | { kind: "created" }
+  /** The key was used before with the same payload: its stored response. */
+  | { kind: "replayed"; response: StoredResponse }
+  /** The key was used before with another payload. */
+  | { kind: "mismatch" }
+  /** A request with the key is still being processed. */
+  | { kind: "in_flight" }
+  /** `requires` did not hold; nothing was written. */
+  | { kind: "precondition_failed"; found: StoredRecord | undefined }
+  /** Another record of the kind already has this `uniqueKey`; nothing was written. */
+  | { kind: "duplicate" };
+
+/** What an update callback decides: the record to write (or none) and a result. */
+export interface UpdateDecision<T> {
+  next?: StoredRecord;
+  result: T;
+}
+
+export interface ListQuery {
+  status?: string;
+  /** Inclusive lower bound of createdMs. */
+  fromMs?: number;
+  /** Exclusive upper bound of createdMs. */
+  toMs?: number;
+  offset: number;
+  limit: number;
+}
+
+/** Consumption of one rate-limit bucket. */
+export interface RateLimitBucket {
+  key: string;
+  limit: number;
+}
+
+export interface RateLimitOutcome {
+  /** Whether the request was admitted (then every bucket was charged one). */
+  admitted: boolean;
+  /** Per bucket: requests counted in the window after this request. */
+  counts: number[];
+}
+
+export interface SandboxStore {
+  /** Creates a record, with an optional idempotency claim and preconditions, atomically. */
+  create(request: CreateRequest): Promise<CreateOutcome>;
+
+  get(kind: RecordKind, accountId: string, id: string): Promise<StoredRecord | undefined>;
+
+  /**
+   * Reads a record and writes what `decide` returns, atomically. With `countReferencing`,
+   * `decide` also gets how many records of that kind reference this one (customerId) in
+   * the given statuses, counted in the same transaction.
+   */
+  update<T>(
+    kind: RecordKind,
+    accountId: string,
+    id: string,
+    decide: (current: StoredRecord, referencing: number) => UpdateDecision<T>,
+    countReferencing?: { kind: RecordKind; statuses: readonly string[] },
+  ): Promise<{ found: false } | { found: true; result: T }>;
+
+  /** Records of a kind of one account, newest first, with the total matching the filters. */
+  list(kind: RecordKind, accountId: string, query: ListQuery): Promise<{ items: StoredRecord[]; total: number }>;
+
+  count(kind: RecordKind, accountId?: string): Promise<number>;
+
+  /** The account's clock offset (ms ahead of the base clock). */
+  clockOffset(accountId: string): Promise<number>;
+  /** Moves the account's clock forward by `ms`; returns the new offset. */
+  advanceClock(accountId: string, ms: number): Promise<number>;
+
+  /**
+   * Charges one request to every bucket of a window if none would exceed its limit, else
+   * to none. Atomic across buckets.
+   */
+  consumeRateLimit(windowStartMs: number, buckets: readonly RateLimitBucket[]): Promise<RateLimitOutcome>;
+
+  close(): Promise<void>;
+}

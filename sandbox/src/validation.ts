@@ -1,0 +1,74 @@
+/**
+ * Request validation against the operation's schemas (compiled from the contract): path
+ * parameters, declared query parameters (typed from text, schema defaults applied, a
+ * parameter given twice refused), declared header parameters and the JSON body. Unknown query
+ * parameters and unknown body members are ignored, as the contract's open objects allow.
+ */
+import type { IncomingHttpHeaders } from "node:http";
+import { problemsOf, type OperationSpec, type ValidationProblem } from "./contract/operations.ts";
+
+type Json = Record<string, unknown>;
+
+function typesOf(schema: Json): unknown[] {
+  return Array.isArray(schema.type) ? schema.type : [schema.type];
+}
+
+/** Parses a query value the way its schema types it; anything else stays text for the schema to refuse. */
+function fromText(raw: string, schema: Json): unknown {
+  const types = typesOf(schema);
+  if (types.includes("integer") && /^[+-]?\d{1,15}$/.test(raw)) return Number(raw);
+  if (types.includes("number") && /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(raw)) return Number(raw);
+  if (types.includes("boolean") && (raw === "true" || raw === "false")) return raw === "true";
+  return raw;
+}
+
+export interface ValidatedParameters {
+  query: Record<string, unknown>;
+  problems: ValidationProblem[];
+}
+
+export function validateParameters(
+  op: OperationSpec,
+  params: Record<string, string>,
+  search: URLSearchParams,
+  headers: IncomingHttpHeaders,
+  ownHeaders: readonly string[] = [],
+): ValidatedParameters {
+  const problems: ValidationProblem[] = [];
+  const query: Record<string, unknown> = {};
+  for (const parameter of op.parameters) {
+    if (parameter.in === "path") {
+      const value = params[parameter.name] ?? "";
+      if (!parameter.validate(value)) problems.push(...problemsOf(parameter.validate, `path ${parameter.name}`));
+    } else if (parameter.in === "query") {
+      const values = search.getAll(parameter.name);
+      if (values.length > 1) {
+        problems.push({ location: `query ${parameter.name}`, message: "must be given at most once" });
+        continue;
+      }
+      if (values.length === 0) {
+        if (parameter.required) problems.push({ location: `query ${parameter.name}`, message: "is required" });
+        else if (parameter.schema.default !== undefined) query[parameter.name] = parameter.schema.default;
+        continue;
+      }
+      const value = fromText(values[0], parameter.schema);
+      if (!parameter.validate(value)) problems.push(...problemsOf(parameter.validate, `query ${parameter.name}`));
+      else query[parameter.name] = value;
+    } else if (parameter.in === "header") {
+      if (ownHeaders.some((h) => h.toLowerCase() === parameter.name.toLowerCase())) continue;
+      const raw = headers[parameter.name.toLowerCase()];
+      const value = Array.isArray(raw) ? raw.join(", ") : raw;
+      if (value === undefined) {
+        if (parameter.required) problems.push({ location: `header ${parameter.name}`, message: "is required" });
+        continue;
+      }
+      if (!parameter.validate(value)) problems.push(...problemsOf(parameter.validate, `header ${parameter.name}`));
+    }
+  }
+  return { query, problems };
+}
+
+export function validateBody(op: OperationSpec, body: unknown): ValidationProblem[] {
+  if (!op.body) return [];
+  return op.body.validate(body) ? [] : problemsOf(op.body.validate, "body");
+}
