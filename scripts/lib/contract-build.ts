@@ -4,7 +4,7 @@
  * family (openapi-typescript on the 3.1 document) and, for the main build, the client in dist/.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -123,9 +123,24 @@ async function writeTypes(out: string, written: string[]): Promise<void> {
   }
 }
 
-/** Compiles the client (src/client) and the generated types into dist/ (the published code). */
-function compileClient(): void {
-  rmSync(join(ROOT, "dist"), { recursive: true, force: true });
+/**
+ * Compiles the client (src/client) and the generated types into dist/ (the published code;
+ * also run by `npm pack` through the `prepack` script). The compile goes to a scratch folder
+ * that then replaces dist/ in one rename, so a concurrent `npm pack` never sees a half-empty
+ * dist/.
+ */
+export function compileClient(): void {
+  const dist = join(ROOT, "dist");
+  const scratch = join(ROOT, ".tmp", `dist-${process.pid}-${Date.now()}`);
   const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
-  execFileSync(process.execPath, [tsc, "-p", join(ROOT, "tsconfig.build.json")], { cwd: ROOT, stdio: "inherit" });
+  execFileSync(process.execPath, [tsc, "-p", join(ROOT, "tsconfig.build.json"), "--outDir", scratch], { cwd: ROOT, stdio: "inherit" });
+  for (let attempt = 0; ; attempt += 1) {
+    rmSync(dist, { recursive: true, force: true });
+    try {
+      renameSync(scratch, dist);
+      return;
+    } catch (error) {
+      if (attempt >= 2) throw error; // another build put a dist/ back in between: replace it again
+    }
+  }
 }

@@ -1,0 +1,48 @@
+/**
+ * Family A errors: RFC 9457 problem details with a stable `code` (decision D21). The code
+ * union is derived from the error responses of the generated `operations`, so
+ * `switch (error.code)` is checked against the contract.
+ */
+import type { operations } from "../../generated/types/family-a.ts";
+import type { ErrorBodies } from "./contract-types.ts";
+import { PaymentClientError, UnexpectedResponseError } from "./errors.ts";
+import { readRateLimit, type RateLimitInfo } from "./rate-limit.ts";
+
+/** Every problem body family A can answer with. */
+export type ChargesProblem = ErrorBodies<operations>;
+/** Every error code of family A, e.g. `IDEMPOTENCY_KEY_REQUIRED`, `NOT_FOUND`. */
+export type ChargesErrorCode = ChargesProblem["code"];
+
+/**
+ * A family A error response. `code` is the problem's stable code. (Not generic on purpose:
+ * `instanceof` on a generic class yields `any` type arguments, which would untype `code`.)
+ */
+export class ChargesApiError extends PaymentClientError {
+  override name = "ChargesApiError";
+  readonly kind = "charges-api";
+  readonly code: ChargesErrorCode;
+  readonly status: number;
+  /** The RFC 9457 problem body: type, title, status, detail, code. */
+  readonly problem: ChargesProblem;
+  readonly response: Response;
+  readonly rateLimit: RateLimitInfo | undefined;
+  constructor(problem: ChargesProblem, response: Response) {
+    super(`HTTP ${response.status} ${problem.code}: ${problem.detail ?? problem.title}`);
+    this.code = problem.code;
+    this.status = response.status;
+    this.problem = problem;
+    this.response = response;
+    this.rateLimit = readRateLimit(response);
+  }
+}
+
+function looksLikeProblem(body: unknown): body is ChargesProblem {
+  return typeof body === "object" && body !== null && typeof (body as { code?: unknown }).code === "string";
+}
+
+/** The error to throw for a failed family A call. */
+export function chargesErrorFrom(body: unknown, response: Response): ChargesApiError | UnexpectedResponseError {
+  return looksLikeProblem(body)
+    ? new ChargesApiError(body, response)
+    : new UnexpectedResponseError(response.status, body, response, readRateLimit(response));
+}

@@ -1,0 +1,65 @@
+/**
+ * Errors the client raises itself (before or around the HTTP exchange). Errors that carry a
+ * service error body live with their family: charges-errors.ts and sdk-errors.ts.
+ */
+import type { RateLimitInfo } from "./rate-limit.ts";
+
+/** Base class of every error thrown by this package's clients. */
+export class PaymentClientError extends Error {
+  override name = "PaymentClientError";
+}
+
+/**
+ * The URL of a request carried the API key. The request is not sent: the key belongs in its
+ * header only, never in a URL (URLs end up in logs, proxies and browser history).
+ */
+export class ApiKeyInUrlError extends PaymentClientError {
+  override name = "ApiKeyInUrlError";
+  readonly kind = "api-key-in-url";
+  /** The offending URL with the key replaced by `[redacted]`. */
+  readonly url: string;
+  constructor(redactedUrl: string) {
+    super(`Refusing to send a request whose URL carries the API key: ${redactedUrl}`);
+    this.url = redactedUrl;
+  }
+}
+
+/** An idempotency key given by the caller is outside the lengths the contract allows. */
+export class IdempotencyKeyError extends PaymentClientError {
+  override name = "IdempotencyKeyError";
+  readonly kind = "idempotency-key";
+  constructor(
+    readonly header: string,
+    readonly length: number,
+    readonly minLength: number,
+    readonly maxLength: number | null,
+  ) {
+    super(`${header} must have ${minLength}${maxLength === null ? " or more" : ` to ${maxLength}`} characters; got ${length}`);
+  }
+}
+
+/** The request could not reach the service (after the retries the policy allowed). */
+export class NetworkError extends PaymentClientError {
+  override name = "NetworkError";
+  readonly kind = "network";
+  constructor(
+    readonly attempts: number,
+    options: { cause: unknown },
+  ) {
+    super(`Request failed after ${attempts} attempt(s): ${String((options.cause as Error)?.message ?? options.cause)}`, options);
+  }
+}
+
+/** A non-2xx response whose body is not an error body of the contract (e.g. a proxy's 502 page). */
+export class UnexpectedResponseError extends PaymentClientError {
+  override name = "UnexpectedResponseError";
+  readonly kind = "unexpected-response";
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly response: Response,
+    readonly rateLimit: RateLimitInfo | undefined,
+  ) {
+    super(`Unexpected HTTP ${status} response`);
+  }
+}
