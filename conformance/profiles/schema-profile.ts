@@ -1,0 +1,131 @@
+/**
+ * Derives the schema a response is checked against under a conformance profile, from the
+ * decision markings of the contract (never by hand):
+ *
+ * - `full` checks the contract as it is: the document's statements and the project's decisions.
+ * - `seed` checks only what the interface description states. A faithful server that decided
+ *   differently where the document is silent must pass, so every element the contract marks as
+ *   a decision is dropped or relaxed:
+ *   - `x-basis: decision` (the element exists because of a decision): a property is no longer
+ *     required and may hold anything; a whole schema accepts any value;
+ *   - `x-decided` keywords: `enum` relaxes to the base type; `pattern`, `format`, bounds,
+ *     lengths, `items`, `type`, `default` are removed; a decided `nullable` or `required` means
+ *     the document does not say how an absent value shows, so the property may be null or absent.
+ *
+ * In both profiles unknown members are allowed (`additionalProperties: false` is dropped):
+ * the document says clients must ignore unknown fields.
+ *
+ * Input and output are OpenAPI 3.0 Schema Objects, dereferenced (the form of
+ * `generated/openapi/3.0/<family>.dereferenced.json`); `toJsonSchema` turns the result into
+ * draft-07. The input is never modified.
+ */
+
+export type Profile = "seed" | "full";
+export const PROFILES: readonly Profile[] = ["seed", "full"];
+
+type Schema = Record<string, unknown>;
+
+function isObject(value: unknown): value is Schema {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Keywords whose value is a list of subschemas that constrain the same instance. */
+const COMBINATORS = ["allOf", "anyOf", "oneOf"] as const;
+
+/** The decided keywords listed by `x-decided` on a node. */
+export function decidedKeywords(node: Schema): Set<string> {
+  const keywords = new Set<string>();
+  const marks = node["x-decided"];
+  if (!Array.isArray(marks)) return keywords;
+  for (const mark of marks) {
+    if (isObject(mark) && Array.isArray(mark.keywords)) for (const k of mark.keywords) keywords.add(String(k));
+  }
+  return keywords;
+}
+
+/** Whether the node exists only because of a decision (`x-basis: decision`). */
+export function isDecisionElement(node: unknown): boolean {
+  return isObject(node) && node["x-basis"] === "decision";
+}
+
+/** JSON type of an enum's values, used when a decided enum relaxes to its base type. */
+function baseTypeOf(values: unknown[]): string | undefined {
+  const types = new Set(values.filter((v) => v !== null).map((v) => (Number.isInteger(v) ? "integer" : typeof v)));
+  if (types.size !== 1) return undefined;
+  const [only] = [...types];
+  return only === "integer" || only === "number" || only === "string" || only === "boolean" ? only : undefined;
+}
+
+/**
+ * Removes a keyword from a node and from the members of its combinators (a decided `pattern`
+ * may sit in a shared schema the node reaches through `allOf`), but not from its properties or
+ * items: those are other elements with markings of their own.
+ */
+function withoutKeyword(node: Schema, keyword: string): Schema {
+  const out: Schema = { ...node };
+  if (keyword === "enum" && Array.isArray(out.enum) && out.type === undefined) {
+    const type = baseTypeOf(out.enum);
+    if (type) out.type = type;
+  }
+  if (keyword === "minimum" || keyword === "maximum") delete out[`exclusive${keyword[0]!.toUpperCase()}${keyword.slice(1)}`];
+  delete out[keyword];
+  for (const combinator of COMBINATORS) {
+    const members = out[combinator];
+    if (Array.isArray(members)) out[combinator] = members.map((m) => (isObject(m) ? withoutKeyword(m, keyword) : m));
+  }
+  return out;
+}
+
+interface Relaxed {
+  schema: Schema;
+  /** The parent object must no longer require this property. */
+  optional: boolean;
+}
+
+function applyProfile(node: unknown, profile: Profile): Relaxed {
+  if (!isObject(node)) return { schema: {}, optional: false };
+  if (profile === "seed" && isDecisionElement(node)) return { schema: {}, optional: true };
+
+  let out: Schema = { ...node };
+  let optional = false;
+  if (profile === "seed") {
+    for (const keyword of decidedKeywords(node)) {
+      if (keyword === "nullable") {
+        out.nullable = true;
+        optional = true;
+      } else if (keyword === "required") {
+        optional = true;
+      } else {
+        out = withoutKeyword(out, keyword);
+      }
+    }
+  }
+
+  if (isObject(out.properties)) {
+    const required = new Set(Array.isArray(out.required) ? out.required.map(String) : []);
+    const properties: Schema = {};
+    for (const [name, sub] of Object.entries(out.properties)) {
+      const relaxed = applyProfile(sub, profile);
+      properties[name] = relaxed.schema;
+      if (relaxed.optional) required.delete(name);
+    }
+    out.properties = properties;
+    if (Array.isArray(out.required)) out.required = [...required];
+  }
+  if (out.additionalProperties === false) delete out.additionalProperties;
+  else if (isObject(out.additionalProperties)) out.additionalProperties = applyProfile(out.additionalProperties, profile).schema;
+  if (isObject(out.items)) out.items = applyProfile(out.items, profile).schema;
+  for (const combinator of COMBINATORS) {
+    const members = out[combinator];
+    if (Array.isArray(members)) out[combinator] = members.map((m) => applyProfile(m, profile).schema);
+  }
+  return { schema: out, optional };
+}
+
+/**
+ * The schema a value is validated against under `profile`: the contract's schema (full) or
+ * the contract's schema with every decision dropped or relaxed (seed).
+ */
+export function profileSchema(openapiSchema: unknown, profile: Profile): Schema {
+  return applyProfile(openapiSchema, profile).schema;
+}

@@ -1,0 +1,61 @@
+/**
+ * JUnit XML of a run: one test suite per family and source (dredd, probe, scenario), one test
+ * case per check; failures carry the reasons, not-applicable checks are skipped with theirs,
+ * and each case lists the statements it enforces as a property.
+ */
+import type { CheckResult, RunReport } from "./results.ts";
+
+function xml(text: string): string {
+  return text
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    // Characters XML 1.0 cannot carry at all.
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, "?");
+}
+
+function testCase(result: CheckResult): string {
+  const [operation] = result.covers;
+  const classname = `family-${result.family}.${operation ? operation.operationId : result.source}`;
+  const attributes = `classname="${xml(classname)}" name="${xml(`${result.id}: ${result.title}`)}" time="${(result.durationMs / 1000).toFixed(3)}"`;
+  const inner: string[] = [];
+  const properties = [
+    ["statements", result.statements.join(" ")],
+    ["decisions", result.decisions.join(" ")],
+    ["profile", result.profile],
+  ].filter(([, value]) => value);
+  inner.push(`      <properties>${properties.map(([n, v]) => `<property name="${n}" value="${xml(v!)}"/>`).join("")}</properties>`);
+  if (result.verdict === "fail") {
+    const detail = [...result.reasons, ...(result.exchanges ?? []).map((e) => `> ${e.method} ${e.url} -> ${e.status} ${e.body}`)].join("\n");
+    inner.push(`      <failure message="${xml(result.reasons[0] ?? "failed")}">${xml(detail)}</failure>`);
+  } else if (result.verdict === "not-applicable") {
+    inner.push(`      <skipped message="${xml(`not applicable: ${result.reasons.join("; ")}`)}"/>`);
+  }
+  return `    <testcase ${attributes}>\n${inner.join("\n")}\n    </testcase>`;
+}
+
+export function toJunitXml(report: RunReport): string {
+  const groups = new Map<string, CheckResult[]>();
+  for (const result of report.results) {
+    const key = `family ${result.family.toUpperCase()} · ${result.source}`;
+    groups.set(key, [...(groups.get(key) ?? []), result]);
+  }
+  const count = (list: CheckResult[], verdict: CheckResult["verdict"]) => list.filter((r) => r.verdict === verdict).length;
+  const suites = [...groups.entries()].map(([name, list]) => {
+    const time = list.reduce((sum, r) => sum + r.durationMs, 0) / 1000;
+    return [
+      `  <testsuite name="${xml(name)}" tests="${list.length}" failures="${count(list, "fail")}" errors="0" skipped="${count(list, "not-applicable")}" time="${time.toFixed(3)}">`,
+      ...list.map(testCase),
+      "  </testsuite>",
+    ].join("\n");
+  });
+  const all = report.results;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${xml(`conformance ${report.profile} ${report.target}`)}" tests="${all.length}" failures="${count(all, "fail")}" errors="0" skipped="${count(all, "not-applicable")}" time="${(report.durationMs / 1000).toFixed(3)}">`,
+    ...suites,
+    "</testsuites>",
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,249 @@
+/**
+ * Sends the suites' requests the way a careful client does, so that no check fails because
+ * the suite itself exceeded a rate limit:
+ *
+ * - it reads `X-RateLimit-Remaining` / `X-RateLimit-Reset` from every response and, when a
+ *   window is used up, waits for it to renew before sending more on that account;
+ * - on a 429 the check did not ask for, it waits `Retry-After` seconds (or until the reset)
+ *   and sends the request again.
+ *
+ * Limits are per account, so requests are grouped in buckets (one per account the target
+ * names); within an account, each limit the server reports (general, PIX creations, queries...)
+ * is followed on its own. A request that deliberately exhausts a limit is marked
+ * `expectRateLimited` and gets its 429 back unchanged.
+ *
+ * Every exchange is kept (bounded) so that a failing check can show what went over the wire.
+ */
+import type { ObservedResponse } from "./validate.ts";
+
+export interface OutgoingRequest {
+  method: string;
+  /** Absolute URL. */
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** Rate-limit bucket (an account); requests without one are not paced. */
+  bucket?: string;
+  /** The check wants a 429: return it instead of waiting and retrying. */
+  expectRateLimited?: boolean;
+  /** Id of the check that sent it, for the exchange log. */
+  checkId?: string;
+}
+
+export interface Exchange {
+  checkId?: string;
+  method: string;
+  url: string;
+  requestHeaders: Record<string, string>;
+  requestBody?: string;
+  status: number;
+  responseHeaders: Record<string, string>;
+  responseBody: string;
+  durationMs: number;
+  /** 429s answered by waiting and sending again. */
+  retries: number;
+}
+
+interface BucketState {
+  remaining?: number;
+  /** Epoch milliseconds at which the window renews. */
+  resetAt?: number;
+}
+
+export interface PacerOptions {
+  /** Longest single wait, in seconds (a Retry-After beyond it is capped). */
+  maxWaitSeconds?: number;
+  /** How many times a request refused with 429 is sent again. */
+  maxRetries?: number;
+  /** Per-request timeout in milliseconds. */
+  timeoutMs?: number;
+  /** Keep at most this many exchanges. */
+  keepExchanges?: number;
+  /** Called with a line whenever the pacer waits. */
+  onWait?: (line: string) => void;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Seconds or Unix time in `X-RateLimit-Reset`: both are seen in the wild. */
+export function resetInstant(raw: string | undefined, now = Date.now()): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw.trim());
+  if (!Number.isFinite(value) || value < 0) return undefined;
+  return value > 1e9 ? value * 1000 : now + value * 1000;
+}
+
+/** A non-negative integer header value; anything else is ignored. */
+function integerHeader(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const value = Number(raw.trim());
+  return Number.isInteger(value) && value >= 0 ? value : undefined;
+}
+
+/**
+ * The kind of a request for rate limiting: its method and path with the segments that look
+ * like ids (any digit) generalised, so that GET /pix/123 and GET /pix/456 are one kind.
+ */
+export function requestKind(request: Pick<OutgoingRequest, "method" | "url">): string {
+  const path = new URL(request.url).pathname.replace(/[^/]*\d[^/]*/g, ":id");
+  return `${request.method.toUpperCase()} ${path}`;
+}
+
+export function lowerCaseHeaders(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    out[name.toLowerCase()] = value;
+  });
+  return out;
+}
+
+export class Pacer {
+  private readonly buckets = new Map<string, BucketState>();
+  private readonly options: Required<Omit<PacerOptions, "onWait">> & Pick<PacerOptions, "onWait">;
+  readonly exchanges: Exchange[] = [];
+  /** Wall-clock time spent waiting for windows to renew, in milliseconds. */
+  waitedMs = 0;
+  requests = 0;
+
+  constructor(options: PacerOptions = {}) {
+    this.options = { maxWaitSeconds: 120, maxRetries: 5, timeoutMs: 30_000, keepExchanges: 2_000, ...options };
+  }
+
+  /**
+   * A server may report, on each response, the limit closest to exhaustion among several that
+   * apply (the document's general, PIX, transaction and query limits): the state is kept per
+   * account and reported limit, and each kind of request remembers which limit it last saw.
+   */
+  private readonly limitOfRequest = new Map<string, string>();
+
+  private limitState(key: string): BucketState {
+    let state = this.buckets.get(key);
+    if (!state) {
+      state = {};
+      this.buckets.set(key, state);
+    }
+    return state;
+  }
+
+  private waiting = 0;
+  private waitingSince = 0;
+
+  private async wait(ms: number, why: string): Promise<void> {
+    const capped = Math.min(Math.max(ms, 0), this.options.maxWaitSeconds * 1000);
+    if (capped <= 0) return;
+    this.options.onWait?.(`waiting ${(capped / 1000).toFixed(1)} s: ${why}`);
+    // Wall-clock time during which some request waited (parallel waits count once).
+    if (this.waiting === 0) this.waitingSince = Date.now();
+    this.waiting += 1;
+    try {
+      await sleep(capped);
+    } finally {
+      this.waiting -= 1;
+      if (this.waiting === 0) this.waitedMs += Date.now() - this.waitingSince;
+    }
+  }
+
+  /** The limit a request counts against, as far as the server told: `<bucket> <limit>`. */
+  private limitKey(bucket: string, request: OutgoingRequest): string | undefined {
+    return this.limitOfRequest.get(`${bucket} ${requestKind(request)}`);
+  }
+
+  /** Waits until the request's limit has room, then reserves one request in it. */
+  private async acquire(bucket: string, request: OutgoingRequest): Promise<void> {
+    const key = this.limitKey(bucket, request);
+    if (!key) return;
+    const state = this.limitState(key);
+    const now = Date.now();
+    if (state.resetAt !== undefined && now >= state.resetAt) {
+      state.remaining = undefined;
+      state.resetAt = undefined;
+    }
+    if (state.remaining !== undefined && state.remaining <= 0) {
+      const until = state.resetAt ?? now + 1000;
+      await this.wait(until - now + 100, `rate-limit window of ${bucket} used up`);
+      // The next response tells how the window stands now.
+      state.remaining = undefined;
+      state.resetAt = undefined;
+    }
+    if (state.remaining !== undefined) state.remaining -= 1;
+  }
+
+  private observe(bucket: string, request: OutgoingRequest, headers: Record<string, string>): void {
+    const limit = integerHeader(headers["x-ratelimit-limit"]);
+    const remaining = integerHeader(headers["x-ratelimit-remaining"]);
+    const resetAt = resetInstant(headers["x-ratelimit-reset"]);
+    if (remaining === undefined && resetAt === undefined) return;
+    const key = `${bucket} ${limit ?? "?"}`;
+    this.limitOfRequest.set(`${bucket} ${requestKind(request)}`, key);
+    const state = this.limitState(key);
+    // A reset instant other than the known one means a new window: trust the server's count.
+    const newWindow = resetAt !== undefined && state.resetAt !== undefined && Math.abs(resetAt - state.resetAt) > 1000;
+    if (remaining !== undefined) {
+      // Otherwise keep the lower of the server's count and ours (requests still in flight).
+      state.remaining = Math.max(0, newWindow ? remaining : Math.min(remaining, state.remaining ?? remaining));
+    }
+    if (resetAt !== undefined) state.resetAt = resetAt;
+  }
+
+  /** After a 429: requests of that limit wait until it renews. */
+  private exhausted(bucket: string, request: OutgoingRequest, untilMs: number): void {
+    const key = this.limitKey(bucket, request) ?? `${bucket} ?`;
+    this.limitOfRequest.set(`${bucket} ${requestKind(request)}`, key);
+    const state = this.limitState(key);
+    state.remaining = 0;
+    state.resetAt = Math.max(state.resetAt ?? 0, untilMs);
+  }
+
+  private async once(request: OutgoingRequest): Promise<{ response: ObservedResponse; durationMs: number }> {
+    const started = Date.now();
+    const response = await fetch(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(this.options.timeoutMs),
+    });
+    const body = await response.text();
+    this.requests += 1;
+    return { response: { status: response.status, headers: lowerCaseHeaders(response.headers), body }, durationMs: Date.now() - started };
+  }
+
+  /** Sends a request, pacing it and retrying it after an unexpected 429. */
+  async send(request: OutgoingRequest): Promise<ObservedResponse> {
+    let retries = 0;
+    for (;;) {
+      // A request that wants the 429 goes out at once: waiting would defeat it.
+      if (request.bucket && !request.expectRateLimited) await this.acquire(request.bucket, request);
+      const { response, durationMs } = await this.once(request);
+      if (request.bucket) this.observe(request.bucket, request, response.headers);
+      const refused = response.status === 429 && !request.expectRateLimited;
+      if (!refused || retries >= this.options.maxRetries) {
+        this.keep({ request, response, durationMs, retries });
+        return response;
+      }
+      retries += 1;
+      const retryAfter = integerHeader(response.headers["retry-after"]);
+      const resetAt = resetInstant(response.headers["x-ratelimit-reset"]);
+      const waitMs = retryAfter !== undefined ? retryAfter * 1000 : resetAt !== undefined ? resetAt - Date.now() : 1000;
+      if (request.bucket) this.exhausted(request.bucket, request, Date.now() + Math.max(waitMs, 1000));
+      else await this.wait(Math.max(waitMs, 1000), `429 on ${request.method} ${new URL(request.url).pathname}`);
+    }
+  }
+
+  private keep(entry: { request: OutgoingRequest; response: ObservedResponse; durationMs: number; retries: number }): void {
+    const { request, response } = entry;
+    this.exchanges.push({
+      checkId: request.checkId,
+      method: request.method,
+      url: request.url,
+      requestHeaders: request.headers,
+      requestBody: request.body,
+      status: response.status,
+      responseHeaders: response.headers,
+      responseBody: response.body,
+      durationMs: entry.durationMs,
+      retries: entry.retries,
+    });
+    if (this.exchanges.length > this.options.keepExchanges) this.exchanges.splice(0, this.exchanges.length - this.options.keepExchanges);
+  }
+}
