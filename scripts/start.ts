@@ -1,17 +1,59 @@
 /**
- * `npm start`, the main job on embedded defaults: builds the contract, checks it (lint,
- * validity, statement catalogue, decision markings) and prints a summary. Exits non-zero
- * when anything is wrong.
+ * `npm start`, the main job on embedded defaults:
+ *   1. builds the contract and checks it (lint, validity, statement catalogue, decisions);
+ *   2. starts the sandbox (default plan: the documented rate limits) on a fresh data dir,
+ *      provisions the fixtures through its controls and runs the conformance suites of both
+ *      families against it, under the `seed` and the `full` profile;
+ *   3. prints the reports (JUnit files under reports/) and exits non-zero on any failure.
+ *
+ *   npm start [-- --plan default|generous] [--skip-conformance]
  */
-import { buildContract } from "./lib/contract-build.ts";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { provisionSandboxTarget } from "../conformance/sandbox/provision.ts";
+import { parseCliOptions, runAndReport } from "../conformance/runner/cli-options.ts";
+import { totals } from "../conformance/runner/report.ts";
+import { startSandbox } from "../sandbox/src/server.ts";
+import { buildContract, ROOT } from "./lib/contract-build.ts";
 import { reportContract } from "./lib/contract-report.ts";
+
+const { values } = parseArgs({
+  options: { plan: { type: "string", default: "default" }, "skip-conformance": { type: "boolean", default: false } },
+});
+const plan = values.plan === "generous" ? "generous" : "default";
 
 const started = performance.now();
 const written = await buildContract("generated");
 console.log(`build: ${written.length} files under generated/`);
-
 const contract = await reportContract();
 for (const line of contract.lines) console.log(line);
 
+const summary: string[] = [];
+let conformanceOk = true;
+if (!values["skip-conformance"]) {
+  mkdirSync(join(ROOT, "reports"), { recursive: true });
+  for (const profile of ["seed", "full"] as const) {
+    // A fresh sandbox per profile: each run consumes fixtures (cancelled boletos, rate windows).
+    const dataDir = mkdtempSync(join(tmpdir(), "sandbox-main-job-"));
+    const sandbox = await startSandbox({ port: 0, dataDir, plan });
+    try {
+      console.log(`\n=== conformance, profile ${profile}, against the sandbox at ${sandbox.url} (plan ${plan}) ===`);
+      const target = await provisionSandboxTarget(sandbox.url, sandbox.keys, { useRateLimitAccount: true });
+      const junit = join(ROOT, "reports", `conformance-${profile}.xml`);
+      const { code, report } = await runAndReport(target, { ...parseCliOptions(["--junit", junit]), profile });
+      const count = totals(report);
+      summary.push(`conformance ${profile}: ${count.pass} pass, ${count.fail} fail, ${count["not-applicable"]} not applicable (JUnit: reports/conformance-${profile}.xml)`);
+      if (code !== 0) conformanceOk = false;
+    } finally {
+      await sandbox.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }
+}
+
+console.log("\n=== summary ===");
+for (const line of [...contract.lines.slice(-1), ...summary]) console.log(line);
 console.log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-process.exit(contract.ok ? 0 : 1);
+process.exit(contract.ok && conformanceOk ? 0 : 1);
