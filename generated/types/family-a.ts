@@ -76,7 +76,32 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "charge.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A charge was paid
+         * @description Sent to the charge's `webhook_url` when the payment of the charge is received (the event
+         *     the document names). Signed as described by the headers (decision D25). Only a 2xx answer
+         *     is a success and redirects are not followed; failed deliveries are retried after about
+         *     5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h, each with jitter, with the same
+         *     `webhook-id` (at least once; events may arrive out of order; decision D26).
+         */
+        post: operations["chargePaid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description A charge, the central object of family A. */
@@ -188,6 +213,21 @@ export interface components {
             expires_in?: number;
             /** @description The payer, when known; echoed as `payer_request` (decision D01). */
             payer?: components["schemas"]["Payer"];
+        };
+        /** @description `charge.paid`: the payment of a charge was received (decision D24). */
+        ChargePaidEvent: {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type: "charge.paid";
+            /**
+             * Format: date-time
+             * @description Time of the event (the payment), ISO 8601.
+             */
+            timestamp: string;
+            /** @description The charge as `GET /v1/charges/{id}` returns it, with `status` `paid`. */
+            data: components["schemas"]["Charge"];
         };
         /** @description The PIX block of a charge. */
         ChargePix: {
@@ -442,6 +482,12 @@ export interface components {
          * @example order-2026-11-21-0001
          */
         IdempotencyKeyHeader: string;
+        /** @description Unique id of the event; the same on every retry of that event (decision D26). */
+        "WebhookHeaders.webhookId": string;
+        /** @description Space-separated `v1,<base64 signature>` entries, one per secret in use. */
+        "WebhookHeaders.webhookSignature": string;
+        /** @description Unix time in seconds of the delivery attempt. */
+        "WebhookHeaders.webhookTimestamp": string;
     };
     requestBodies: never;
     headers: never;
@@ -786,6 +832,38 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["RateLimitedProblem"];
                 };
+            };
+        };
+    };
+    chargePaid: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unique id of the event; the same on every retry of that event (decision D26). */
+                "webhook-id": components["parameters"]["WebhookHeaders.webhookId"];
+                /** @description Unix time in seconds of the delivery attempt. */
+                "webhook-timestamp": components["parameters"]["WebhookHeaders.webhookTimestamp"];
+                /** @description Space-separated `v1,<base64 signature>` entries, one per secret in use. */
+                "webhook-signature": components["parameters"]["WebhookHeaders.webhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChargePaidEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description What the receiver answers. Any 2xx status acknowledges the event; any other status, a
+             *     redirect, a timeout or a network error is a failed attempt that is retried (decision D26).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

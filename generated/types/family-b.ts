@@ -307,7 +307,50 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "boleto.canceled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A boleto was cancelled
+         * @description Sent to the webhook endpoints configured for the account when one of its boletos is
+         *     cancelled. Signed, retried and acknowledged like every event (decisions D25, D26).
+         */
+        post: operations["boletoCanceled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "boleto.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A boleto was paid
+         * @description Sent to the webhook endpoints configured for the account when one of its boletos is paid.
+         *     Signed, retried and acknowledged like every event (decisions D25, D26).
+         */
+        post: operations["boletoPaid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** @description Bank data of a boleto. */
@@ -348,6 +391,21 @@ export interface components {
                 errorCode: "ODE003" | "OBE001";
                 message: string;
             };
+        };
+        /** @description `boleto.canceled`: a boleto was cancelled (decision D24). */
+        BoletoCanceledEvent: {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type: "boleto.canceled";
+            /**
+             * Format: date-time
+             * @description Time of the event (the cancellation), ISO 8601.
+             */
+            timestamp: string;
+            /** @description The boleto as `GET /sdk/boleto/{boletoId}` returns it, with `status` `CANCELED`. */
+            data: components["schemas"]["BoletoCharge"];
         };
         /** @description Body of the cancel operation. */
         BoletoCancelRequest: {
@@ -469,6 +527,21 @@ export interface components {
                 message: string;
             };
         };
+        /** @description `boleto.paid`: a boleto was paid and became `CONFIRMED` (decision D24). */
+        BoletoPaidEvent: {
+            /**
+             * @description The event type.
+             * @enum {string}
+             */
+            type: "boleto.paid";
+            /**
+             * Format: date-time
+             * @description Time of the event (the confirmation), ISO 8601.
+             */
+            timestamp: string;
+            /** @description The boleto as `GET /sdk/boleto/{boletoId}` returns it, with `status` `CONFIRMED`. */
+            data: components["schemas"]["BoletoCharge"];
+        };
         /** @description The receiver (beneficiary) of a boleto. */
         BoletoReceiver: {
             name: string;
@@ -532,6 +605,21 @@ export interface components {
             city?: string;
             state?: components["schemas"]["StateCode"];
         };
+        /** @description The customer as returned by creation. */
+        CustomerCreated: {
+            id: string;
+            name: string;
+            email: string;
+            documentNumber: string;
+            phoneNumber: string;
+            /**
+             * @description `ACTIVE` on creation.
+             * @enum {string}
+             */
+            status: "ACTIVE";
+            /** Format: date-time */
+            createdAt: string;
+        };
         /** @description Body of `POST /api/v1/sdk/customers`. */
         CustomerCreateRequest: {
             /** @description Full name. */
@@ -548,21 +636,6 @@ export interface components {
             address: components["schemas"]["CustomerAddressInput"];
             /** @description Free remarks. */
             notes?: string;
-        };
-        /** @description The customer as returned by creation. */
-        CustomerCreated: {
-            id: string;
-            name: string;
-            email: string;
-            documentNumber: string;
-            phoneNumber: string;
-            /**
-             * @description `ACTIVE` on creation.
-             * @enum {string}
-             */
-            status: "ACTIVE";
-            /** Format: date-time */
-            createdAt: string;
         };
         /**
          * @description Envelope 2, `OCD001`: internal rules forbid the deletion, e.g. the customer is tied to an open charge.
@@ -997,6 +1070,12 @@ export interface components {
     };
     responses: never;
     parameters: {
+        /** @description Unique id of the event; the same on every retry of that event (decision D26). */
+        "WebhookHeaders.webhookId": string;
+        /** @description Space-separated `v1,<base64 signature>` entries, one per secret in use. */
+        "WebhookHeaders.webhookSignature": string;
+        /** @description Unix time in seconds of the delivery attempt. */
+        "WebhookHeaders.webhookTimestamp": string;
         /**
          * @description Recommended. A repeated key returns the original result instead of creating a
          *     duplicate (decision D36: same rules as family A, 8 to 255 characters, 24 hours).
@@ -3047,6 +3126,70 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["RateLimitedError"];
                 };
+            };
+        };
+    };
+    boletoCanceled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unique id of the event; the same on every retry of that event (decision D26). */
+                "webhook-id": components["parameters"]["WebhookHeaders.webhookId"];
+                /** @description Unix time in seconds of the delivery attempt. */
+                "webhook-timestamp": components["parameters"]["WebhookHeaders.webhookTimestamp"];
+                /** @description Space-separated `v1,<base64 signature>` entries, one per secret in use. */
+                "webhook-signature": components["parameters"]["WebhookHeaders.webhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BoletoCanceledEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description What the receiver answers. Any 2xx status acknowledges the event; any other status, a
+             *     redirect, a timeout or a network error is a failed attempt that is retried (decision D26).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    boletoPaid: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Unique id of the event; the same on every retry of that event (decision D26). */
+                "webhook-id": components["parameters"]["WebhookHeaders.webhookId"];
+                /** @description Unix time in seconds of the delivery attempt. */
+                "webhook-timestamp": components["parameters"]["WebhookHeaders.webhookTimestamp"];
+                /** @description Space-separated `v1,<base64 signature>` entries, one per secret in use. */
+                "webhook-signature": components["parameters"]["WebhookHeaders.webhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BoletoPaidEvent"];
+            };
+        };
+        responses: {
+            /**
+             * @description What the receiver answers. Any 2xx status acknowledges the event; any other status, a
+             *     redirect, a timeout or a network error is a failed attempt that is retried (decision D26).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

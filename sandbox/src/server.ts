@@ -58,7 +58,7 @@ export interface StartSandboxOptions {
   durability?: Durability;
   /** Seed of the accounts' keys (default: the documented keys, SANDBOX_KEYS). */
   keySeed?: string;
-  /** Webhook retry delays and attempt timeout. */
+  /** Webhook retry delays, jitter, attempt timeout, rotation overlap, paused delivery. */
   webhooks?: Omit<WebhookOptions, "allowPrivateTargets">;
   /** Folder of the generated contract (default: the repository's generated/). */
   generatedDir?: string;
@@ -70,8 +70,11 @@ export interface RunningSandbox {
   port: number;
   dataDir: string;
   keys: SandboxKeys;
-  /** Webhook delivery attempts, for inspection. */
-  webhooks: Pick<WebhookSender, "attempts">;
+  /**
+   * Webhook delivery: the attempts made (for inspection), the secrets signing an account's
+   * events and their rotation (by account id, e.g. `acc_1`).
+   */
+  webhooks: Pick<WebhookSender, "attempts" | "secrets" | "rotateSecret">;
   /** Stops accepting requests, ends open connections and closes the store. */
   close(): Promise<void>;
 }
@@ -271,7 +274,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   }
   const keyRing = createKeyRing(options.keySeed);
   const store = openSqliteStore({ dataDir, durability: options.durability });
-  const webhooks = createWebhookSender({ ...options.webhooks, allowPrivateTargets: options.allowPrivateWebhookTargets });
+  const webhooks = createWebhookSender(store, keyRing, { ...options.webhooks, allowPrivateTargets: options.allowPrivateWebhookTargets });
   const app: SandboxApp = {
     contract: loadContract(documents),
     keyRing,

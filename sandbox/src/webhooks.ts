@@ -1,32 +1,58 @@
 /**
- * Webhook delivery (decisions D24 to D26): `charge.paid` is POSTed to the charge's
- * `webhook_url` as `{type, timestamp, data}` and signed with the account's secret following
- * Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`; standardwebhooks
- * package). Only a 2xx answer is a success; redirects are not followed; failures are retried
- * after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h (with jitter), with the
- * same `webhook-id`.
+ * Webhook delivery (decisions D24 to D26) through a durable outbox.
+ *
+ * An event (`{type, timestamp, data}`, e.g. `charge.paid`) enters the outbox table of the
+ * store in the same transaction as the change it reports (`UpdateDecision.events`), so an
+ * acknowledged payment always has its event stored, and a restart resumes delivery from the
+ * table. Each event has a stable id (`msg_<ulid>`), sent as `webhook-id` on every attempt:
+ * delivery is at least once, and a duplicate always carries the same id.
+ *
+ * Attempts follow Standard Webhooks: the body is signed with the account's secret
+ * (`webhook-id`, `webhook-timestamp`, `webhook-signature`; `standardwebhooks` package); only a
+ * 2xx answer is a success; redirects are not followed; an attempt that takes longer than the
+ * timeout fails; failures are retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h,
+ * 20 h and 24 h, each with random jitter, then the event is given up (`failed`).
+ *
+ * Before an attempt starts, its event is leased (its next attempt is pushed past the timeout),
+ * so an attempt cut short by a crash is made again after a restart, never lost.
  *
  * The payload's `timestamp` is the event time on the account's clock; `webhook-timestamp` is
  * the real time of the attempt, because receivers check it against their own clock.
  *
+ * Secrets: each account starts with its seeded secret (`SANDBOX_KEYS.webhookSecrets`); a
+ * rotation stores a new one and keeps signing with the previous one too (both signatures in
+ * `webhook-signature`) for an overlap period, so receivers can switch without losing events.
+ *
  * Targets on loopback, private, link-local and other non-public addresses are refused
  * (server-side request forgery) unless `allowPrivateTargets` is set, which tests and local
- * development need. Deliveries are kept in memory: a restart drops pending retries.
+ * development need: literal addresses and `localhost` already when the charge is created,
+ * names resolving to such addresses at each attempt.
  */
+import { randomBytes } from "node:crypto";
 import { lookup } from "node:dns/promises";
 import { BlockList, isIP } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { ulid } from "./domain/ids.ts";
-import type { SandboxAccount } from "./keys.ts";
+import type { KeyRing, SandboxAccount } from "./keys.ts";
+import type { OutboxEvent, OutboxEventInput, SandboxStore, WebhookSecrets } from "./store/types.ts";
 
 /** Delays between attempts (decision D26). */
 export const DEFAULT_RETRY_DELAYS_MS = [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400].map((s) => s * 1000);
 
+/** Longest webhook URL accepted (decision D01). */
+export const MAX_WEBHOOK_URL_LENGTH = 2048;
+
 export interface WebhookOptions {
   allowPrivateTargets?: boolean;
   retryDelaysMs?: readonly number[];
+  /** Random spread of each retry delay, as a fraction (default 0.1: from 90 % to 110 %). */
+  jitter?: number;
   /** Time allowed for one attempt (default 10 s). */
   timeoutMs?: number;
+  /** How long the previous secret keeps signing after a rotation (default 24 h). */
+  rotationOverlapMs?: number;
+  /** Store events but send nothing (a sandbox that stops before delivering, for restart tests). */
+  paused?: boolean;
 }
 
 export interface DeliveryAttempt {
@@ -36,12 +62,23 @@ export interface DeliveryAttempt {
   attempt: number;
   outcome: "delivered" | "failed" | "refused";
   detail: string;
+  /** Real time the attempt started and ended (ms since the epoch). */
+  startedMs: number;
+  endedMs: number;
 }
 
 export interface WebhookSender {
-  /** Queues an event for delivery; never throws and never blocks the caller. */
-  send(account: SandboxAccount, url: string, type: string, data: unknown, at: Date): void;
-  /** Attempts made so far (most recent last; the last 1000 are kept). */
+  /** The outbox entry of an event, to store with the change it reports (`UpdateDecision.events`). */
+  event(account: SandboxAccount, url: string, type: string, data: unknown, at: Date): OutboxEventInput;
+  /** Looks for due events now; call after committing events. Never throws. */
+  wake(): void;
+  /** Why `url` may not be a webhook target (checked when a charge is created), or null. */
+  urlProblem(url: string): string | null;
+  /** The secrets that sign the account's events now, the current one first. */
+  secrets(accountId: string): Promise<string[]>;
+  /** Replaces the account's secret; the previous one keeps signing during the overlap. */
+  rotateSecret(accountId: string): Promise<WebhookSecrets>;
+  /** Attempts made by this process so far (most recent last; the last 1000 are kept). */
   attempts(): readonly DeliveryAttempt[];
   close(): Promise<void>;
 }
@@ -77,29 +114,57 @@ function isNonPublic(address: string): boolean {
   return NON_PUBLIC.check(address, isIP(address) === 6 ? "ipv6" : "ipv4");
 }
 
-/** Why a target may not be called, or null. */
-async function targetProblem(url: string, allowPrivate: boolean): Promise<string | null> {
+/** Why a URL is not an acceptable target, without resolving names. */
+function urlShapeProblem(url: string, allowPrivate: boolean): { problem: string } | { parsed: URL; host: string } {
+  if (url.length > MAX_WEBHOOK_URL_LENGTH) return { problem: `longer than ${MAX_WEBHOOK_URL_LENGTH} characters` };
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return "not a URL";
+    return { problem: "not a URL" };
   }
-  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return `scheme ${parsed.protocol} is not http or https`;
-  if (allowPrivate) return null;
+  if (parsed.protocol !== "https:" && parsed.protocol !== "http:") return { problem: `scheme ${parsed.protocol} is not http or https` };
+  if (parsed.username || parsed.password) return { problem: "credentials in the URL are not accepted" };
   const host = parsed.hostname.replace(/^\[|\]$/g, "");
+  if (!allowPrivate) {
+    if (isIP(host) && isNonPublic(host)) return { problem: `${host} is a non-public address` };
+    if (host === "localhost" || host.endsWith(".localhost")) return { problem: `${host} is a loopback name` };
+  }
+  return { parsed, host };
+}
+
+/** Why a target may not be called now (names resolved), or null. */
+async function targetProblem(url: string, allowPrivate: boolean): Promise<string | null> {
+  const shape = urlShapeProblem(url, allowPrivate);
+  if ("problem" in shape) return shape.problem;
+  if (allowPrivate) return null;
+  const { host } = shape;
   const addresses = isIP(host) ? [host] : (await lookup(host, { all: true }).catch(() => [])).map((a) => a.address);
   if (addresses.length === 0) return `${host} does not resolve`;
   const blocked = addresses.find(isNonPublic);
   return blocked ? `${host} resolves to the non-public address ${blocked}` : null;
 }
 
-export function createWebhookSender(options: WebhookOptions = {}): WebhookSender {
+/** A new Standard Webhooks secret: `whsec_` and the base64 of 24 random bytes. */
+function newSecret(): string {
+  return `whsec_${randomBytes(24).toString("base64")}`;
+}
+
+/** Longest delay setTimeout accepts. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+export function createWebhookSender(store: SandboxStore, keyRing: KeyRing, options: WebhookOptions = {}): WebhookSender {
   const delays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+  const jitter = options.jitter ?? 0.1;
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const timers = new Set<NodeJS.Timeout>();
+  const overlapMs = options.rotationOverlapMs ?? 86_400_000;
+  const allowPrivate = options.allowPrivateTargets === true;
   const controllers = new Set<AbortController>();
+  const inFlight = new Set<Promise<void>>();
   const log: DeliveryAttempt[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let pumping = false;
+  let pumpAgain = false;
   let closed = false;
 
   const record = (entry: DeliveryAttempt) => {
@@ -107,66 +172,143 @@ export function createWebhookSender(options: WebhookOptions = {}): WebhookSender
     if (log.length > 1000) log.shift();
   };
 
-  async function attempt(account: SandboxAccount, url: string, eventId: string, type: string, payload: string, number: number): Promise<void> {
-    if (closed) return;
-    const problem = await targetProblem(url, options.allowPrivateTargets === true);
+  async function secrets(accountId: string): Promise<string[]> {
+    const stored = await store.webhookSecrets(accountId);
+    if (!stored) {
+      const account = keyRing.accounts.get(accountId);
+      return account ? [account.webhookSecret] : [];
+    }
+    const previousActive = stored.previous !== null && (stored.previousUntilMs ?? 0) > Date.now();
+    return previousActive ? [stored.current, stored.previous!] : [stored.current];
+  }
+
+  /** One attempt at one event, then its new state in the outbox. */
+  async function deliver(event: OutboxEvent): Promise<void> {
+    const number = event.attempts + 1;
+    // Lease: if the process dies during the attempt, the event is due again after it.
+    await store.outboxSettle(event.id, { state: "pending", attempts: event.attempts, nextAttemptMs: Date.now() + timeoutMs + (delays[0] ?? 0), lastError: event.lastError });
+    const startedMs = Date.now();
+    const problem = await targetProblem(event.url, allowPrivate);
     if (problem) {
-      record({ eventId, type, url, attempt: number, outcome: "refused", detail: problem });
+      // A target that may not be called will not become callable by waiting: give up now.
+      record({ eventId: event.id, type: event.type, url: event.url, attempt: number, outcome: "refused", detail: problem, startedMs, endedMs: Date.now() });
+      await store.outboxSettle(event.id, { state: "failed", attempts: number, nextAttemptMs: startedMs, lastError: problem });
       return;
     }
+    const signing = await secrets(event.accountId);
     const sentAt = new Date();
     const controller = new AbortController();
     controllers.add(controller);
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    const abort = setTimeout(() => controller.abort(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
     let detail: string;
     let delivered = false;
     try {
-      const response = await fetch(url, {
+      const response = await fetch(event.url, {
         method: "POST",
         redirect: "manual",
         signal: controller.signal,
         headers: {
           "content-type": "application/json",
           "user-agent": "payment-collection-sandbox",
-          "webhook-id": eventId,
+          "webhook-id": event.id,
           "webhook-timestamp": String(Math.floor(sentAt.getTime() / 1000)),
-          "webhook-signature": new Webhook(account.webhookSecret).sign(eventId, sentAt, payload),
+          // One `v1,<signature>` per secret in use (two during a rotation).
+          "webhook-signature": signing.map((secret) => new Webhook(secret).sign(event.id, sentAt, event.payload)).join(" "),
         },
-        body: payload,
+        body: event.payload,
       });
       await response.arrayBuffer().catch(() => undefined);
       delivered = response.status >= 200 && response.status < 300;
       detail = `HTTP ${response.status}`;
     } catch (error) {
-      detail = (error as Error).message;
+      const cause = (error as Error & { cause?: Error }).cause;
+      detail = controller.signal.aborted ? String((controller.signal.reason as Error)?.message ?? "timed out") : (cause?.message ?? (error as Error).message);
     } finally {
-      clearTimeout(timer);
+      clearTimeout(abort);
       controllers.delete(controller);
     }
-    record({ eventId, type, url, attempt: number, outcome: delivered ? "delivered" : "failed", detail });
-    if (delivered || closed || number > delays.length) return;
-    const base = delays[number - 1];
-    const retry = setTimeout(() => {
-      timers.delete(retry);
-      void attempt(account, url, eventId, type, payload, number + 1);
-    }, base * (0.9 + Math.random() * 0.2));
-    retry.unref();
-    timers.add(retry);
+    const endedMs = Date.now();
+    record({ eventId: event.id, type: event.type, url: event.url, attempt: number, outcome: delivered ? "delivered" : "failed", detail, startedMs, endedMs });
+    if (delivered) {
+      await store.outboxSettle(event.id, { state: "delivered", attempts: number, nextAttemptMs: endedMs, lastError: null });
+    } else if (number > delays.length) {
+      await store.outboxSettle(event.id, { state: "failed", attempts: number, nextAttemptMs: endedMs, lastError: detail });
+    } else {
+      const delay = delays[number - 1] * (1 + jitter * (2 * Math.random() - 1));
+      await store.outboxSettle(event.id, { state: "pending", attempts: number, nextAttemptMs: endedMs + Math.round(delay), lastError: detail });
+    }
   }
 
-  return {
-    send(account, url, type, data, at) {
+  /** Starts every due event, then sleeps until the next one is due. */
+  async function pump(): Promise<void> {
+    if (closed || options.paused) return;
+    if (pumping) {
+      pumpAgain = true;
+      return;
+    }
+    pumping = true;
+    try {
+      do {
+        pumpAgain = false;
+        const due = await store.outboxDue(Date.now(), 100);
+        for (const event of due) {
+          if (closed) break;
+          const running: Promise<void> = deliver(event)
+            .catch((error: unknown) => {
+              if (!closed) console.error("sandbox: webhook delivery failed", error);
+            })
+            .finally(() => {
+              inFlight.delete(running);
+              void pump();
+            });
+          inFlight.add(running);
+        }
+        // Each started delivery leases its event first; let those leases land before looking again.
+        if (due.length > 0) await new Promise((done) => setImmediate(done));
+      } while (pumpAgain && !closed);
       if (closed) return;
-      const eventId = `msg_${ulid(Date.now())}`;
-      const payload = JSON.stringify({ type, timestamp: at.toISOString(), data });
-      void attempt(account, url, eventId, type, payload, 1);
+      const next = await store.outboxNextDueMs();
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      if (next !== undefined) {
+        timer = setTimeout(() => void pump(), Math.min(MAX_TIMER_MS, Math.max(0, next - Date.now())));
+        timer.unref();
+      }
+    } catch (error) {
+      if (!closed) console.error("sandbox: webhook outbox unavailable", error);
+    } finally {
+      pumping = false;
+    }
+  }
+
+  // Events left by an earlier run (a restart) are picked up at start.
+  void pump();
+
+  return {
+    event(account, url, type, data, at) {
+      const createdMs = Date.now();
+      return { id: `msg_${ulid(createdMs)}`, accountId: account.id, url, type, payload: JSON.stringify({ type, timestamp: at.toISOString(), data }), createdMs };
+    },
+    wake() {
+      void pump();
+    },
+    urlProblem(url) {
+      const shape = urlShapeProblem(url, allowPrivate);
+      return "problem" in shape ? shape.problem : null;
+    },
+    secrets,
+    async rotateSecret(accountId) {
+      const [current] = await secrets(accountId);
+      const rotated: WebhookSecrets = { current: newSecret(), previous: current ?? null, previousUntilMs: Date.now() + overlapMs };
+      await store.saveWebhookSecrets(accountId, rotated);
+      return rotated;
     },
     attempts: () => log,
     async close() {
       closed = true;
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-      for (const controller of controllers) controller.abort();
+      if (timer) clearTimeout(timer);
+      for (const controller of controllers) controller.abort(new Error("sandbox closing"));
+      await Promise.allSettled([...inFlight]);
     },
   };
 }

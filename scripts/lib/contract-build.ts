@@ -1,15 +1,17 @@
 /**
  * The build pipeline of the contract: TypeSpec -> OpenAPI 3.0 and 3.1 (YAML, JSON and a
- * dereferenced JSON) per family, written under stable names; then TypeScript types of each
+ * dereferenced JSON) per family, written under stable names, with each family's webhook events
+ * moved in by a post-emit step (addWebhooks); then TypeScript types of each
  * family (openapi-typescript on the 3.1 document) and, for the main build, the client in dist/.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import openapiTS, { astToString } from "openapi-typescript";
+import { stringify as toYaml } from "yaml";
 import { CONTROL_SERVICES, FAMILIES, OPENAPI_VERSIONS, openapiPath } from "../../src/contract/layout.ts";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -42,8 +44,16 @@ export async function buildContract(outDir: string): Promise<string[]> {
     // The sandbox controls are emitted like a family, under their own name.
     for (const family of [...FAMILIES, ...CONTROL_SERVICES]) {
       const base = join(emitted, version.emitterFolder, family.emitterName);
-      write(out, openapiPath(version.id, family.id, "yaml"), readFileSync(`${base}.yaml`, "utf8"), written);
-      const json = readFileSync(`${base}.json`, "utf8");
+      const eventsBase = join(emitted, version.emitterFolder, `${family.emitterName}Events`);
+      let yaml = readFileSync(`${base}.yaml`, "utf8");
+      let json = readFileSync(`${base}.json`, "utf8");
+      if (existsSync(`${eventsBase}.json`)) {
+        const document = addWebhooks(JSON.parse(json), JSON.parse(readFileSync(`${eventsBase}.json`, "utf8")), version.id);
+        json = `${JSON.stringify(document, null, 2)}\n`;
+        // The emitter's own YAML settings, so the rest of the document reads as emitted.
+        yaml = toYaml(document, { singleQuote: true, aliasDuplicateObjects: false, lineWidth: 0, compat: "yaml-1.1" });
+      }
+      write(out, openapiPath(version.id, family.id, "yaml"), yaml, written);
       write(out, openapiPath(version.id, family.id, "json"), json, written);
       // A self-contained variant for tools that cannot follow $ref.
       const dereferenced = await SwaggerParser.dereference(JSON.parse(json));
@@ -56,6 +66,81 @@ export async function buildContract(outDir: string): Promise<string[]> {
   // from a scratch build (the drift check writes elsewhere and must not touch dist/).
   if (out === resolve(ROOT, "generated")) compileClient();
   return written;
+}
+
+// ---- Webhooks (decisions D24 to D26) ---------------------------------------------------------
+
+type JsonObject = Record<string, unknown>;
+type EventsDocument = {
+  paths: Record<string, { post: JsonObject }>;
+  components?: { schemas?: Record<string, unknown>; parameters?: Record<string, unknown> };
+};
+
+/** The emitter qualifies names declared outside the emitting service: drop the namespace. */
+function shortName(name: string): string {
+  return name.replace(/^PaymentCollection\.[A-Za-z]+\./, "");
+}
+
+/** A deep copy of `value` whose component $refs use the short names. */
+function withShortRefs<T>(value: T): T {
+  return JSON.parse(
+    JSON.stringify(value, (key, item) =>
+      key === "$ref" && typeof item === "string"
+        ? item.replace(/^(#\/components\/[a-z]+\/)(.*)$/i, (_, prefix: string, name: string) => prefix + encodeURIComponent(shortName(decodeURIComponent(name))))
+        : item,
+    ),
+  ) as T;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  const canonical = (value: unknown): string =>
+    JSON.stringify(value, (_, item) =>
+      item && typeof item === "object" && !Array.isArray(item)
+        ? Object.fromEntries(Object.entries(item as JsonObject).sort(([x], [y]) => x.localeCompare(y)))
+        : item,
+    );
+  return canonical(a) === canonical(b);
+}
+
+/** Adds `entries` to a components section; a name the family already has must hold the same thing. */
+function mergeComponents(target: Record<string, unknown>, entries: Record<string, unknown>, section: string): Record<string, unknown> {
+  const merged = { ...target };
+  for (const [name, value] of Object.entries(entries)) {
+    const short = shortName(name);
+    if (short in merged && !sameJson(merged[short], value)) {
+      throw new Error(`webhook ${section} "${short}" differs from the family's own ${section} of that name`);
+    }
+    merged[short] = value;
+  }
+  return Object.fromEntries(Object.entries(merged).sort(([x], [y]) => x.localeCompare(y)));
+}
+
+/**
+ * Moves a family's events (the operations of its event service in spec/family-a/webhooks.tsp,
+ * one POST per event type routed by the type name) into the family document: in 3.1 as the
+ * `webhooks` map, in 3.0 (which has no such map) as `x-webhooks`, the extension Redoc reads.
+ * Either way the event payloads and the signature headers become named components.
+ */
+function addWebhooks(document: JsonObject, events: EventsDocument, version: string): JsonObject {
+  const shortened = withShortRefs(events);
+  const components = (document.components ?? {}) as Record<string, Record<string, unknown>>;
+  const webhooks = Object.fromEntries(
+    Object.entries(shortened.paths)
+      .map(([path, item]) => [path.replace(/^\//, ""), { post: item.post }] as const)
+      .sort(([x], [y]) => x.localeCompare(y)),
+  );
+  const result: JsonObject = {};
+  for (const [key, value] of Object.entries(document)) {
+    result[key] = value;
+    // Right after `paths`, where readers of the document look for operations.
+    if (key === "paths") result[version === "3.1" ? "webhooks" : "x-webhooks"] = webhooks;
+  }
+  result.components = {
+    ...components,
+    parameters: mergeComponents(components.parameters ?? {}, shortened.components?.parameters ?? {}, "parameter"),
+    schemas: mergeComponents(components.schemas ?? {}, shortened.components?.schemas ?? {}, "schema"),
+  };
+  return result;
 }
 
 // ---- TypeScript types of each family -------------------------------------------------------

@@ -29,3 +29,21 @@ export { generateIdempotencyKey } from "./idempotency.ts";
 export { envelopeData } from "./envelope.ts";
 export type { EnvelopeData } from "./envelope.ts";
 export type { ErrorBodies, ErrorBodyOf } from "./contract-types.ts";
+
+export {
+  signWebhook,
+  verifyWebhook,
+  WebhookHeadersError,
+  WebhookPayloadError,
+  WebhookSignatureError,
+  WebhookTimestampError,
+  WebhookVerificationError,
+} from "./webhooks.ts";
+export type {
+  BoletoCanceledEvent,
+  BoletoPaidEvent,
+  ChargePaidEvent,
+  VerifyWebhookOptions,
+  WebhookEvent,
+  WebhookHeaders,
+} from "./webhooks.ts";

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildFreshPortal, expectedReferences, operationsOf, ROOT, serveStatic, type BuiltPortal, type StaticServer } from "./support.ts";
+import { buildFreshPortal, expectedReferences, operationsOf, renderedOperationsOf, ROOT, serveStatic, type BuiltPortal, type StaticServer } from "./support.ts";
 
 const CHROMIUM = "/usr/bin/chromium";
 const CHROMIUM_ARGS = [
@@ -117,14 +117,16 @@ describe.skipIf(!hasChromium)("docs portal in a browser", () => {
     it(`${reference.file} renders every operation of ${reference.id}`, async () => {
       const { page, problems } = await open(`${server.origin}/${reference.file}`);
       await waitForReference(page);
-      const expected = operationsOf(reference.document);
+      const expected = renderedOperationsOf(reference.document);
       expect(expected.length).toBeGreaterThan(0);
 
       const rendered = await page.locator('[id^="operation/"]').evaluateAll((nodes) => nodes.map((node) => node.id.slice("operation/".length)));
-      expect(rendered.sort()).toEqual(expected.map((operation) => operation.operationId).sort());
+      // Redoc may render a webhook under its tag and in its webhooks section: compare the sets.
+      expect([...new Set(rendered)].sort()).toEqual(expected.map((operation) => operation.operationId).sort());
       for (const operation of expected) {
         const heading = page.locator(`[id="operation/${operation.operationId}"] h2`).first();
-        await expect.poll(() => heading.innerText()).toBe(operation.summary);
+        // Redoc appends a "Webhook" badge to the heading of a webhook.
+        await expect.poll(async () => (await heading.innerText()).replace(/\s*Webhook$/, "")).toBe(operation.summary);
       }
 
       await page.screenshot({ path: join(SCREENSHOTS, `${reference.id}.png`) });
@@ -199,7 +201,8 @@ describe.skipIf(!hasChromium)("docs portal in a browser", () => {
   it("works from the file system (file://) without any request outside the folder", async () => {
     const reference = await open(pathToFileURL(join(portal.dir, "reference-family-b.html")).href);
     await waitForReference(reference.page);
-    expect(await reference.page.locator('[id^="operation/"]').count()).toBe(operationsOf(references.find((entry) => entry.id === "family-b")!.document).length);
+    const renderedIds = await reference.page.locator('[id^="operation/"]').evaluateAll((nodes) => nodes.map((node) => node.id));
+    expect(new Set(renderedIds).size).toBe(renderedOperationsOf(references.find((entry) => entry.id === "family-b")!.document).length);
     await closeClean(reference.page, reference.problems);
 
     const search = await open(`${pathToFileURL(join(portal.dir, "search.html")).href}?q=ODE002`);

@@ -53,6 +53,11 @@ export function operationsOf(document: Record<string, unknown>): Array<{ operati
   return operations;
 }
 
+/** Everything Redoc renders as an operation: the paths' operations and the 3.1 webhooks. */
+export function renderedOperationsOf(document: Record<string, unknown>): Array<{ operationId: string; summary: string; method: string; path: string }> {
+  return [...operationsOf(document), ...operationsOf({ paths: document.webhooks ?? {} })];
+}
+
 const CONTENT_TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",

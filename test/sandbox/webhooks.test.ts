@@ -83,15 +83,29 @@ describe("charge.paid", () => {
 });
 
 describe("webhook targets", () => {
-  it("refuses loopback addresses unless allowed", async () => {
+  it("refuses loopback and private addresses at charge creation unless allowed", async () => {
     const t = await startTestSandbox({ allowPrivateWebhookTargets: false });
     try {
-      received.length = 0;
-      const created = await t.a.post("/v1/charges", { amount: 700, method: "pix", webhook_url: receiverUrl }, { headers: { "Idempotency-Key": freshKey() } });
-      expect((await t.a.post(`/_sandbox/charges/${created.json.id}/pay`)).status).toBe(200);
-      await until(() => t.sandbox.webhooks.attempts().length > 0);
-      expect(t.sandbox.webhooks.attempts()[0]).toMatchObject({ outcome: "refused" });
-      expect(received).toHaveLength(0);
+      for (const url of [receiverUrl, "http://localhost:8080/hooks", "https://10.1.2.3/hooks", "http://[::1]/hooks", "http://169.254.169.254/latest"]) {
+        const created = await t.a.post("/v1/charges", { amount: 700, method: "pix", webhook_url: url }, { headers: { "Idempotency-Key": freshKey() } });
+        expect(created.status, url).toBe(400);
+        expect(created.json.code).toBe("VALIDATION_ERROR");
+      }
+      const publicTarget = await t.a.post("/v1/charges", { amount: 700, method: "pix", webhook_url: "https://loja.example.com.br/webhooks" }, { headers: { "Idempotency-Key": freshKey() } });
+      expect(publicTarget.status).toBe(201);
+      expectAllConformant(t);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("refuses other schemes and URLs longer than 2048 characters", async () => {
+    const t = await startTestSandbox({ allowPrivateWebhookTargets: true });
+    try {
+      for (const url of ["ftp://example.com/hooks", `https://example.com/${"a".repeat(2048)}`]) {
+        const created = await t.a.post("/v1/charges", { amount: 700, method: "pix", webhook_url: url }, { headers: { "Idempotency-Key": freshKey() } });
+        expect(created.status, url.slice(0, 30)).toBe(400);
+      }
       expectAllConformant(t);
     } finally {
       await t.close();

@@ -50,6 +50,11 @@ export const chargeHandlers: HandlerTable = {
         const reason = documentProblem(request.payer.document);
         if (reason) return problem(400, "VALIDATION_ERROR", `body/payer/document: ${reason}`);
       }
+      if (request.webhook_url !== undefined) {
+        // Scheme, length, and no loopback or private target unless the sandbox allows them (D26).
+        const reason = ctx.app.webhooks.urlProblem(request.webhook_url);
+        if (reason) return problem(400, "VALIDATION_ERROR", `body/webhook_url: ${reason}`);
+      }
       const schemaDefault = (ctx.op.body?.schema.properties as Record<string, { default?: number }> | undefined)?.expires_in?.default;
       const expiresIn = request.expires_in ?? schemaDefault ?? 86400;
       const createdMs = ctx.now.getTime();

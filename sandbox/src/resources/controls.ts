@@ -64,14 +64,16 @@ export const controlHandlers: HandlerTable = {
           pix: { ...charge.pix, end_to_end_id: endToEndId(ctx.now) },
           paid_at: ctx.now.toISOString(),
         };
-        return { next: { ...current, status: "paid", data: asData(paid) }, result: { paid: true as const, charge: paid } };
+        // The charge.paid event commits with the payment (durable outbox, decisions D24 to D26).
+        const events = paid.webhook_url ? [ctx.app.webhooks.event(ctx.account, paid.webhook_url, "charge.paid", paid, ctx.now)] : [];
+        return { next: { ...current, status: "paid", data: asData(paid) }, result: { paid: true as const, charge: paid }, events };
       });
       if (!outcome.found) return notFound(`No charge with id ${ctx.params.id}`);
       if (!outcome.result.paid) {
         return controlError(409, "INVALID_STATE", "The charge is not pending.", `Charge ${ctx.params.id} is ${outcome.result.status}; only a pending charge can be paid.`);
       }
       const charge = outcome.result.charge;
-      if (charge.webhook_url) ctx.app.webhooks.send(ctx.account, charge.webhook_url, "charge.paid", charge, ctx.now);
+      if (charge.webhook_url) ctx.app.webhooks.wake();
       return { status: 200, body: charge };
     },
   },

@@ -30,6 +30,7 @@ import type {
   CreateOutcome,
   CreateRequest,
   ListQuery,
+  OutboxEvent,
   RateLimitBucket,
   RateLimitOutcome,
   RecordKind,
@@ -76,6 +77,25 @@ CREATE TABLE IF NOT EXISTS idempotency_keys (
   record_id TEXT NOT NULL,
   PRIMARY KEY (scope, key)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS webhook_outbox (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL,
+  url TEXT NOT NULL,
+  type TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  state TEXT NOT NULL,
+  attempts INTEGER NOT NULL,
+  next_attempt_ms INTEGER NOT NULL,
+  created_ms INTEGER NOT NULL,
+  last_error TEXT
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS webhook_outbox_due ON webhook_outbox (state, next_attempt_ms);
+CREATE TABLE IF NOT EXISTS webhook_secrets (
+  account_id TEXT PRIMARY KEY,
+  current TEXT NOT NULL,
+  previous TEXT,
+  previous_until_ms INTEGER
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS account_clocks (
   account_id TEXT PRIMARY KEY,
   offset_ms INTEGER NOT NULL
@@ -99,6 +119,34 @@ interface IdempotencyRow {
   status: number;
   body: string;
   created_ms: number;
+}
+
+interface OutboxRow {
+  id: string;
+  account_id: string;
+  url: string;
+  type: string;
+  payload: string;
+  state: OutboxEvent["state"];
+  attempts: number;
+  next_attempt_ms: number;
+  created_ms: number;
+  last_error: string | null;
+}
+
+function toOutboxEvent(row: OutboxRow): OutboxEvent {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    url: row.url,
+    type: row.type,
+    payload: row.payload,
+    state: row.state,
+    attempts: row.attempts,
+    nextAttemptMs: row.next_attempt_ms,
+    createdMs: row.created_ms,
+    lastError: row.last_error,
+  };
 }
 
 function toRecord(row: RecordRow): StoredRecord {
@@ -230,8 +278,27 @@ export function openSqliteStore(options: SqliteStoreOptions): SandboxStore {
         const next = decision.next;
         updateRecord.run(next.status, next.customerId, next.uniqueKey, JSON.stringify(next.data), kind, accountId, id);
       }
+      // The outbox row commits with the record: an acknowledged change never loses its event.
+      for (const event of decision.events ?? []) {
+        insertOutbox.run(event.id, event.accountId, event.url, event.type, event.payload, event.createdMs, event.createdMs);
+      }
       return { found: true, result: decision.result };
     },
+  );
+
+  const OUTBOX_COLUMNS = "id, account_id, url, type, payload, state, attempts, next_attempt_ms, created_ms, last_error";
+  const insertOutbox = db.prepare(`INSERT INTO webhook_outbox (${OUTBOX_COLUMNS}) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, NULL)`);
+  const selectOutboxDue = db.prepare<OutboxRow>(
+    `SELECT ${OUTBOX_COLUMNS} FROM webhook_outbox WHERE state = 'pending' AND next_attempt_ms <= ? ORDER BY next_attempt_ms, id LIMIT ?`,
+  );
+  const selectOutboxNext = db.prepare<{ due: number | null }>("SELECT MIN(next_attempt_ms) AS due FROM webhook_outbox WHERE state = 'pending'");
+  const selectOutbox = db.prepare<OutboxRow>(`SELECT ${OUTBOX_COLUMNS} FROM webhook_outbox WHERE id = ?`);
+  const settleOutbox = db.prepare("UPDATE webhook_outbox SET state = ?, attempts = ?, next_attempt_ms = ?, last_error = ? WHERE id = ?");
+  const selectSecrets = db.prepare<{ current: string; previous: string | null; previous_until_ms: number | null }>(
+    "SELECT current, previous, previous_until_ms FROM webhook_secrets WHERE account_id = ?",
+  );
+  const upsertSecrets = db.prepare(
+    "INSERT INTO webhook_secrets (account_id, current, previous, previous_until_ms) VALUES (?, ?, ?, ?) ON CONFLICT (account_id) DO UPDATE SET current = excluded.current, previous = excluded.previous, previous_until_ms = excluded.previous_until_ms",
   );
 
   const advanceClock = db.transaction((accountId: string, ms: number): number => {
@@ -315,6 +382,27 @@ export function openSqliteStore(options: SqliteStoreOptions): SandboxStore {
         for (const [key, entry] of windows) if (touchedMs - entry.touchedMs > 600_000) windows.delete(key);
       }
       return { admitted: true, counts };
+    },
+    async outboxDue(nowMs, limit) {
+      return selectOutboxDue.all(nowMs, limit).map(toOutboxEvent);
+    },
+    async outboxNextDueMs() {
+      return selectOutboxNext.get()?.due ?? undefined;
+    },
+    async outboxGet(id) {
+      const row = selectOutbox.get(id);
+      return row ? toOutboxEvent(row) : undefined;
+    },
+    async outboxSettle(id, change) {
+      if (!db.open) return; // closed while an attempt was in flight: the event stays pending
+      settleOutbox.run(change.state, change.attempts, change.nextAttemptMs, change.lastError, id);
+    },
+    async webhookSecrets(accountId) {
+      const row = selectSecrets.get(accountId);
+      return row ? { current: row.current, previous: row.previous, previousUntilMs: row.previous_until_ms } : undefined;
+    },
+    async saveWebhookSecrets(accountId, secrets) {
+      upsertSecrets.run(accountId, secrets.current, secrets.previous, secrets.previousUntilMs);
     },
     async close() {
       if (pending.length > 0) flush();

@@ -70,6 +70,43 @@ export type CreateOutcome =
 export interface UpdateDecision<T> {
   next?: StoredRecord;
   result: T;
+  /**
+   * Webhook events to put in the outbox in the same transaction as `next`: once the update
+   * is acknowledged its events are stored too, and are delivered even across a restart.
+   */
+  events?: OutboxEventInput[];
+}
+
+/** A webhook event entering the outbox (decisions D24 to D26). */
+export interface OutboxEventInput {
+  /** The event id, sent as `webhook-id` on every attempt. */
+  id: string;
+  accountId: string;
+  url: string;
+  type: string;
+  /** The exact body bytes to sign and send. */
+  payload: string;
+  /** Real time the event entered the outbox (ms); the first attempt is due then. */
+  createdMs: number;
+}
+
+/** An event in the outbox with its delivery state. */
+export interface OutboxEvent extends OutboxEventInput {
+  /** `pending` until a 2xx (`delivered`) or until the retries are exhausted (`failed`). */
+  state: "pending" | "delivered" | "failed";
+  /** Attempts made so far. */
+  attempts: number;
+  /** Real time the next attempt is due (ms). */
+  nextAttemptMs: number;
+  lastError: string | null;
+}
+
+/** An account's webhook signing secrets: the current one and, during a rotation, the previous one. */
+export interface WebhookSecrets {
+  current: string;
+  previous: string | null;
+  /** Real time until which the previous secret still signs (ms). */
+  previousUntilMs: number | null;
 }
 
 export interface ListQuery {
@@ -129,6 +166,18 @@ export interface SandboxStore {
    * to none. Atomic across buckets.
    */
   consumeRateLimit(windowStartMs: number, buckets: readonly RateLimitBucket[]): Promise<RateLimitOutcome>;
+
+  /** Pending outbox events due at `nowMs` (real time), oldest first. */
+  outboxDue(nowMs: number, limit: number): Promise<OutboxEvent[]>;
+  /** When the earliest pending event is due (ms), if any. */
+  outboxNextDueMs(): Promise<number | undefined>;
+  outboxGet(id: string): Promise<OutboxEvent | undefined>;
+  /** Records the outcome of an attempt. */
+  outboxSettle(id: string, change: Pick<OutboxEvent, "state" | "attempts" | "nextAttemptMs" | "lastError">): Promise<void>;
+
+  /** The account's stored webhook secrets (none until the first rotation). */
+  webhookSecrets(accountId: string): Promise<WebhookSecrets | undefined>;
+  saveWebhookSecrets(accountId: string, secrets: WebhookSecrets): Promise<void>;
 
   close(): Promise<void>;
 }
