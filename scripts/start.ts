@@ -37,7 +37,8 @@ if (!values["skip-conformance"]) {
   for (const profile of ["seed", "full"] as const) {
     // A fresh sandbox per profile: each run consumes fixtures (cancelled boletos, rate windows).
     const dataDir = mkdtempSync(join(tmpdir(), "sandbox-main-job-"));
-    const sandbox = await startSandbox({ port: 0, dataDir, plan });
+    // Loopback webhook targets allowed: the webhook scenario receives on 127.0.0.1.
+    const sandbox = await startSandbox({ port: 0, dataDir, plan, allowPrivateWebhookTargets: true });
     try {
       console.log(`\n=== conformance, profile ${profile}, against the sandbox at ${sandbox.url} (plan ${plan}) ===`);
       const target = await provisionSandboxTarget(sandbox.url, sandbox.keys, { useRateLimitAccount: true });

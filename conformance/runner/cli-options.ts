@@ -12,6 +12,7 @@ import { formatReport } from "./report.ts";
 import { failed, type RunReport } from "./results.ts";
 import { runConformance } from "./run.ts";
 import { loadCatalogue } from "./statement-map.ts";
+import { statementCoverage, statementReportMarkdown } from "./statement-coverage.ts";
 import type { Target } from "./target.ts";
 
 export const USAGE = `usage: npm run conformance -- --target FILE [options]
@@ -23,6 +24,8 @@ export const USAGE = `usage: npm run conformance -- --target FILE [options]
   --junit PATH         write JUnit XML
   --json PATH          write the report as JSON
   --statements         print which checks enforce which statement of spec/statements.yaml
+  --report PATH        write a self-contained Markdown page: every statement of the catalogue with
+                       its checks and verdicts, or why it is not checkable on the wire
   --coverage           print every documented response with the checks that exercised it
   --no-exhaust         skip the 429 checks (they use up the account's rate limit)
   --exhaust-cap N      highest rate limit (requests per window) the run may use up (default 1000)
@@ -35,6 +38,7 @@ export interface CliOptions {
   profile?: Profile;
   junit?: string;
   json?: string;
+  report?: string;
   statements: boolean;
   coverage: boolean;
   exhaust: boolean;
@@ -56,6 +60,7 @@ export function parseCliOptions(argv: string[]): CliOptions {
         profile: { type: "string" },
         junit: { type: "string" },
         json: { type: "string" },
+        report: { type: "string" },
         statements: { type: "boolean", default: false },
         coverage: { type: "boolean", default: false },
         "no-exhaust": { type: "boolean", default: false },
@@ -79,6 +84,7 @@ export function parseCliOptions(argv: string[]): CliOptions {
     profile: values.profile as Profile | undefined,
     junit: values.junit,
     json: values.json,
+    report: values.report,
     statements: values.statements ?? false,
     coverage: values.coverage ?? false,
     exhaust: !values["no-exhaust"],
@@ -104,8 +110,10 @@ export async function runAndReport(target: Target, options: CliOptions & { profi
     exhaustCap: options.exhaustCap,
     log,
   });
-  console.log(formatReport(report, { statements: options.statements, coverage: options.coverage, catalogue: loadCatalogue() }));
-  if (options.junit) write(options.junit, toJunitXml(report));
+  const catalogue = loadCatalogue();
+  console.log(formatReport(report, { statements: options.statements, coverage: options.coverage, catalogue }));
+  if (options.junit) write(options.junit, toJunitXml(report, catalogue));
+  if (options.report) write(options.report, statementReportMarkdown(report, statementCoverage(report, catalogue)));
   if (options.json) write(options.json, `${JSON.stringify(report, null, 2)}\n`);
   return { code: failed(report).length > 0 ? 1 : 0, report };
 }

@@ -1,9 +1,12 @@
 /**
  * JUnit XML of a run: one test suite per family and source (dredd, probe, scenario), one test
  * case per check; failures carry the reasons, not-applicable checks are skipped with theirs,
- * and each case lists the statements it enforces as a property.
+ * and each case lists the statements it enforces as a property. With the catalogue, one more
+ * suite has a case per statement: failed when a check of it failed, skipped when not checkable.
  */
 import type { CheckResult, RunReport } from "./results.ts";
+import { statementCoverage, statementJunitSuite } from "./statement-coverage.ts";
+import type { Catalogue } from "./statement-map.ts";
 
 function xml(text: string): string {
   return text
@@ -35,7 +38,7 @@ function testCase(result: CheckResult): string {
   return `    <testcase ${attributes}>\n${inner.join("\n")}\n    </testcase>`;
 }
 
-export function toJunitXml(report: RunReport): string {
+export function toJunitXml(report: RunReport, catalogue?: Catalogue): string {
   const groups = new Map<string, CheckResult[]>();
   for (const result of report.results) {
     const key = `family ${result.family.toUpperCase()} · ${result.source}`;
@@ -55,6 +58,7 @@ export function toJunitXml(report: RunReport): string {
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${xml(`conformance ${report.profile} ${report.target}`)}" tests="${all.length}" failures="${count(all, "fail")}" errors="0" skipped="${count(all, "not-applicable")}" time="${(report.durationMs / 1000).toFixed(3)}">`,
     ...suites,
+    ...(catalogue ? [statementJunitSuite(statementCoverage(report, catalogue), xml)] : []),
     "</testsuites>",
     "",
   ].join("\n");

@@ -4,6 +4,7 @@
  * documented responses, run times and, on request, the statement mapping.
  */
 import type { Catalogue } from "./statement-map.ts";
+import { formatStatementCoverage, statementCoverage } from "./statement-coverage.ts";
 import { loadFamilyContract } from "./contract.ts";
 import { coverage, type CheckResult, type RunReport } from "./results.ts";
 
@@ -123,7 +124,8 @@ export function formatReport(report: RunReport, options: SummaryOptions = {}): s
     `Checks: ${report.results.length}: ${count.pass} pass, ${count.fail} fail, ${count["not-applicable"]} not applicable`,
     formatCoverage(report, options.coverage ?? false),
   ];
-  if (options.statements && options.catalogue) parts.push(formatStatements(report, options.catalogue));
+  if (options.statements && options.catalogue) parts.push(formatStatements(report, options.catalogue), formatStatementCoverage(statementCoverage(report, options.catalogue)));
+  else if (options.catalogue) parts.push(formatStatementCoverage(statementCoverage(report, options.catalogue)).split("\n")[0]!);
   parts.push(formatTimings(report));
   parts.push(count.fail > 0 ? `RESULT: FAIL (${count.fail} failing checks)` : "RESULT: PASS");
   return parts.join("\n");

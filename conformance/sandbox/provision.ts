@@ -30,7 +30,7 @@ function dataId(body: Record<string, unknown>, field: string): string {
 }
 
 export interface SandboxTargetOptions {
-  /** REGISTERED boletos to create (each successful cancel check consumes one). */
+  /** REGISTERED boletos to create (each successful cancel, check or scenario, consumes one; default 3). */
   registeredBoletos?: number;
   /** Give the 429 checks the sandbox's dedicated rate-limit account. */
   useRateLimitAccount?: boolean;
@@ -41,7 +41,7 @@ export async function provisionSandboxTarget(url: string, keys: SandboxKeysLike,
   const base = url.replace(/\/+$/, "");
   const b = keys.familyB.primary;
   const registered: string[] = [];
-  for (let i = 0; i < (options.registeredBoletos ?? 2); i += 1) {
+  for (let i = 0; i < (options.registeredBoletos ?? 3); i += 1) {
     registered.push(dataId(await call(`${base}/_sandbox/boletos`, b, { status: "REGISTERED", withPix: i === 0 }), "transactionId"));
   }
   const confirmed = dataId(await call(`${base}/_sandbox/boletos`, b, { status: "CONFIRMED" }), "transactionId");

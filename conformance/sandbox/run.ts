@@ -17,7 +17,8 @@ async function main(): Promise<number> {
   const plan = planAt >= 0 ? argv.splice(planAt, 2)[1] : "generous";
   const options = parseCliOptions(argv);
   const dataDir = mkdtempSync(join(tmpdir(), "conformance-sandbox-"));
-  const sandbox = await startSandbox({ port: 0, dataDir, plan: plan as "generous" | "default" });
+  // The webhook scenario pays a charge and waits for its event on a receiver at 127.0.0.1.
+  const sandbox = await startSandbox({ port: 0, dataDir, plan: plan as "generous" | "default", allowPrivateWebhookTargets: true });
   try {
     const target = await provisionSandboxTarget(sandbox.url, sandbox.keys);
     return (await runAndReport(target, { ...options, profile: options.profile ?? "seed" })).code;

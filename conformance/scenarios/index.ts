@@ -1,7 +1,59 @@
 /**
- * The behaviour scenarios the runner runs with the response checks (see runner/scenario.ts).
- * Each scenario module adds its scenarios here.
+ * The behaviour scenarios the runner runs with the response checks (see runner/scenario.ts),
+ * one module per rule, in the order they run (exhaust-stage scenarios run last whatever
+ * their place here).
  */
 import type { Scenario } from "../runner/scenario.ts";
+import { keyNeverInQueryA, keyNeverInQueryB } from "./auth-key-never-in-query.ts";
+import { merchantReadScope } from "./auth-merchant-read-scope.ts";
+import { testKeysRefusedByLive } from "./auth-test-keys-refused-live.ts";
+import { postAndPutTakeJson } from "./b-content-type-json.ts";
+import { idempotencyKeyAvoidsDuplicates } from "./b-idempotency-no-duplicates.ts";
+import { boletoCancelStateMachine } from "./boleto-cancel-state-machine.ts";
+import { chargeCreatedPending } from "./charge-created-pending.ts";
+import { customerDeleteRefusedUnchanged } from "./customer-delete-refused-unchanged.ts";
+import { customerLifecycle } from "./customer-lifecycle.ts";
+import { webhookSignedWithHmac } from "./events-webhook-signed.ts";
+import { mismatchKeepsOriginal } from "./idempotency-mismatch-keeps-original.ts";
+import { newKeyCreatesCharge } from "./idempotency-new-key-creates.ts";
+import { parallelRequestsOneCharge } from "./idempotency-parallel-one-charge.ts";
+import { replayMarker } from "./idempotency-replay-marker.ts";
+import { replayReturnsOriginal } from "./idempotency-replay-returns-original.ts";
+import { keysScopedPerApiKey } from "./idempotency-scoped-per-api-key.ts";
+import { writesNeedIdempotencyKey } from "./idempotency-writes-need-key.ts";
+import { rateLimitExhaustion } from "./rate-limit-exhaustion.ts";
+import { rateLimitHeadersConsistent } from "./rate-limit-headers-consistent.ts";
+import { perResourceLimitsSeparate } from "./rate-limit-per-resource.ts";
+import { familyAUnderV1 } from "./service-v1-prefix.ts";
+import { chargeTenantIsolation, customerTenantIsolation } from "./tenant-isolation.ts";
+import { healthV1EnvelopeSemver } from "./versioning-health-v1.ts";
 
-export const SCENARIOS: Scenario[] = [];
+export const SCENARIOS: Scenario[] = [
+  // family A
+  familyAUnderV1,
+  writesNeedIdempotencyKey,
+  newKeyCreatesCharge,
+  replayReturnsOriginal,
+  keysScopedPerApiKey,
+  parallelRequestsOneCharge,
+  replayMarker,
+  mismatchKeepsOriginal,
+  chargeCreatedPending,
+  keyNeverInQueryA,
+  testKeysRefusedByLive,
+  merchantReadScope,
+  chargeTenantIsolation,
+  webhookSignedWithHmac,
+  // family B
+  healthV1EnvelopeSemver,
+  keyNeverInQueryB,
+  postAndPutTakeJson,
+  idempotencyKeyAvoidsDuplicates,
+  customerLifecycle,
+  customerDeleteRefusedUnchanged,
+  customerTenantIsolation,
+  boletoCancelStateMachine,
+  rateLimitHeadersConsistent,
+  perResourceLimitsSeparate,
+  rateLimitExhaustion,
+];

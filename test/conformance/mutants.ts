@@ -10,6 +10,8 @@ export interface Exchange {
   method: string;
   /** Path without the query. */
   path: string;
+  /** The query, with its `?` (or ""). */
+  search: string;
   headers: Record<string, string>;
   body: string;
 }
@@ -21,8 +23,8 @@ export interface Reply {
 }
 
 export interface Keys {
-  familyA: { primary: string; noMerchantRead: string };
-  familyB: { primary: string };
+  familyA: { primary: string; noMerchantRead: string; secondAccount: string };
+  familyB: { primary: string; secondAccount: string };
 }
 
 export interface Mutation {
@@ -36,8 +38,10 @@ export interface Mutation {
   /** Needs the 429 checks (a small rate-limit plan). */
   needsRateLimits?: boolean;
   /** Changes the request before it reaches the correct server. */
-  request?(request: Exchange, keys: Keys): Exchange;
-  /** Changes the correct server's reply. */
+  request?(request: Exchange, keys: Keys, companion?: string): Exchange;
+  /** A server the broken one needs besides the proxy (a webhook relay...); its URL goes to `request`. */
+  companion?(): Promise<{ url: string; close(): Promise<void> }>;
+  /** Changes the correct server's reply (`request` is what was forwarded). */
   response?(request: Exchange, reply: Reply): Reply;
 }
 
@@ -217,6 +221,7 @@ const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "co
 
 /** Starts a proxy on 127.0.0.1 that forwards to `upstream` through one mutation. */
 export async function startMutant(upstream: string, mutation: Mutation, keys: Keys): Promise<{ url: string; close(): Promise<void> }> {
+  const companion = mutation.companion ? await mutation.companion() : undefined;
   const server = createServer(async (incoming, outgoing) => {
     try {
       const url = new URL(incoming.url ?? "/", "http://mutant");
@@ -224,9 +229,9 @@ export async function startMutant(upstream: string, mutation: Mutation, keys: Ke
       for (const [name, value] of Object.entries(incoming.headers)) {
         if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = Array.isArray(value) ? value.join(", ") : value;
       }
-      let request: Exchange = { method: incoming.method ?? "GET", path: url.pathname, headers, body: await readBody(incoming) };
-      if (mutation.request) request = mutation.request(request, keys);
-      const answer = await fetch(`${upstream}${request.path}${url.search}`, {
+      let request: Exchange = { method: incoming.method ?? "GET", path: url.pathname, search: url.search, headers, body: await readBody(incoming) };
+      if (mutation.request) request = mutation.request(request, keys, companion?.url);
+      const answer = await fetch(`${upstream}${request.path}${request.search}`, {
         method: request.method,
         headers: request.headers,
         body: request.body.length > 0 ? request.body : undefined,
@@ -248,11 +253,13 @@ export async function startMutant(upstream: string, mutation: Mutation, keys: Ke
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      }),
+      });
+      await companion?.close();
+    },
   };
 }
 

@@ -1,63 +1,20 @@
 /**
  * Self-test of the conformance suites: they pass against the correct server (the sandbox) and
- * fail against servers that each break one rule of the document (test/conformance/mutants.ts).
+ * pass under seed against a faithful server that decided differently (the broken servers are in
+ * mutation-a.test.ts, mutation-b.test.ts).
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startSandbox } from "../../sandbox/src/server.ts";
-import type { RateLimitPlan } from "../../sandbox/src/plans.ts";
-import { provisionSandboxTarget } from "../../conformance/sandbox/provision.ts";
-import type { Profile } from "../../conformance/profiles/index.ts";
-import type { FamilyLetter } from "../../conformance/runner/contract.ts";
 import { formatReport } from "../../conformance/runner/report.ts";
-import { coverage, failed, type RunReport } from "../../conformance/runner/results.ts";
-import { runConformance } from "../../conformance/runner/run.ts";
-import { MUTATIONS, OTHER_DECISIONS, startMutant, type Mutation } from "./mutants.ts";
-
-/** A plan small and short enough that the 429 checks and the pacing run in seconds. */
-const SMALL_PLAN: RateLimitPlan = { windowSeconds: 5, general: 40, pixCreations: 40, transactionCreations: 40, queries: 40 };
+import { coverage, failed } from "../../conformance/runner/results.ts";
+import { OTHER_DECISIONS } from "./mutants.ts";
+import { failures, runAgainstSandbox as run, SMALL_PLAN, type RunSetup } from "./sandbox-run.ts";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
 
-interface RunSetup {
-  mutation?: Mutation;
-  families?: FamilyLetter[];
-  profile?: Profile;
-  plan?: "generous" | RateLimitPlan;
-  exhaust?: boolean;
-}
-
-/** A fresh sandbox (and mutant in front of it), its fixtures, and one conformance run. */
-async function runAgainstSandbox(setup: RunSetup): Promise<RunReport> {
-  const dataDir = mkdtempSync(join(tmpdir(), "conformance-self-test-"));
-  const sandbox = await startSandbox({ port: 0, dataDir, plan: setup.plan ?? "generous" });
-  cleanups.push(async () => {
-    await sandbox.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
-  const target = await provisionSandboxTarget(sandbox.url, sandbox.keys);
-  if (setup.mutation) {
-    const mutant = await startMutant(sandbox.url, setup.mutation, sandbox.keys);
-    cleanups.push(mutant.close);
-    target.familyA!.baseUrl = mutant.url;
-    target.familyB!.baseUrl = mutant.url;
-  }
-  return runConformance({
-    target,
-    families: setup.families,
-    profile: setup.profile ?? "seed",
-    exhaust: setup.exhaust ?? false,
-  });
-}
-
-function failures(report: RunReport): string[] {
-  return failed(report).map((r) => `${r.id}: ${r.reasons.join("; ")}`);
-}
+const runAgainstSandbox = (setup: RunSetup) => run(setup, cleanups);
 
 describe("the conformance suites against the correct server (sandbox)", () => {
   it("pass under seed, and exercise every documented response a client can provoke", { timeout: 120_000 }, async () => {
@@ -90,19 +47,4 @@ describe("the conformance suites against a faithful server that decided differen
       expect.arrayContaining(["a/createCharge/201/new-key", "b/cancelBoleto/200/registered-boleto", "b/deleteCustomer/200/new-customer", "b/cancelBoleto/404/unknown-id"]),
     );
   });
-});
-
-describe("the conformance suites against servers broken in one way", () => {
-  for (const mutation of MUTATIONS) {
-    it(`fail (seed) when ${mutation.breaks} [${mutation.name}]`, { timeout: 180_000 }, async () => {
-      const report = await runAgainstSandbox({
-        mutation,
-        families: [mutation.family],
-        plan: mutation.needsRateLimits ? SMALL_PLAN : "generous",
-        exhaust: mutation.needsRateLimits ?? false,
-      });
-      const caught = failed(report).filter((r) => r.id.startsWith(mutation.caughtBy));
-      expect(caught.map((r) => r.id), formatReport(report)).not.toEqual([]);
-    });
-  }
 });

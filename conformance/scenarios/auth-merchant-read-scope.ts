@@ -1,0 +1,28 @@
+/**
+ * "GET /v1/merchant requires the scope `merchant:read`": of two keys of one account, the one
+ * with the scope reads the merchant, the one without is refused, whatever it asks before.
+ */
+import type { Scenario } from "../runner/scenario.ts";
+import { describe, is2xx, sender } from "./support.ts";
+
+export const merchantReadScope: Scenario = {
+  id: "a/auth/merchant-read-scope",
+  family: "a",
+  profile: "seed",
+  title: "GET /v1/merchant needs merchant:read; a key of the same account without it is refused",
+  statements: ["A-AUTH-AUTH-merchant-scope"],
+  covers: [
+    { operationId: "getMerchant", status: "200" },
+    { operationId: "getMerchant", status: "403" },
+  ],
+  async run(ctx, check) {
+    ctx.keyValue("noMerchantRead");
+    const send = sender(ctx, this.id);
+    const allowed = await send("getMerchant", { key: "primary" });
+    check.that(allowed.status === 200, `with merchant:read: answered ${describe(allowed)}`);
+    if (allowed.status === 200) check.response("getMerchant", "200", allowed);
+    const refused = await send("getMerchant", { key: "noMerchantRead" });
+    check.that(refused.status >= 400 && refused.status < 500, `without merchant:read: answered ${describe(refused)}, expected a refusal for the missing scope (403)`);
+    if (!is2xx(refused)) check.response("getMerchant", "403", refused);
+  },
+};

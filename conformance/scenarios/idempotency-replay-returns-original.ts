@@ -1,0 +1,40 @@
+/**
+ * "When the key was already used, the original charge is returned, with no new QR code and no
+ * new ledger entry": the replay carries the same id, BR Code and txid, and the charge read
+ * afterwards is still the original.
+ */
+import type { Scenario } from "../runner/scenario.ts";
+import { at, chargeRequest, is2xx, require2xx, sender } from "./support.ts";
+
+export const replayReturnsOriginal: Scenario = {
+  id: "a/idempotency/replay-returns-original",
+  family: "a",
+  profile: "seed",
+  title: "a used Idempotency-Key returns the original charge (same id, BR Code and txid)",
+  statements: ["A-IDEM-RULE-replay"],
+  covers: [
+    { operationId: "createCharge", status: "201" },
+    { operationId: "getCharge", status: "200" },
+  ],
+  async run(ctx, check) {
+    const send = sender(ctx, this.id);
+    const key = ctx.idempotencyKey();
+    const first = await send("createCharge", chargeRequest(ctx, key));
+    require2xx(first, "create a charge");
+    check.response("createCharge", "201", first, "first request");
+    const replay = await send("createCharge", chargeRequest(ctx, key));
+    check.that(is2xx(replay), `the replay answered ${replay.status}, expected the original charge`);
+    if (!is2xx(replay)) return;
+    check.response("createCharge", "201", replay, "replay");
+    for (const path of ["id", "pix.br_code", "pix.txid", "amount", "created_at"]) {
+      check.that(at(first, path) !== undefined && at(first, path) === at(replay, path), `the replay's ${path} is ${JSON.stringify(at(replay, path))?.slice(0, 80)}, the original's ${JSON.stringify(at(first, path))?.slice(0, 80)}`);
+    }
+    const id = at(first, "id");
+    if (typeof id !== "string") return;
+    const read = await send("getCharge", { params: { id } });
+    check.that(is2xx(read), `GET of the charge answered ${read.status}`);
+    if (!is2xx(read)) return;
+    check.response("getCharge", "200", read);
+    check.that(at(read, "pix.br_code") === at(first, "pix.br_code") && at(read, "pix.txid") === at(first, "pix.txid"), "after the replay the charge carries another QR code");
+  },
+};

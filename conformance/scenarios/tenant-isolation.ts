@@ -1,0 +1,48 @@
+/**
+ * Tenant isolation: an account cannot read another account's resources. The document gives
+ * each account its keys and its data; `secondAccount` asking for the first account's charge
+ * (family A) or customer (family B) gets what an unknown id gets, never the resource.
+ */
+import { charge, customer } from "../checks/provisioning.ts";
+import type { Scenario } from "../runner/scenario.ts";
+import { at, describe, is2xx, sender } from "./support.ts";
+
+export const chargeTenantIsolation: Scenario = {
+  id: "a/auth/tenant-isolation-charge",
+  family: "a",
+  profile: "seed",
+  title: "secondAccount cannot read the first account's charge",
+  statements: ["A-AUTH-AUTH-header", "A-CHARGES-ENDPOINT-get"],
+  covers: [{ operationId: "getCharge", status: "404" }],
+  async run(ctx, check) {
+    ctx.keyValue("secondAccount");
+    const send = sender(ctx, this.id);
+    const id = await charge(ctx);
+    const theirs = await send("getCharge", { key: "secondAccount", params: { id } });
+    check.that(!is2xx(theirs), `secondAccount read the first account's charge ${id}: ${describe(theirs)}`);
+    check.that(theirs.status < 500, `secondAccount's valid key was answered ${theirs.status}`);
+    if (theirs.status >= 400) check.response("getCharge", "404", theirs);
+    check.that(at(theirs, "id") !== id, "the response carries the first account's charge");
+  },
+};
+
+export const customerTenantIsolation: Scenario = {
+  id: "b/auth/tenant-isolation-customer",
+  family: "b",
+  profile: "seed",
+  title: "secondAccount cannot read, change or delete the first account's customer",
+  statements: ["B-AUTH-AUTH-header", "B-CUSTOMER-ENDPOINT-get"],
+  covers: [{ operationId: "getCustomer", status: "404" }],
+  async run(ctx, check) {
+    ctx.keyValue("secondAccount");
+    const send = sender(ctx, this.id);
+    const id = await customer(ctx);
+    const read = await send("getCustomer", { key: "secondAccount", params: { id } });
+    check.that(read.status >= 400 && read.status < 500, `secondAccount reading the first account's customer ${id}: ${describe(read)}`);
+    if (read.status >= 400) check.response("getCustomer", "404", read);
+    const update = await send("updateCustomer", { key: "secondAccount", params: { id }, body: { notes: "changed by another account" } });
+    check.that(!is2xx(update), `secondAccount changed the first account's customer: ${describe(update)}`);
+    const mine = await send("getCustomer", { params: { id } });
+    check.that(mine.status === 200 && at(mine, "data.notes") !== "changed by another account", "the first account's customer was changed by secondAccount");
+  },
+};

@@ -1,0 +1,60 @@
+/**
+ * One conformance run against a fresh sandbox (and, optionally, a broken proxy in front of
+ * it), for the self-tests. Each run gets its own sandbox and data folder, closed by the
+ * `cleanups` the calling test file drains after each test.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startSandbox } from "../../sandbox/src/server.ts";
+import type { RateLimitPlan } from "../../sandbox/src/plans.ts";
+import { provisionSandboxTarget } from "../../conformance/sandbox/provision.ts";
+import type { Profile } from "../../conformance/profiles/index.ts";
+import type { FamilyLetter } from "../../conformance/runner/contract.ts";
+import { failed, type RunReport } from "../../conformance/runner/results.ts";
+import { runConformance, type RunOptions } from "../../conformance/runner/run.ts";
+import { startMutant, type Mutation } from "./mutants.ts";
+
+/**
+ * A plan small and short enough that the 429 checks and the pacing run in seconds. The PIX
+ * creation limit differs from the general one so that their separate counts show in the headers.
+ */
+export const SMALL_PLAN: RateLimitPlan = { windowSeconds: 5, general: 40, pixCreations: 30, transactionCreations: 40, queries: 40 };
+
+export interface RunSetup {
+  mutation?: Mutation;
+  families?: FamilyLetter[];
+  profile?: Profile;
+  plan?: "generous" | RateLimitPlan;
+  exhaust?: boolean;
+  /** Response checks to run (default: all of the families' suites). */
+  checks?: RunOptions["checks"];
+}
+
+export async function runAgainstSandbox(setup: RunSetup, cleanups: Array<() => Promise<void>>): Promise<RunReport> {
+  const dataDir = mkdtempSync(join(tmpdir(), "conformance-self-test-"));
+  // The webhook scenario pays a charge and waits for its event on a receiver at 127.0.0.1.
+  const sandbox = await startSandbox({ port: 0, dataDir, plan: setup.plan ?? "generous", allowPrivateWebhookTargets: true });
+  cleanups.push(async () => {
+    await sandbox.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  const target = await provisionSandboxTarget(sandbox.url, sandbox.keys);
+  if (setup.mutation) {
+    const mutant = await startMutant(sandbox.url, setup.mutation, sandbox.keys);
+    cleanups.push(mutant.close);
+    target.familyA!.baseUrl = mutant.url;
+    target.familyB!.baseUrl = mutant.url;
+  }
+  return runConformance({
+    target,
+    families: setup.families,
+    profile: setup.profile ?? "seed",
+    exhaust: setup.exhaust ?? false,
+    checks: setup.checks,
+  });
+}
+
+export function failures(report: RunReport): string[] {
+  return failed(report).map((r) => `${r.id}: ${r.reasons.join("; ")}`);
+}
