@@ -24,6 +24,7 @@ import { writesNeedIdempotencyKey } from "./idempotency-writes-need-key.ts";
 import { rateLimitExhaustion } from "./rate-limit-exhaustion.ts";
 import { rateLimitHeadersConsistent } from "./rate-limit-headers-consistent.ts";
 import { perResourceLimitsSeparate } from "./rate-limit-per-resource.ts";
+import { pixLimitEnforcedSeparately, transactionLimitEnforcedSeparately } from "./rate-limit-creations-exhaustion.ts";
 import { familyAUnderV1 } from "./service-v1-prefix.ts";
 import { chargeTenantIsolation, customerTenantIsolation } from "./tenant-isolation.ts";
 import { healthV1EnvelopeSemver } from "./versioning-health-v1.ts";
@@ -55,5 +56,7 @@ export const SCENARIOS: Scenario[] = [
   boletoCancelStateMachine,
   rateLimitHeadersConsistent,
   perResourceLimitsSeparate,
+  pixLimitEnforcedSeparately,
+  transactionLimitEnforcedSeparately,
   rateLimitExhaustion,
 ];

@@ -19,7 +19,8 @@ import { startMutant, type Mutation } from "./mutants.ts";
  * A plan small and short enough that the 429 checks and the pacing run in seconds. The PIX
  * creation limit differs from the general one so that their separate counts show in the headers.
  */
-export const SMALL_PLAN: RateLimitPlan = { windowSeconds: 5, general: 40, pixCreations: 30, transactionCreations: 40, queries: 40 };
+// Creation limits well below the general one, so that the per-resource scenarios can use them up apart.
+export const SMALL_PLAN: RateLimitPlan = { windowSeconds: 5, general: 80, pixCreations: 10, transactionCreations: 15, queries: 40 };
 
 export interface RunSetup {
   mutation?: Mutation;
