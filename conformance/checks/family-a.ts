@@ -5,7 +5,7 @@
  */
 import { idempotencyConflictChecks } from "./idempotency.ts";
 import { charge, exampleBody } from "./provisioning.ts";
-import type { ResponseCheck } from "./response-check.ts";
+import { rateLimitedCheck, type ResponseCheck } from "./response-check.ts";
 import type { FamilyContext, KeyChoice, RequestOptions } from "../runner/check-context.ts";
 import { errorCodeOf, parseJsonBody } from "../runner/validate.ts";
 
@@ -34,15 +34,7 @@ function unauthorized(operationId: string, request: (ctx: FamilyContext, key: Ke
 
 /** The 429 of an operation, once the account's limit is used up (see the exhaust stage). */
 function rateLimited(operationId: string, request: (ctx: FamilyContext) => Promise<RequestOptions>): ResponseCheck {
-  return {
-    family,
-    operationId,
-    status: "429",
-    variant: "limit-exhausted",
-    title: "the account's rate limit used up",
-    stage: "exhaust",
-    request: async (ctx) => ({ key: ctx.rateLimitKey(), ...(await request(ctx)), expect429: true }),
-  };
+  return rateLimitedCheck(family, operationId, request);
 }
 
 /**

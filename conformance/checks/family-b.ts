@@ -15,7 +15,7 @@ import {
   transaction,
 } from "./provisioning.ts";
 import { idempotencyConflictChecks } from "./idempotency.ts";
-import type { ResponseCheck } from "./response-check.ts";
+import { rateLimitedCheck, type ResponseCheck } from "./response-check.ts";
 import { NotApplicable, type FamilyContext, type KeyChoice, type RequestOptions } from "../runner/check-context.ts";
 
 const family = "b" as const;
@@ -35,15 +35,7 @@ function unauthorized(operationId: string, request: (ctx: FamilyContext, key: Ke
 
 /** The 429 of an operation, once the account's limit is used up (see the exhaust stage). */
 function rateLimited(operationId: string, request: (ctx: FamilyContext) => Promise<RequestOptions>): ResponseCheck {
-  return {
-    family,
-    operationId,
-    status: "429",
-    variant: "limit-exhausted",
-    title: "the account's rate limit used up",
-    stage: "exhaust",
-    request: async (ctx) => ({ key: ctx.rateLimitKey(), ...(await request(ctx)), expect429: true }),
-  };
+  return rateLimitedCheck(family, operationId, request);
 }
 
 /** An id no resource has, in the contract's id format (UUID). */

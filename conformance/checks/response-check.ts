@@ -131,3 +131,23 @@ export async function runProbe(check: ResponseCheck, ctx: FamilyContext): Promis
   if (problems.length === 0) check.after?.(ctx, response);
   return problems.length === 0 ? { verdict: "pass", reasons: [] } : { verdict: "fail", reasons: problems };
 }
+
+/**
+ * The 429 of an operation, once the account's limit is used up (see the exhaust stage): the
+ * same for both families, on the key the target gives to rate-limit checks.
+ */
+export function rateLimitedCheck(
+  family: FamilyLetter,
+  operationId: string,
+  request: (ctx: FamilyContext) => Promise<RequestOptions>,
+): ResponseCheck {
+  return {
+    family,
+    operationId,
+    status: "429",
+    variant: "limit-exhausted",
+    title: "the account's rate limit used up",
+    stage: "exhaust",
+    request: async (ctx) => ({ key: ctx.rateLimitKey(), ...(await request(ctx)), expect429: true }),
+  };
+}
