@@ -10,7 +10,7 @@
  * - a key whose first request is still in flight gives 409 IDEMPOTENCY_KEY_IN_USE.
  * Keys are scoped per API key. Requests refused before the claim store nothing.
  */
-import { createHash } from "node:crypto";
+import * as crypto from "node:crypto";
 import type { RequestContext } from "./app.ts";
 import { problem, sdkError } from "./envelopes.ts";
 import type { Reply } from "./http/reply.ts";
@@ -30,7 +30,13 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function fingerprint(operationId: string, body: unknown): string {
-  return createHash("sha256").update(operationId).update("\n").update(canonicalJson(body)).digest("hex");
+  return sha256Hex(`${operationId}\n${canonicalJson(body)}`);
+}
+
+// `crypto.hash` (Node 20.12+) hashes a string in one call, without a Hash object per request.
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: "hex") => string }).hash;
+function sha256Hex(text: string): string {
+  return oneShotHash ? oneShotHash("sha256", text, "hex") : crypto.createHash("sha256").update(text).digest("hex");
 }
 
 export interface IdempotentCreate {
@@ -48,6 +54,8 @@ export async function createIdempotently(ctx: RequestContext, input: IdempotentC
   const body = JSON.stringify(input.reply.body);
   const outcome = await ctx.app.store.create({
     record: input.record,
+    // A creation's response body is usually the record itself: serialise it once.
+    dataJson: input.reply.body === input.record.data ? body : undefined,
     response: { status: input.reply.status, body },
     requires: input.requires,
     claim:

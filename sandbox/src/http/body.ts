@@ -60,13 +60,16 @@ export function jsonDepth(value: unknown): number {
   return max;
 }
 
+/** Refuses invalid UTF-8; without `stream` a decode keeps no state, so one decoder serves all. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
 export type ParsedBody = { kind: "ok"; value: unknown } | { kind: "invalid"; reason: string };
 
 /** Parses a JSON body: valid UTF-8, valid JSON, bounded depth. */
 export function parseJsonBody(bytes: Buffer): ParsedBody {
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = UTF8.decode(bytes);
   } catch {
     return { kind: "invalid", reason: "the body is not valid UTF-8" };
   }

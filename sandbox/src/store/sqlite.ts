@@ -15,10 +15,11 @@
  * transaction that inserts the record (and a unique (scope, key) primary key backs it).
  *
  * Creations are group-committed: the creations that arrive during one turn of the event loop
- * run one after the other inside a single transaction (each in its own savepoint, so one that
- * fails rolls back alone), committed once; every caller is answered after that commit. The
- * outcome of each creation is exactly what it would be alone, and nothing is acknowledged
- * before it is committed; under load, one WAL write serves many requests.
+ * run one after the other inside a single transaction, committed once; every caller is
+ * answered after that commit. If one of them fails unexpectedly the batch is rolled back and
+ * replayed one transaction per creation, so the outcome of each creation is exactly what it
+ * would be alone, and nothing is acknowledged before it is committed; under load, one WAL
+ * write serves many requests. WAL checkpoints run in a worker thread (checkpointer.ts).
  *
  * Rate-limit counters are kept in memory: they only matter for the current window, and a
  * restart renewing the windows is harmless in a sandbox.
@@ -26,6 +27,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { startCheckpointer } from "./checkpointer.ts";
 import type {
   CreateOutcome,
   CreateRequest,
@@ -66,6 +68,7 @@ CREATE INDEX IF NOT EXISTS records_by_time ON records (kind, account_id, created
 CREATE INDEX IF NOT EXISTS records_by_customer ON records (kind, account_id, customer_id, status) WHERE customer_id IS NOT NULL;
 CREATE UNIQUE INDEX IF NOT EXISTS records_by_unique_key ON records (kind, account_id, unique_key) WHERE unique_key IS NOT NULL;
 CREATE TABLE IF NOT EXISTS idempotency_keys (
+  seq INTEGER PRIMARY KEY,
   scope TEXT NOT NULL,
   key TEXT NOT NULL,
   fingerprint TEXT NOT NULL,
@@ -74,9 +77,9 @@ CREATE TABLE IF NOT EXISTS idempotency_keys (
   body TEXT NOT NULL,
   created_ms INTEGER NOT NULL,
   record_kind TEXT NOT NULL,
-  record_id TEXT NOT NULL,
-  PRIMARY KEY (scope, key)
-) WITHOUT ROWID;
+  record_id TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS idempotency_keys_by_key ON idempotency_keys (scope, key);
 CREATE TABLE IF NOT EXISTS webhook_outbox (
   id TEXT PRIMARY KEY,
   account_id TEXT NOT NULL,
@@ -101,6 +104,30 @@ CREATE TABLE IF NOT EXISTS account_clocks (
   offset_ms INTEGER NOT NULL
 ) WITHOUT ROWID;
 `;
+
+/**
+ * Schema versions (PRAGMA user_version). Version 1 keeps idempotency keys in a rowid table
+ * with a unique index on (scope, key): keys arrive in random order, and a random insert into
+ * an index of small entries is far cheaper than into a WITHOUT ROWID table whose rows carry
+ * the stored response. Version 0 databases are migrated on open.
+ */
+const SCHEMA_VERSION = 1;
+
+function migrate(db: Database): void {
+  const version = db.pragma("user_version", { simple: true }) as number;
+  if (version >= SCHEMA_VERSION) return;
+  const legacy = db.prepare<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'idempotency_keys'").get();
+  db.transaction(() => {
+    if (legacy && /WITHOUT ROWID/i.test(legacy.sql)) db.exec("ALTER TABLE idempotency_keys RENAME TO idempotency_keys_v0");
+    db.exec(SCHEMA);
+    if (legacy && /WITHOUT ROWID/i.test(legacy.sql)) {
+      db.exec(`INSERT INTO idempotency_keys (scope, key, fingerprint, state, status, body, created_ms, record_kind, record_id)
+               SELECT scope, key, fingerprint, state, status, body, created_ms, record_kind, record_id FROM idempotency_keys_v0;
+               DROP TABLE idempotency_keys_v0;`);
+    }
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  })();
+}
 
 interface RecordRow {
   kind: RecordKind;
@@ -159,17 +186,25 @@ function toRecord(row: RecordRow): StoredRecord {
     uniqueKey: row.unique_key,
     createdMs: row.created_ms,
     data: JSON.parse(row.data) as Record<string, unknown>,
+    dataJson: row.data,
   };
 }
 
 /** Opens (creating when needed) the store in `dataDir`. */
 export function openSqliteStore(options: SqliteStoreOptions): SandboxStore {
   mkdirSync(options.dataDir, { recursive: true });
-  const db = new Database(join(options.dataDir, DATABASE_FILE));
+  const file = join(options.dataDir, DATABASE_FILE);
+  const db = new Database(file);
   db.pragma("journal_mode = WAL");
   db.pragma(`synchronous = ${options.durability === "power" ? "FULL" : "NORMAL"}`);
   db.pragma("busy_timeout = 5000");
-  db.exec(SCHEMA);
+  // Checkpoints run in a worker thread (checkpointer.ts), not inside request commits.
+  db.pragma("wal_autocheckpoint = 0");
+  db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
+  // 64 MiB of page cache: lookups by id stay in memory with a million stored records.
+  db.pragma(`cache_size = ${-64 * 1024}`);
+  migrate(db);
+  const checkpointer = startCheckpointer(file);
 
   const COLUMNS = "kind, account_id, id, status, customer_id, unique_key, created_ms, data";
   const selectRecord = db.prepare<RecordRow>(`SELECT ${COLUMNS} FROM records WHERE kind = ? AND account_id = ? AND id = ?`);
@@ -193,7 +228,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SandboxStore {
     "INSERT INTO account_clocks (account_id, offset_ms) VALUES (?, ?) ON CONFLICT (account_id) DO UPDATE SET offset_ms = excluded.offset_ms",
   );
 
-  const create = db.transaction((request: CreateRequest): CreateOutcome => {
+  const createOnce = (request: CreateRequest): CreateOutcome => {
     const { record, claim } = request;
     if (claim) {
       const existing = selectIdempotency.get(claim.scope, claim.key);
@@ -225,41 +260,58 @@ export function openSqliteStore(options: SqliteStoreOptions): SandboxStore {
       record.customerId,
       record.uniqueKey,
       record.createdMs,
-      JSON.stringify(record.data),
+      request.dataJson ?? JSON.stringify(record.data),
     );
     if (claim) {
       if (!request.response) throw new Error("an idempotency claim needs the response to store");
       insertIdempotency.run(claim.scope, claim.key, claim.fingerprint, request.response.status, request.response.body, claim.nowMs, record.kind, record.id);
     }
     return { kind: "created" };
-  });
+  };
+  const create = db.transaction(createOnce);
 
-  // One transaction for a batch of creations; each runs in a nested savepoint.
-  const createBatch = db.transaction((requests: CreateRequest[]): Array<{ outcome?: CreateOutcome; error?: unknown }> =>
+  // One transaction for a batch of creations. `create` checks everything that can refuse a
+  // creation before it writes, so in the normal case the batch runs straight through. If a
+  // statement fails anyway (a constraint, the disk), the whole batch rolls back and each of its
+  // creations runs again in its own transaction: every outcome is what it would be alone.
+  const createBatch = db.transaction((requests: CreateRequest[]): CreateOutcome[] =>
     requests.map((request) => {
       try {
-        return { outcome: create(request) };
+        return createOnce(request);
       } catch (error) {
-        return { error };
+        if (error instanceof DuplicateUniqueKey) return { kind: "duplicate" } as const;
+        throw error;
       }
     }),
   );
+  const createAlone = (request: CreateRequest): { outcome?: CreateOutcome; error?: unknown } => {
+    try {
+      return { outcome: create.immediate(request) };
+    } catch (error) {
+      return error instanceof DuplicateUniqueKey ? { outcome: { kind: "duplicate" } } : { error };
+    }
+  };
   let pending: Array<{ request: CreateRequest; resolve: (outcome: CreateOutcome) => void; reject: (error: unknown) => void }> = [];
   const flush = () => {
     const batch = pending;
     pending = [];
-    let results: Array<{ outcome?: CreateOutcome; error?: unknown }>;
-    try {
-      results = createBatch.immediate(batch.map((p) => p.request));
-    } catch (error) {
-      for (const p of batch) p.reject(error);
+    let outcomes: CreateOutcome[] | undefined;
+    if (batch.length > 1) {
+      try {
+        outcomes = createBatch.immediate(batch.map((p) => p.request));
+      } catch {
+        outcomes = undefined;
+      }
+    }
+    if (outcomes) {
+      outcomes.forEach((outcome, i) => batch[i].resolve(outcome));
       return;
     }
-    results.forEach((result, i) => {
-      if (result.outcome) batch[i].resolve(result.outcome);
-      else if (result.error instanceof DuplicateUniqueKey) batch[i].resolve({ kind: "duplicate" });
-      else batch[i].reject(result.error);
-    });
+    for (const p of batch) {
+      const result = createAlone(p.request);
+      if (result.outcome) p.resolve(result.outcome);
+      else p.reject(result.error);
+    }
   };
 
   const update = db.transaction(
@@ -406,6 +458,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SandboxStore {
     },
     async close() {
       if (pending.length > 0) flush();
+      await checkpointer.stop();
       if (db.open) db.close();
     },
   };

@@ -8,7 +8,8 @@
  * Every read and write is scoped by account: a record of another account is not found.
  */
 
-export type RecordKind = "charge" | "pix_charge" | "pix_lookup" | "pix_payment" | "customer" | "transaction" | "boleto";
+/** `webhook_endpoint`: an account's webhook endpoint for family B events (one per account, sandbox/src/webhooks.ts). */
+export type RecordKind = "charge" | "pix_charge" | "pix_lookup" | "pix_payment" | "customer" | "transaction" | "boleto" | "webhook_endpoint";
 
 export interface StoredRecord<Data = Record<string, unknown>> {
   kind: RecordKind;
@@ -23,6 +24,8 @@ export interface StoredRecord<Data = Record<string, unknown>> {
   /** Creation time on the account's sandbox clock (ms since the epoch). */
   createdMs: number;
   data: Data;
+  /** `data` as the JSON text it was read from (set on records read from the store). */
+  dataJson?: string;
 }
 
 /** An idempotency key claimed together with a creation. */
@@ -46,6 +49,8 @@ export interface StoredResponse {
 
 export interface CreateRequest {
   record: StoredRecord;
+  /** `record.data` already serialised as JSON (saves serialising it twice when it is also the response body). */
+  dataJson?: string;
   claim?: IdempotencyClaim;
   /** The response to store with the claim (required with `claim`). */
   response?: StoredResponse;
@@ -105,7 +110,7 @@ export interface OutboxEvent extends OutboxEventInput {
 export interface WebhookSecrets {
   current: string;
   previous: string | null;
-  /** Real time until which the previous secret still signs (ms). */
+  /** Time on the account's clock until which the previous secret still signs (ms). */
   previousUntilMs: number | null;
 }
 

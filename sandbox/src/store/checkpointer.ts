@@ -1,0 +1,72 @@
+/**
+ * WAL checkpoints off the request thread. SQLite's automatic checkpoint runs inside the COMMIT
+ * that crosses the WAL size threshold, so one request in every few hundred pays for copying
+ * the WAL into the database file and for its fsyncs, on the event loop that serves every
+ * other request. Instead, the store's own connection runs with `wal_autocheckpoint = 0` and
+ * this worker thread, on a second connection to the same file, runs a PASSIVE checkpoint at
+ * a fixed interval. A passive checkpoint never blocks writers and copies only what no reader
+ * still needs; once the WAL is wholly checkpointed, the next writer starts it over from the
+ * beginning (and `journal_size_limit` keeps the file from staying large).
+ *
+ * Durability is unchanged: a COMMIT still writes the WAL before it returns; checkpoints only
+ * move committed pages into the main file.
+ */
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
+
+/** How often the worker checkpoints (ms). */
+export const CHECKPOINT_INTERVAL_MS = 200;
+
+// The worker is plain CommonJS evaluated from a string so that it runs the same under tsx,
+// plain node and a bundled build; it loads the same better-sqlite3 as the store.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const Database = require(workerData.driver);
+const db = new Database(workerData.file);
+db.pragma("busy_timeout = 5000");
+let stopped = false;
+const tick = () => {
+  if (stopped) return;
+  try { db.pragma("wal_checkpoint(PASSIVE)"); } catch (error) { parentPort.postMessage({ error: String(error) }); }
+  timer = setTimeout(tick, workerData.intervalMs);
+};
+let timer = setTimeout(tick, workerData.intervalMs);
+parentPort.on("message", () => {
+  stopped = true;
+  clearTimeout(timer);
+  try { db.close(); } catch {}
+  parentPort.postMessage({ closed: true });
+});
+`;
+
+export interface Checkpointer {
+  /** Stops the worker after its current checkpoint and closes its connection. */
+  stop(): Promise<void>;
+}
+
+export function startCheckpointer(file: string, intervalMs = CHECKPOINT_INTERVAL_MS): Checkpointer {
+  const driver = createRequire(import.meta.url).resolve("better-sqlite3");
+  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file, intervalMs } });
+  // A checkpoint that fails (disk full, say) leaves the WAL growing but loses nothing.
+  worker.on("message", (message: { error?: string }) => {
+    if (message.error) console.error(`sandbox store: background checkpoint failed: ${message.error}`);
+  });
+  worker.on("error", (error) => console.error("sandbox store: checkpoint worker stopped:", error));
+  worker.unref();
+  let stopping: Promise<void> | undefined;
+  return {
+    stop() {
+      stopping ??= new Promise<void>((resolve) => {
+        const done = () => {
+          void worker.terminate().then(() => resolve());
+        };
+        worker.on("message", (message: { closed?: boolean }) => {
+          if (message.closed) done();
+        });
+        worker.once("exit", () => resolve());
+        worker.postMessage("stop");
+      });
+      return stopping;
+    },
+  };
+}
