@@ -75,9 +75,9 @@ async function cannon(url: string, kind: "post" | "get", ids: readonly string[] 
 }
 
 /** Creates the store's schema and inserts `count` charges (and their idempotency keys) in bulk. */
-function seed(dir: string, count: number): string[] {
-  const store = openSqliteStore({ dataDir: dir });
-  void store.close();
+async function seed(dir: string, count: number): Promise<string[]> {
+  // The store creates the schema (and stops its checkpoint worker on close).
+  await openSqliteStore({ dataDir: dir }).close();
   const db = new Database(join(dir, DATABASE_FILE));
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = OFF");
@@ -176,7 +176,7 @@ const smallDir = mkdtempSync(join(tmpdir(), "bench-sandbox-small-"));
 const largeDir = mkdtempSync(join(tmpdir(), "bench-sandbox-large-"));
 try {
   // (a) the sandbox, 1,000 stored charges.
-  const smallIds = seed(smallDir, SMALL);
+  const smallIds = await seed(smallDir, SMALL);
   const small = await spawnSandbox(smallDir);
   const sample = await fetch(`${small.url}/v1/charges/${smallIds[0]}`, { headers: { "x-api-key": API_KEY } });
   const chargeText = await sample.text();
@@ -207,7 +207,7 @@ try {
 
   // The sandbox with 1,000 versus LARGE stored charges.
   const seedStart = performance.now();
-  const largeIds = seed(largeDir, LARGE);
+  const largeIds = await seed(largeDir, LARGE);
   console.log(`seeded ${fmt(LARGE)} charges in ${fmt((performance.now() - seedStart) / 1000, 1)} s`);
   const large = await spawnSandbox(largeDir);
   const largeGet = await warmCannon(large.url, "get", largeIds);
