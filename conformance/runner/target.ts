@@ -6,7 +6,8 @@
  * fixture makes only the checks that need it "not applicable".
  *
  *   familyA: { baseUrl, environment: live | sandbox,
- *              keys: { primary, secondAccount, noMerchantRead, testKey, rateLimits? } }
+ *              keys: { primary, secondAccount, noMerchantRead, testKey, rateLimits? },
+ *              webhookSecret? }
  *   familyB: { baseUrl, keys: { primary, secondAccount, rateLimits? },
  *              pathPrefix: { pix, transactions },
  *              fixtures: { registeredBoletoIds: [..], confirmedBoletoId, customerWithOpenChargeId,
@@ -16,6 +17,10 @@
  * `rateLimits` (optional) is a key of an account set aside for the checks that use up a rate
  * limit (the 429 checks); without it they use `primary`, and run last so that nothing else
  * meets the exhausted limit.
+ *
+ * `webhookSecret` (optional) is the webhook signing secret of the `primary` key's account
+ * (Standard Webhooks `whsec_...`, decision D25): with it, the full profile verifies the
+ * signature of the webhooks it receives; without it, that check is not applicable.
  */
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
@@ -25,6 +30,8 @@ export interface FamilyATarget {
   baseUrl: string;
   environment: "live" | "sandbox";
   keys: { primary?: string; secondAccount?: string; noMerchantRead?: string; testKey?: string; rateLimits?: string };
+  /** Webhook signing secret of the primary key's account. */
+  webhookSecret?: string;
 }
 
 export interface FamilyBTarget {
@@ -154,7 +161,7 @@ export function parseTarget(raw: unknown, source: string, env: NodeJS.ProcessEnv
 
   if (isObject(data.familyA)) {
     const a = data.familyA;
-    unknownMembers(a, ["baseUrl", "environment", "keys"], "familyA", warnings);
+    unknownMembers(a, ["baseUrl", "environment", "keys", "webhookSecret"], "familyA", warnings);
     const keys = isObject(a.keys) ? a.keys : {};
     unknownMembers(keys, ["primary", "secondAccount", "noMerchantRead", "testKey", "rateLimits"], "familyA.keys", warnings);
     const environment = a.environment ?? "live";
@@ -169,6 +176,7 @@ export function parseTarget(raw: unknown, source: string, env: NodeJS.ProcessEnv
         testKey: optionalString(keys.testKey, "familyA.keys.testKey", problems),
         rateLimits: optionalString(keys.rateLimits, "familyA.keys.rateLimits", problems),
       },
+      webhookSecret: optionalString(a.webhookSecret, "familyA.webhookSecret", problems),
     };
   } else if (data.familyA !== undefined) problems.push("familyA must be a mapping");
 

@@ -1,8 +1,8 @@
 /**
- * A target for the project's sandbox (sandbox/): its seeded keys, and fixtures made through
- * its controls (`/_sandbox/...`), which the published interface cannot make: REGISTERED and
- * CONFIRMED boletos, and a customer tied to an open charge (a customer with a PENDING
- * transaction).
+ * A target for the project's sandbox (sandbox/): its seeded keys and the primary account's
+ * webhook secret, and fixtures made through its controls (`/_sandbox/...`), which the
+ * published interface cannot make: REGISTERED and CONFIRMED boletos, and a customer tied to an
+ * open charge (a customer with a PENDING transaction).
  */
 import { parseTarget, type Target } from "../runner/target.ts";
 
@@ -11,11 +11,11 @@ export interface SandboxKeysLike {
   familyB: { primary: string; secondAccount: string; rateLimits?: string };
 }
 
-async function call(url: string, key: string, body: unknown): Promise<Record<string, unknown>> {
+async function call(url: string, key: string, body?: unknown): Promise<Record<string, unknown>> {
   const response = await fetch(url, {
-    method: "POST",
-    headers: { "x-api-key": key, "content-type": "application/json" },
-    body: JSON.stringify(body),
+    method: body === undefined ? "GET" : "POST",
+    headers: { "x-api-key": key, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
   if (!response.ok) throw new Error(`sandbox fixture ${url}: ${response.status} ${text.slice(0, 200)}`);
@@ -54,6 +54,8 @@ export async function provisionSandboxTarget(url: string, keys: SandboxKeysLike,
   });
   const customerId = dataId(customer, "id");
   await call(`${base}/transactions`, b, { amount: 99.9, customerId });
+  // The secret signing the primary account's webhooks now (the seeded one, unless rotated).
+  const [webhookSecret] = (await call(`${base}/_sandbox/webhooks/secret`, keys.familyA.primary)).secrets as string[];
   const rateLimits = options.useRateLimitAccount ?? true;
   return parseTarget(
     {
@@ -66,6 +68,7 @@ export async function provisionSandboxTarget(url: string, keys: SandboxKeysLike,
           noMerchantRead: keys.familyA.noMerchantRead,
           ...(rateLimits && keys.familyA.rateLimits ? { rateLimits: keys.familyA.rateLimits } : {}),
         },
+        webhookSecret,
       },
       familyB: {
         baseUrl: base,

@@ -13,7 +13,9 @@ import { boletoCancelStateMachine } from "./boleto-cancel-state-machine.ts";
 import { chargeCreatedPending } from "./charge-created-pending.ts";
 import { customerDeleteRefusedUnchanged } from "./customer-delete-refused-unchanged.ts";
 import { customerLifecycle } from "./customer-lifecycle.ts";
+import { webhookRetriedAfterFailure } from "./events-webhook-retried.ts";
 import { webhookSignedWithHmac } from "./events-webhook-signed.ts";
+import { webhookSignatureVerifies } from "./events-webhook-verifies.ts";
 import { mismatchKeepsOriginal } from "./idempotency-mismatch-keeps-original.ts";
 import { newKeyCreatesCharge } from "./idempotency-new-key-creates.ts";
 import { parallelRequestsOneCharge } from "./idempotency-parallel-one-charge.ts";
@@ -45,6 +47,8 @@ export const SCENARIOS: Scenario[] = [
   merchantReadScope,
   chargeTenantIsolation,
   webhookSignedWithHmac,
+  webhookSignatureVerifies,
+  webhookRetriedAfterFailure,
   // family B
   healthV1EnvelopeSemver,
   keyNeverInQueryB,

@@ -83,7 +83,8 @@ if (values.json) {
       `    secondAccount    ${webhookSecrets.secondAccount}`,
       `    rateLimits       ${webhookSecrets.rateLimits}`,
       "  controls: POST /_sandbox/boletos, /_sandbox/charges/{id}/pay, /_sandbox/pix/{pixId}/pay,",
-      "            /_sandbox/boletos/{boletoId}/pay, /_sandbox/transactions/{id}/status, /_sandbox/clock/advance",
+      "            /_sandbox/boletos/{boletoId}/pay, /_sandbox/transactions/{id}/status, /_sandbox/clock/advance,",
+      "            GET /_sandbox/webhooks/secret, POST /_sandbox/webhooks/secret/rotate, GET|PUT /_sandbox/webhooks/endpoint",
     ].join("\n"),
   );
 }

@@ -59,7 +59,7 @@ export interface StartSandboxOptions {
   /** Seed of the accounts' keys (default: the documented keys, SANDBOX_KEYS). */
   keySeed?: string;
   /** Webhook retry delays, jitter, attempt timeout, rotation overlap, paused delivery. */
-  webhooks?: Omit<WebhookOptions, "allowPrivateTargets">;
+  webhooks?: Omit<WebhookOptions, "allowPrivateTargets" | "now">;
   /** Folder of the generated contract (default: the repository's generated/). */
   generatedDir?: string;
 }
@@ -274,7 +274,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   }
   const keyRing = createKeyRing(options.keySeed);
   const store = openSqliteStore({ dataDir, durability: options.durability });
-  const webhooks = createWebhookSender(store, keyRing, { ...options.webhooks, allowPrivateTargets: options.allowPrivateWebhookTargets });
+  const webhooks = createWebhookSender(store, keyRing, { ...options.webhooks, allowPrivateTargets: options.allowPrivateWebhookTargets, now: options.now });
   const app: SandboxApp = {
     contract: loadContract(documents),
     keyRing,

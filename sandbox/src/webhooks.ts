@@ -22,6 +22,12 @@
  * Secrets: each account starts with its seeded secret (`SANDBOX_KEYS.webhookSecrets`); a
  * rotation stores a new one and keeps signing with the previous one too (both signatures in
  * `webhook-signature`) for an overlap period, so receivers can switch without losing events.
+ * The overlap ends on the account's clock, like every other sandbox deadline, so that advancing
+ * the clock ends it.
+ *
+ * Targets: `charge.paid` goes to the charge's `webhook_url`; family B events (`boleto.paid`,
+ * `boleto.canceled`) go to the account's webhook endpoint, set through a sandbox control and
+ * kept in the store as a record of kind `webhook_endpoint` (one per account).
  *
  * Targets on loopback, private, link-local and other non-public addresses are refused
  * (server-side request forgery) unless `allowPrivateTargets` is set, which tests and local
@@ -34,7 +40,7 @@ import { BlockList, isIP } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { ulid } from "./domain/ids.ts";
 import type { KeyRing, SandboxAccount } from "./keys.ts";
-import type { OutboxEvent, OutboxEventInput, SandboxStore, WebhookSecrets } from "./store/types.ts";
+import type { OutboxEvent, OutboxEventInput, SandboxStore, StoredRecord, WebhookSecrets } from "./store/types.ts";
 
 /** Delays between attempts (decision D26). */
 export const DEFAULT_RETRY_DELAYS_MS = [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400].map((s) => s * 1000);
@@ -53,6 +59,15 @@ export interface WebhookOptions {
   rotationOverlapMs?: number;
   /** Store events but send nothing (a sandbox that stops before delivering, for restart tests). */
   paused?: boolean;
+  /** The base clock; each account's clock runs ahead of it by the account's offset (default: the real clock). */
+  now?: () => Date;
+}
+
+/** The secrets signing an account's events, and when the previous one stops (account clock, ms). */
+export interface SigningSecrets {
+  /** The current secret first; the previous one follows it during a rotation's overlap. */
+  secrets: string[];
+  previousUntilMs: number | null;
 }
 
 export interface DeliveryAttempt {
@@ -76,8 +91,17 @@ export interface WebhookSender {
   urlProblem(url: string): string | null;
   /** The secrets that sign the account's events now, the current one first. */
   secrets(accountId: string): Promise<string[]>;
-  /** Replaces the account's secret; the previous one keeps signing during the overlap. */
-  rotateSecret(accountId: string): Promise<WebhookSecrets>;
+  /** The same, with the end of the rotation overlap while the previous secret still signs. */
+  signingSecrets(accountId: string): Promise<SigningSecrets>;
+  /**
+   * Replaces the account's secret; the previous one keeps signing until `previousUntilMs`
+   * (the account's clock). Rotating during an overlap drops the oldest secret.
+   */
+  rotateSecret(accountId: string): Promise<WebhookSecrets & { previous: string; previousUntilMs: number }>;
+  /** The account's webhook endpoint (family B events), or null. */
+  endpoint(accountId: string): Promise<string | null>;
+  /** Sets or (null) removes the account's webhook endpoint; check `urlProblem` first. */
+  setEndpoint(accountId: string, url: string | null): Promise<void>;
   /** Attempts made by this process so far (most recent last; the last 1000 are kept). */
   attempts(): readonly DeliveryAttempt[];
   close(): Promise<void>;
@@ -153,12 +177,19 @@ function newSecret(): string {
 /** Longest delay setTimeout accepts. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/** Id of the one `webhook_endpoint` record of an account. */
+const ENDPOINT_RECORD_ID = "account";
+
 export function createWebhookSender(store: SandboxStore, keyRing: KeyRing, options: WebhookOptions = {}): WebhookSender {
   const delays = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   const jitter = options.jitter ?? 0.1;
   const timeoutMs = options.timeoutMs ?? 10_000;
   const overlapMs = options.rotationOverlapMs ?? 86_400_000;
   const allowPrivate = options.allowPrivateTargets === true;
+  const baseNow = options.now ?? (() => new Date());
+  /** Endpoints by account, read once from the store (this process is the store's only writer). */
+  const endpoints = new Map<string, string | null>();
+  let settingsWrites: Promise<unknown> = Promise.resolve();
   const controllers = new Set<AbortController>();
   const inFlight = new Set<Promise<void>>();
   const log: DeliveryAttempt[] = [];
@@ -172,14 +203,53 @@ export function createWebhookSender(store: SandboxStore, keyRing: KeyRing, optio
     if (log.length > 1000) log.shift();
   };
 
-  async function secrets(accountId: string): Promise<string[]> {
+  async function accountNowMs(accountId: string): Promise<number> {
+    return baseNow().getTime() + (await store.clockOffset(accountId));
+  }
+
+  async function signingSecrets(accountId: string): Promise<SigningSecrets> {
     const stored = await store.webhookSecrets(accountId);
     if (!stored) {
       const account = keyRing.accounts.get(accountId);
-      return account ? [account.webhookSecret] : [];
+      return { secrets: account ? [account.webhookSecret] : [], previousUntilMs: null };
     }
-    const previousActive = stored.previous !== null && (stored.previousUntilMs ?? 0) > Date.now();
-    return previousActive ? [stored.current, stored.previous!] : [stored.current];
+    if (stored.previous !== null && stored.previousUntilMs !== null && stored.previousUntilMs > (await accountNowMs(accountId))) {
+      return { secrets: [stored.current, stored.previous], previousUntilMs: stored.previousUntilMs };
+    }
+    return { secrets: [stored.current], previousUntilMs: null };
+  }
+
+  async function secrets(accountId: string): Promise<string[]> {
+    return (await signingSecrets(accountId)).secrets;
+  }
+
+  /**
+   * Runs the read-then-write changes of an account's settings (secret rotation, endpoint) one
+   * at a time, so that two concurrent requests cannot both build on the same old state.
+   */
+  function serially<T>(change: () => Promise<T>): Promise<T> {
+    const run = settingsWrites.then(change);
+    settingsWrites = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Replaces (or first creates) the account's endpoint record, then the cached value. */
+  async function writeEndpoint(accountId: string, url: string | null): Promise<void> {
+    const replace = () => store.update("webhook_endpoint", accountId, ENDPOINT_RECORD_ID, (current) => ({ next: { ...current, data: { url } }, result: null }));
+    if (!(await replace()).found) {
+      const record: StoredRecord = {
+        kind: "webhook_endpoint",
+        accountId,
+        id: ENDPOINT_RECORD_ID,
+        status: "set",
+        customerId: null,
+        uniqueKey: null,
+        createdMs: await accountNowMs(accountId),
+        data: { url },
+      };
+      await store.create({ record });
+    }
+    endpoints.set(accountId, url);
   }
 
   /** One attempt at one event, then its new state in the outbox. */
@@ -297,11 +367,27 @@ export function createWebhookSender(store: SandboxStore, keyRing: KeyRing, optio
       return "problem" in shape ? shape.problem : null;
     },
     secrets,
-    async rotateSecret(accountId) {
-      const [current] = await secrets(accountId);
-      const rotated: WebhookSecrets = { current: newSecret(), previous: current ?? null, previousUntilMs: Date.now() + overlapMs };
-      await store.saveWebhookSecrets(accountId, rotated);
-      return rotated;
+    signingSecrets,
+    rotateSecret(accountId) {
+      return serially(async () => {
+        const [current] = await secrets(accountId);
+        if (current === undefined) throw new Error(`no webhook secret for account ${accountId}`);
+        const rotated = { current: newSecret(), previous: current, previousUntilMs: (await accountNowMs(accountId)) + overlapMs };
+        await store.saveWebhookSecrets(accountId, rotated);
+        return rotated;
+      });
+    },
+    async endpoint(accountId) {
+      if (!endpoints.has(accountId)) {
+        const record = await store.get("webhook_endpoint", accountId, ENDPOINT_RECORD_ID);
+        // A write that finished meanwhile has already cached the newer value.
+        if (!endpoints.has(accountId)) endpoints.set(accountId, (record?.data.url as string | null | undefined) ?? null);
+      }
+      return endpoints.get(accountId)!;
+    },
+    setEndpoint(accountId, url) {
+      // Serially, also so that the cache ends as the store does when two requests race.
+      return serially(() => writeEndpoint(accountId, url));
     },
     attempts: () => log,
     async close() {

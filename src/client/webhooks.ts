@@ -4,16 +4,19 @@
  * (space-separated `v1,<base64 HMAC-SHA256>` entries over `"<id>.<timestamp>.<body>"`, keyed
  * with the decoded `whsec_` secret). `verifyWebhook` checks the timestamp against a tolerance,
  * accepts the delivery if any `v1` entry matches (several appear during a secret rotation),
- * compares in constant time and returns the typed event.
+ * and returns the typed event, or throws one typed error per failed check.
  *
- * Runs on Web Crypto (`crypto.subtle`), present in browsers and Node 20+, so the package keeps
- * no run-time dependency for it; the tests check it against the Standard Webhooks reference
- * library (`standardwebhooks`) in both directions.
+ * Built on the Standard Webhooks reference library (`standardwebhooks`, plain JavaScript with
+ * no Node-only import, so it runs in browsers too): its `verify` checks the signature in
+ * constant time and its `sign` makes signatures. Its 1.0.0 API takes no tolerance and no clock
+ * (it applies 5 minutes on the real clock), so the timestamp check stays ours and runs first,
+ * with the caller's `toleranceSeconds` and `now`; when the library's fixed window then refuses
+ * a timestamp ours accepted, the signature is checked with the library's `sign` instead.
  */
+import { Webhook, WebhookVerificationError as LibraryVerificationError } from "standardwebhooks";
 import type { components as FamilyA } from "../../generated/types/family-a.ts";
 import type { components as FamilyB } from "../../generated/types/family-b.ts";
 import { PaymentClientError } from "./errors.ts";
-
 /** `charge.paid`: the payment of a charge was received (family A). */
 export type ChargePaidEvent = FamilyA["schemas"]["ChargePaidEvent"];
 /** `boleto.paid`: a boleto became CONFIRMED (family B). */
@@ -85,8 +88,10 @@ export class WebhookPayloadError extends WebhookVerificationError {
   }
 }
 
-const SECRET_PREFIX = "whsec_";
 const DEFAULT_TOLERANCE_SECONDS = 300;
+/** What the library's messages mean (standardwebhooks 1.0.0, `WebhookVerificationError`). */
+const LIBRARY_NO_MATCH = "No matching signature found";
+const LIBRARY_TIMESTAMP = /^Message timestamp too (old|new)$/;
 
 function header(headers: WebhookHeaders, name: string): string | undefined {
   if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined;
@@ -96,15 +101,13 @@ function header(headers: WebhookHeaders, name: string): string | undefined {
   return undefined;
 }
 
-function base64ToBytes(text: string): Uint8Array {
-  const binary = atob(text);
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
-}
-
-function bytesToBase64(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary);
+/** The library's signer for a `whsec_` secret; a secret it cannot decode is a TypeError. */
+function webhookOf(secret: string): Webhook {
+  try {
+    return new Webhook(secret);
+  } catch {
+    throw new TypeError("The webhook secret is not `whsec_` followed by base64.");
+  }
 }
 
 /** Compares two strings in time that does not depend on where they differ. */
@@ -116,17 +119,35 @@ function constantTimeEqual(a: string, b: string): boolean {
   return difference === 0;
 }
 
+/** Whether a `v1` entry of `signatures` is the library's signature of the delivery. */
+function signedWith(webhook: Webhook, id: string, timestamp: number, body: string, signatures: string): boolean {
+  const expected = webhook.sign(id, new Date(timestamp * 1000), body).slice("v1,".length);
+  return signatures
+    .split(" ")
+    .map((entry) => entry.split(","))
+    .some(([version, signature]) => version === "v1" && signature !== undefined && constantTimeEqual(signature, expected));
+}
+
 /** The `v1` signature (base64) of a delivery under `secret` (`whsec_...`). */
 export async function signWebhook(secret: string, id: string, timestamp: number, body: string): Promise<string> {
-  let key: Uint8Array;
-  try {
-    key = base64ToBytes(secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret);
-  } catch {
-    throw new TypeError("The webhook secret is not `whsec_` followed by base64.");
+  return webhookOf(secret).sign(id, new Date(timestamp * 1000), body).slice("v1,".length);
+}
+
+/** The event of a verified body, or WebhookPayloadError. */
+function eventOf(parsed: unknown): WebhookEvent {
+  const shape = parsed as { type?: unknown; timestamp?: unknown; data?: unknown } | null;
+  if (!shape || typeof shape !== "object" || typeof shape.type !== "string" || typeof shape.timestamp !== "string" || !("data" in shape)) {
+    throw new WebhookPayloadError("The webhook body is not an event {type, timestamp, data}.");
   }
-  const cryptoKey = await globalThis.crypto.subtle.importKey("raw", key as BufferSource, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = await globalThis.crypto.subtle.sign("HMAC", cryptoKey, new TextEncoder().encode(`${id}.${timestamp}.${body}`) as BufferSource);
-  return bytesToBase64(new Uint8Array(mac));
+  return parsed as WebhookEvent;
+}
+
+function parseBody(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw new WebhookPayloadError("The webhook body is not JSON.");
+  }
 }
 
 /**
@@ -155,22 +176,18 @@ export async function verifyWebhook(
   if (Math.abs(now - timestamp) > tolerance) throw new WebhookTimestampError(timestamp, now, tolerance);
 
   const body = typeof rawBody === "string" ? rawBody : new TextDecoder("utf-8", { fatal: false }).decode(rawBody);
-  const expected = await signWebhook(secret, id, timestamp, body);
-  const matches = signatures
-    .split(" ")
-    .map((entry) => entry.split(","))
-    .some(([version, signature]) => version === "v1" && signature !== undefined && constantTimeEqual(signature, expected));
-  if (!matches) throw new WebhookSignatureError();
-
-  let event: unknown;
+  const webhook = webhookOf(secret);
+  let parsed: unknown;
   try {
-    event = JSON.parse(body);
-  } catch {
-    throw new WebhookPayloadError("The webhook body is not JSON.");
+    parsed = webhook.verify(body, { "webhook-id": id, "webhook-timestamp": timestampHeader, "webhook-signature": signatures });
+  } catch (error) {
+    if (error instanceof SyntaxError) throw new WebhookPayloadError("The webhook body is not JSON.");
+    if (!(error instanceof LibraryVerificationError)) throw error;
+    if (error.message === LIBRARY_NO_MATCH) throw new WebhookSignatureError();
+    // The library's fixed window refused a timestamp the caller's tolerance and clock accept.
+    if (!LIBRARY_TIMESTAMP.test(error.message)) throw new WebhookHeadersError(`The webhook headers were refused: ${error.message}.`);
+    if (!signedWith(webhook, id, timestamp, body, signatures)) throw new WebhookSignatureError();
+    parsed = parseBody(body);
   }
-  const shape = event as { type?: unknown; timestamp?: unknown; data?: unknown } | null;
-  if (!shape || typeof shape !== "object" || typeof shape.type !== "string" || typeof shape.timestamp !== "string" || !("data" in shape)) {
-    throw new WebhookPayloadError("The webhook body is not an event {type, timestamp, data}.");
-  }
-  return event as WebhookEvent;
+  return eventOf(parsed);
 }

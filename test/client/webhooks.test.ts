@@ -1,10 +1,15 @@
 /**
- * `verifyWebhook` (decisions D24, D25) against the Standard Webhooks reference library
+ * `verifyWebhook` (decisions D24, D25), built on the Standard Webhooks reference library
  * (`standardwebhooks`): what the library signs, the helper accepts, and the helper's
- * signature is the library's; every failed check throws its own error class.
+ * signature is the library's; the caller's tolerance and clock apply where the library has
+ * none; every failed check throws its own error class.
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { builtinModules, createRequire } from "node:module";
+import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, expectTypeOf, it } from "vitest";
+import { ROOT } from "../../scripts/lib/contract-build.ts";
 import {
   signWebhook,
   verifyWebhook,
@@ -97,6 +102,24 @@ describe("verifyWebhook", () => {
     });
   });
 
+  it("applies the caller's tolerance and clock, also beyond the reference library's fixed 5 minutes", async () => {
+    const body = chargePaidBody();
+    const tenMinutesAgo = new Date(Date.now() - 600_000);
+    const old = signedByLibrary(body, SECRET, tenMinutesAgo);
+    expect(() => new Webhook(SECRET).verify(body, old)).toThrow(/too old/);
+    await expect(verifyWebhook(body, old, SECRET, { toleranceSeconds: 900 })).resolves.toEqual(JSON.parse(body));
+    await expect(verifyWebhook(body, old, SECRET, { now: () => tenMinutesAgo.getTime() })).resolves.toEqual(JSON.parse(body));
+    // Out of the library's window, a wrong secret or an altered body is still refused.
+    await expect(verifyWebhook(body, old, OTHER_SECRET, { toleranceSeconds: 900 })).rejects.toBeInstanceOf(WebhookSignatureError);
+    await expect(verifyWebhook(body.replace('"paid"', '"pending"'), old, SECRET, { toleranceSeconds: 900 })).rejects.toBeInstanceOf(WebhookSignatureError);
+  });
+
+  it("refuses a secret that is not whsec_ and base64 with a TypeError", async () => {
+    const body = chargePaidBody();
+    await expect(verifyWebhook(body, signedByLibrary(body), "whsec_not*base64")).rejects.toBeInstanceOf(TypeError);
+    await expect(signWebhook("", "msg_1", 1, body)).rejects.toBeInstanceOf(TypeError);
+  });
+
   it("refuses missing or malformed headers with WebhookHeadersError", async () => {
     const body = chargePaidBody();
     const { "webhook-signature": _signature, ...unsigned } = signedByLibrary(body);
@@ -108,5 +131,41 @@ describe("verifyWebhook", () => {
     for (const body of ["not json", JSON.stringify({ hello: "world" })]) {
       await expect(verifyWebhook(body, signedByLibrary(body), SECRET)).rejects.toBeInstanceOf(WebhookPayloadError);
     }
+  });
+});
+
+/** Module specifiers a JavaScript or TypeScript source loads (import, export from, require, import()). */
+function specifiersOf(source: string): string[] {
+  const found: string[] = [];
+  for (const match of source.matchAll(/(?:\bfrom\s*|\brequire\s*\(\s*|\bimport\s*\(\s*|^\s*import\s+)["']([^"']+)["']/gm)) found.push(match[1]!);
+  return found;
+}
+
+const isBuiltin = (specifier: string) => specifier.startsWith("node:") || builtinModules.includes(specifier.split("/")[0]!);
+
+describe("the client in browsers", () => {
+  // The library's typings reference Node's types, so the DOM-only compile of the client
+  // (tsconfig.build.json) no longer stops a Node-only import by itself: this test does.
+  it("loads no Node built-in module, from its own sources or through the reference library", () => {
+    const clientDir = join(ROOT, "src/client");
+    const reached: string[] = [];
+    for (const file of readdirSync(clientDir).filter((name) => name.endsWith(".ts"))) {
+      for (const specifier of specifiersOf(readFileSync(join(clientDir, file), "utf8"))) if (isBuiltin(specifier)) reached.push(`src/client/${file}: ${specifier}`);
+    }
+    const require = createRequire(join(clientDir, "webhooks.ts"));
+    const pending = [require.resolve("standardwebhooks")];
+    const seen = new Set<string>();
+    while (pending.length > 0) {
+      const file = pending.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      const load = createRequire(file);
+      for (const specifier of specifiersOf(readFileSync(file, "utf8"))) {
+        if (isBuiltin(specifier)) reached.push(`${file}: ${specifier}`);
+        else pending.push(load.resolve(specifier));
+      }
+    }
+    expect(seen.size).toBeGreaterThanOrEqual(4); // the library, its timing-safe comparison, base64, SHA-256
+    expect(reached).toEqual([]);
   });
 });

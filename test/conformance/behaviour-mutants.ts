@@ -6,6 +6,7 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
 import type { Exchange, Mutation, Reply } from "./mutants.ts";
 
 type Json = Record<string, any>;
@@ -284,44 +285,50 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
 ];
 
+/** What a webhook relay forwards, and what it answers the server that sent the webhook. */
+interface RelayedWebhook {
+  headers: Record<string, string>;
+  body: string;
+}
+
 /**
- * A relay on 127.0.0.1 that passes webhooks on to `?to=<url>` without their signature headers:
- * the broken server's webhooks arrive unsigned.
+ * A relay on 127.0.0.1 that passes webhooks on to `?to=<url>` after `edit` changed them, and
+ * answers the sending server with what `answer` makes of the receiver's status: a broken
+ * server's webhooks, seen from the receiver.
  */
-async function startUnsigningRelay(): Promise<{ url: string; close(): Promise<void> }> {
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const to = new URL(req.url ?? "/", "http://relay").searchParams.get("to");
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (typeof value === "string" && !/signature|^host$|^content-length$|^connection$/i.test(name)) headers[name] = value;
-      }
-      const forward = to ? fetch(to, { method: "POST", headers, body: Buffer.concat(chunks) }).then((r) => r.status) : Promise.resolve(400);
-      forward.then(
-        (status) => res.writeHead(status).end(),
-        () => res.writeHead(502).end(),
-      );
+function webhookRelay(edit: (webhook: RelayedWebhook) => RelayedWebhook, answer: (receiverStatus: number) => number = (status) => status) {
+  return async (): Promise<{ url: string; close(): Promise<void> }> => {
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const to = new URL(req.url ?? "/", "http://relay").searchParams.get("to");
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(req.headers)) {
+          if (typeof value === "string" && !/^host$|^content-length$|^connection$/i.test(name)) headers[name] = value;
+        }
+        const webhook = edit({ headers, body: Buffer.concat(chunks).toString("utf8") });
+        const forward = to ? fetch(to, { method: "POST", headers: webhook.headers, body: webhook.body }).then((r) => answer(r.status)) : Promise.resolve(400);
+        forward.then(
+          (status) => res.writeHead(status).end(),
+          () => res.writeHead(502).end(),
+        );
+      });
     });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    };
   };
 }
 
-BEHAVIOUR_MUTATIONS.push({
-  name: "webhook-unsigned",
-  caughtBy: "a/events/webhook-signed",
-  breaks: "webhook events are signed with HMAC",
-  family: "a",
-  companion: startUnsigningRelay,
+/** The parts of a mutation that send a charge's webhooks through its relay (`companion`). */
+const throughRelay: Pick<Mutation, "request" | "response"> = {
   // The charge's webhook_url is swapped for the relay (and given back unchanged in replies).
   request: (request, _keys, relay) => {
     if (!isChargeCreation(request) || !relay) return request;
@@ -336,7 +343,45 @@ BEHAVIOUR_MUTATIONS.push({
       if (typeof b.webhook_url === "string" && b.webhook_url.includes("?to=")) b.webhook_url = new URL(b.webhook_url).searchParams.get("to");
     });
   },
-});
+};
+
+/** A well-formed secret that is no account's. */
+const ANOTHER_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+
+BEHAVIOUR_MUTATIONS.push(
+  {
+    name: "webhook-unsigned",
+    caughtBy: "a/events/webhook-signed",
+    breaks: "webhook events are signed with HMAC",
+    family: "a",
+    // The webhooks arrive without their signature headers.
+    companion: webhookRelay(({ headers, body }) => ({ headers: Object.fromEntries(Object.entries(headers).filter(([name]) => !/signature/i.test(name))), body })),
+    ...throughRelay,
+  },
+  {
+    name: "webhook-signed-with-another-secret",
+    caughtBy: "a/events/webhook-signature-verifies",
+    breaks: "webhook events are signed with HMAC under the account's secret (D25: Standard Webhooks)",
+    family: "a",
+    profile: "full",
+    // A well-formed Standard Webhooks signature, made with a secret that is not the account's.
+    companion: webhookRelay(({ headers, body }) => {
+      const at = new Date(Number(headers["webhook-timestamp"]) * 1000);
+      return { headers: { ...headers, "webhook-signature": new Webhook(ANOTHER_SECRET).sign(headers["webhook-id"] ?? "", at, body) }, body };
+    }),
+    ...throughRelay,
+  },
+  {
+    name: "webhook-not-retried",
+    caughtBy: "a/events/webhook-retried",
+    breaks: "a webhook the receiver did not acknowledge is retried with the same webhook-id (D26)",
+    family: "a",
+    profile: "full",
+    // The server takes every attempt for delivered, whatever the receiver answered.
+    companion: webhookRelay((webhook) => webhook, () => 204),
+    ...throughRelay,
+  },
+);
 
 /**
  * Rules the self-test cannot break in front of the sandbox, and why; printed by the test.
@@ -344,7 +389,7 @@ BEHAVIOUR_MUTATIONS.push({
  */
 export const NOT_CATCHABLE_HERE: Array<{ rule: string; why: string }> = [
   { rule: "A-AUTH-AUTH-test-keys: a live family A server refuses sk_test_ keys", why: "the sandbox is not a live server (it takes only sk_test_ keys, D38); the scenario runs against targets with environment: live" },
-  { rule: "A-EVENTS-EVENT-hmac with a wrong secret", why: "the target names no webhook secret, so a signature made with another secret is indistinguishable from a right one; only the presence of an HMAC is checked" },
+  { rule: "A-EVENTS-EVENT-hmac with a wrong secret, under seed", why: "the signing scheme is the server's (D25), so only the presence of an HMAC is checked; under full, with the target's webhookSecret, webhook-signed-with-another-secret is caught" },
   { rule: "B-CUSTOMER-TRANSITION-soft-delete: the record is kept", why: "under seed a server may answer 404 to a GET of a deleted customer (D19 decides DELETED), so a hard delete looks like a soft delete from outside" },
   { rule: "A-IDEM-RULE-replay: no new ledger entry", why: "no published operation lists ledger entries or charges; only the same id, BR Code and txid are observable" },
   { rule: "B-ERRORS-ERROR-OBE001", why: "an internal error of the server; no request provokes it" },

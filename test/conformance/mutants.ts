@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Profile } from "../../conformance/profiles/index.ts";
 
 export interface Exchange {
   method: string;
@@ -37,6 +38,8 @@ export interface Mutation {
   caughtBy: string;
   /** Needs the 429 checks (a small rate-limit plan). */
   needsRateLimits?: boolean;
+  /** The profile the suite must catch it under (default seed; full for a rule a decision makes). */
+  profile?: Profile;
   /** Changes the request before it reaches the correct server. */
   request?(request: Exchange, keys: Keys, companion?: string): Exchange;
   /** A server the broken one needs besides the proxy (a webhook relay...); its URL goes to `request`. */

@@ -31,7 +31,7 @@ export function mutationSuite(family: FamilyLetter): void {
     console.log(lines.join("\n"));
   });
   for (const mutation of mutations) {
-    it(`fail (seed) when ${mutation.breaks} [${mutation.name}]`, { timeout: 60_000 }, async () => {
+    it(`fail (${mutation.profile ?? "seed"}) when ${mutation.breaks} [${mutation.name}]`, { timeout: 60_000 }, async () => {
       // A broken server a scenario must catch meets the family's scenarios only (no Dredd
       // suite): the scenarios are the checks of such rules, and the run is a few seconds shorter.
       const byScenario = SCENARIOS.some((s) => mutation.caughtBy.startsWith(s.id));
@@ -40,6 +40,7 @@ export function mutationSuite(family: FamilyLetter): void {
           mutation,
           checks: byScenario ? { a: [], b: [] } : undefined,
           families: [mutation.family],
+          profile: mutation.profile,
           plan: mutation.needsRateLimits ? SMALL_PLAN : "generous",
           exhaust: mutation.needsRateLimits ?? false,
         },

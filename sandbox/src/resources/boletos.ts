@@ -2,7 +2,8 @@
  * Family B boletos: `GET /sdk/boleto/{boletoId}` and the cancellation
  * `DELETE /api/v1/sdk/boleto/{boletoId}/cancel` (REGISTERED -> CANCELED; otherwise ODE002 and
  * the boleto unchanged; ODE001 for an unknown id, ODE003 for a reason over 200 characters;
- * decisions D17, D18, D33). Boletos are created by the sandbox control (the published
+ * decisions D17, D18, D33); a cancellation sends `boleto.canceled` to the account's webhook
+ * endpoint (D24). Boletos are created by the sandbox control (the published
  * interface has no creation), with valid FEBRABAN numbers (decision D34).
  */
 import type { components } from "../../../generated/types/family-b.ts";
@@ -139,11 +140,14 @@ export const boletoHandlers: HandlerTable = {
     async handle(ctx) {
       const id = ctx.params.boletoId;
       type Cancel = { canceled: false; status: BoletoStatus } | { canceled: true; boleto: BoletoCharge };
+      const endpoint = await ctx.app.webhooks.endpoint(ctx.account.id);
       const outcome = await ctx.app.store.update<Cancel>("boleto", ctx.account.id, id, (current) => {
         const boleto = current.data as unknown as BoletoCharge;
         if (boleto.status !== "REGISTERED") return { result: { canceled: false as const, status: boleto.status } };
         const next = withStatus(boleto, "CANCELED");
-        return { next: { ...current, status: "CANCELED", data: next as unknown as Record<string, unknown> }, result: { canceled: true as const, boleto: next } };
+        // The boleto.canceled event (D24) commits with the cancellation, to the account's endpoint if set.
+        const events = endpoint ? [ctx.app.webhooks.event(ctx.account, endpoint, "boleto.canceled", next, ctx.now)] : [];
+        return { next: { ...current, status: "CANCELED", data: next as unknown as Record<string, unknown> }, result: { canceled: true as const, boleto: next }, events };
       });
       if (!outcome.found) return notFound(ctx, id);
       if (!outcome.result.canceled) {
@@ -154,6 +158,7 @@ export const boletoHandlers: HandlerTable = {
           `Only charges with status REGISTERED can be cancelled; this boleto is ${outcome.result.status}.`,
         );
       }
+      if (endpoint) ctx.app.webhooks.wake();
       return success(200, outcome.result.boleto, ctx.now);
     },
   },

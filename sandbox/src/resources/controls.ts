@@ -98,16 +98,20 @@ export const controlHandlers: HandlerTable = {
   payBoletoFixture: {
     async handle(ctx) {
       type Pay = { paid: false; status: BoletoStatus } | { paid: true; boleto: BoletoCharge };
+      const endpoint = await ctx.app.webhooks.endpoint(ctx.account.id);
       const outcome = await ctx.app.store.update<Pay>("boleto", ctx.account.id, ctx.params.boletoId, (current) => {
         const boleto = current.data as unknown as BoletoCharge;
         if (boleto.status !== "REGISTERED") return { result: { paid: false as const, status: boleto.status } };
         const paid = withStatus(boleto, "CONFIRMED", boleto.amount);
-        return { next: { ...current, status: "CONFIRMED", data: asData(paid) }, result: { paid: true as const, boleto: paid } };
+        // The boleto.paid event commits with the payment (durable outbox, decisions D24 to D26).
+        const events = endpoint ? [ctx.app.webhooks.event(ctx.account, endpoint, "boleto.paid", paid, ctx.now)] : [];
+        return { next: { ...current, status: "CONFIRMED", data: asData(paid) }, result: { paid: true as const, boleto: paid }, events };
       });
       if (!outcome.found) return notFound(`No boleto with id ${ctx.params.boletoId}`);
       if (!outcome.result.paid) {
         return controlError(409, "INVALID_STATE", "The boleto is not REGISTERED.", `Boleto ${ctx.params.boletoId} is ${outcome.result.status}; only a REGISTERED boleto can be paid.`);
       }
+      if (endpoint) ctx.app.webhooks.wake();
       return success(200, outcome.result.boleto, ctx.now);
     },
   },
@@ -134,6 +138,37 @@ export const controlHandlers: HandlerTable = {
     async handle(ctx) {
       const { seconds } = ctx.body as { seconds: number };
       return clockReply(ctx, await ctx.app.store.advanceClock(ctx.account.id, seconds * 1000));
+    },
+  },
+
+  getWebhookSecretsFixture: {
+    async handle(ctx) {
+      const { secrets, previousUntilMs } = await ctx.app.webhooks.signingSecrets(ctx.account.id);
+      return { status: 200, body: { secrets, previousUntil: previousUntilMs === null ? null : new Date(previousUntilMs).toISOString() } };
+    },
+  },
+
+  rotateWebhookSecretFixture: {
+    async handle(ctx) {
+      const { current, previous, previousUntilMs } = await ctx.app.webhooks.rotateSecret(ctx.account.id);
+      return { status: 200, body: { current, previous, previousUntil: new Date(previousUntilMs).toISOString() } };
+    },
+  },
+
+  getWebhookEndpointFixture: {
+    async handle(ctx) {
+      return { status: 200, body: { url: await ctx.app.webhooks.endpoint(ctx.account.id) } };
+    },
+  },
+
+  setWebhookEndpointFixture: {
+    async handle(ctx) {
+      const { url } = ctx.body as { url: string | null };
+      // The checks of a charge's webhook_url: scheme, length, credentials, non-public targets.
+      const problem = url === null ? null : ctx.app.webhooks.urlProblem(url);
+      if (problem) return controlError(400, "VALIDATION_ERROR", "The request is invalid.", `body/url: ${problem}`);
+      await ctx.app.webhooks.setEndpoint(ctx.account.id, url);
+      return { status: 200, body: { url } };
     },
   },
 };

@@ -1,0 +1,74 @@
+/**
+ * What a receiver checks on one webhook delivery, read from the contract: the event's entry in
+ * the family document's `webhooks` map (OpenAPI 3.1, dereferenced) gives the payload schema and
+ * the signature headers. A delivery passes when the client's `verifyWebhook` and the Standard
+ * Webhooks reference library both accept it and agree, and its payload and headers validate.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { Webhook } from "standardwebhooks";
+import { expect } from "vitest";
+import { ROOT } from "../../scripts/lib/contract-build.ts";
+import { compileOpenApiSchema, describeSchemaErrors } from "../../src/contract/json-schema.ts";
+import { openapiPath, type FamilyId } from "../../src/contract/layout.ts";
+import { verifyWebhook, type WebhookEvent } from "../../src/client/index.ts";
+import type { ReceivedDelivery } from "./webhook-receiver.ts";
+
+/** The events of each family, as the contract publishes them. */
+const EVENT_FAMILY = { "charge.paid": "family-a", "boleto.paid": "family-b", "boleto.canceled": "family-b" } as const satisfies Record<WebhookEvent["type"], FamilyId>;
+export type EventType = keyof typeof EVENT_FAMILY;
+
+interface EventContract {
+  validatePayload: ReturnType<typeof compileOpenApiSchema>;
+  headers: Array<{ name: string; validate: ReturnType<typeof compileOpenApiSchema> }>;
+}
+
+const contracts = new Map<EventType, EventContract>();
+
+function eventContract(type: EventType): EventContract {
+  let found = contracts.get(type);
+  if (!found) {
+    const document = JSON.parse(readFileSync(join(ROOT, "generated", openapiPath("3.1", EVENT_FAMILY[type], "dereferenced.json")), "utf8"));
+    const operation = document.webhooks[type].post;
+    found = {
+      validatePayload: compileOpenApiSchema(operation.requestBody.content["application/json"].schema, "3.1"),
+      headers: (operation.parameters as Array<{ name: string; in: string; schema: unknown }>)
+        .filter((parameter) => parameter.in === "header")
+        .map((parameter) => ({ name: parameter.name, validate: compileOpenApiSchema(parameter.schema, "3.1") })),
+    };
+    contracts.set(type, found);
+  }
+  return found;
+}
+
+/** Verifies a delivery twice (client helper, reference library), validates it, returns the event. */
+export async function checkDelivery(delivery: ReceivedDelivery, secret: string, type: EventType): Promise<WebhookEvent> {
+  const headers = delivery.headers as Record<string, string>;
+  const byClient = await verifyWebhook(delivery.body, headers, secret);
+  const byLibrary = new Webhook(secret).verify(delivery.body, headers);
+  expect(byLibrary).toEqual(byClient);
+  expect(byClient.type).toBe(type);
+  const contract = eventContract(type);
+  expect(contract.validatePayload(byClient), describeSchemaErrors(contract.validatePayload).join("\n")).toBe(true);
+  for (const header of contract.headers) {
+    expect(headers[header.name], header.name).toBeDefined();
+    expect(header.validate(headers[header.name]), `${header.name}: ${describeSchemaErrors(header.validate).join("; ")}`).toBe(true);
+  }
+  expect(delivery.headers["content-type"]).toBe("application/json");
+  return byClient;
+}
+
+/** The `v1` entries of a delivery's webhook-signature header. */
+export function signatureEntries(delivery: ReceivedDelivery): string[] {
+  return String(delivery.headers["webhook-signature"] ?? "").split(" ");
+}
+
+/** Whether the reference library accepts the delivery under `secret`. */
+export function verifiesWith(delivery: ReceivedDelivery, secret: string): boolean {
+  try {
+    new Webhook(secret).verify(delivery.body, delivery.headers as Record<string, string>);
+    return true;
+  } catch {
+    return false;
+  }
+}
