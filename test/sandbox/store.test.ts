@@ -4,6 +4,7 @@
  * would have alone, databases written by the first schema version open with their
  * idempotency keys intact, and WAL checkpoints happen without any request running them.
  */
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -93,6 +94,20 @@ describe("schema versions", () => {
     expect(replay).toEqual({ kind: "replayed", response: { status: 201, body: '{"id":"ch_old"}' } });
     const mismatch = await store.create({ ...claimed("ch_new", "old-key-0001"), claim: { ...claimed("x", "old-key-0001").claim!, fingerprint: "other" } });
     expect(mismatch.kind).toBe("mismatch");
+  });
+});
+
+describe("closing", () => {
+  it("finishes in a process that has nothing else to do", () => {
+    // The checkpoint worker is unreferenced while it runs; closing must still wait for it.
+    const dir = freshDir();
+    const script = `import { openSqliteStore } from ${JSON.stringify(new URL("../../sandbox/src/store/sqlite.ts", import.meta.url).pathname)};
+      const store = openSqliteStore({ dataDir: ${JSON.stringify(dir)} });
+      await store.create({ record: { kind: "charge", accountId: "acc_1", id: "ch_1", status: "pending", customerId: null, uniqueKey: null, createdMs: 1, data: {} } });
+      await store.close();
+      console.log("closed");`;
+    const output = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8", timeout: 20_000 });
+    expect(output.trim()).toBe("closed");
   });
 });
 

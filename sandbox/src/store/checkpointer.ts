@@ -56,6 +56,9 @@ export function startCheckpointer(file: string, intervalMs = CHECKPOINT_INTERVAL
   let stopping: Promise<void> | undefined;
   return {
     stop() {
+      // Referenced again while stopping: an unreferenced worker would let the process exit
+      // before the worker's answer arrives, leaving this promise pending forever.
+      worker.ref();
       stopping ??= new Promise<void>((resolve) => {
         const done = () => {
           void worker.terminate().then(() => resolve());
