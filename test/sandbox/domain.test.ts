@@ -6,10 +6,11 @@
 import * as boletoUtils from "@mrmgomes/boleto-utils";
 import { cnpj, cpf } from "cpf-cnpj-validator";
 import { parsePix } from "pix-utils";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { endToEndIdProblem } from "../../src/contract/domain-checks.ts";
 import { boletoNumbers, checkDigitIsUnambiguous, dueDateFactor, itauFreeField } from "../../sandbox/src/domain/boleto.ts";
-import { dynamicBrCode } from "../../sandbox/src/domain/brcode.ts";
+import { buildDynamicBrCode, dynamicBrCode } from "../../sandbox/src/domain/brcode.ts";
 import { documentProblem } from "../../sandbox/src/domain/documents.ts";
 import { endToEndId } from "../../sandbox/src/domain/end-to-end-id.ts";
 import { digits } from "../../sandbox/src/domain/ids.ts";
@@ -62,6 +63,24 @@ describe("BR Codes", () => {
     const parsed = parsePix(code) as { type?: string; url?: string; oneTime?: boolean };
     expect(parsed.type).toBe("DYNAMIC");
     expect(parsed.url).toBe(`pix.sandbox.payments.example/qr/v2/cob/${txid}`);
+  });
+
+  it("are exactly what pix-utils builds for the txid, whatever its length, merchant and kind", () => {
+    const merchants = [
+      { merchantName: "LOJA EXEMPLO LTDA", merchantCity: "SAO PAULO" },
+      { merchantName: "Padaria São João", merchantCity: "Belém" },
+    ];
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom(..."abcdefABCDEF0123456789xyzXYZ"), minLength: 1, maxLength: 35 }),
+        fc.constantFrom(...merchants),
+        fc.constantFrom("cob" as const, "cobv" as const),
+        (txid, merchant, kind) => {
+          expect(dynamicBrCode(merchant, txid, kind)).toBe(buildDynamicBrCode(merchant, txid, kind));
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });
 
