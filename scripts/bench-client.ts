@@ -1,98 +1,141 @@
 /**
  * `npm run bench:client`: per-call overhead of the family A client against raw fetch.
  *
- * Method: a node:http server in a child process (so its work never shares this process's
- * thread or CPU accounting) answers GET /v1/merchant on 127.0.0.1 with the contract's
- * example body over keep-alive connections. After a warm-up, the script runs BLOCKS blocks of
- * BLOCK_SIZE iterations; each iteration makes one raw call (`fetch(url, {headers})` +
- * `response.json()`) and one client call (`client.GET("/v1/merchant")`: API key and
- * idempotency middleware, retry transport, rate-limit tracking, JSON parsing), alternating
- * which goes first. Interleaving call by call means load from other processes hits both
- * sides alike. The ratio is the median over blocks of (client time / raw time): one run, one
- * ratio. Also printed: mean wall time per call of each side and the CPU-time ratio.
- * A benchmark, not a test: it prints, never fails.
+ * Method: a node:http server in a child process answers GET /v1/merchant on 127.0.0.1 with
+ * the contract's example body over keep-alive connections. Each measurement is a fresh Node
+ * process that makes calls one way only, as a real program would: either raw
+ * (`fetch(url, {headers})` + `response.json()`) or through the client
+ * (`client.GET("/v1/merchant")`: API key and idempotency steps, retry transport, rate-limit
+ * tracking, JSON parsing). It warms up, then times BLOCKS blocks of BLOCK_SIZE sequential
+ * calls and reports its median block time per call. The script runs RUNS raw processes and
+ * RUNS client processes alternately (raw, client, client, raw, ...) so drift in the machine's
+ * load hits both sides alike; the ratio is median(client) / median(raw): one run, one ratio,
+ * printed with the spread of the processes and their CPU time per call. With two or more CPUs
+ * the server is pinned to CPU 1 and the measuring processes to CPU 0 (taskset, see `pinned`).
+ *
+ * Why processes and not calls interleaved in one process: on a 2-core virtual machine,
+ * interleaving two call paths in one process moves each side's after-effects (garbage
+ * collection of its allocations, stream finalisation, inline caches shared inside fetch) into
+ * the other's measurement; even two identical raw functions interleaved call by call came out
+ * up to 10% apart there. A benchmark, not a test: it prints, never fails.
  */
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { cpus } from "node:os";
+import { fileURLToPath } from "node:url";
 import { ROOT } from "./lib/contract-build.ts";
 import { createChargesClient } from "../src/client/index.ts";
 import { openapiPath } from "../src/contract/layout.ts";
 
-const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 40);
-const BLOCK_SIZE = Number(process.env.BENCH_BLOCK_SIZE ?? 250);
-const WARMUP = 1_000;
+const RUNS = Number(process.env.BENCH_RUNS ?? 8);
+const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 10);
+const BLOCK_SIZE = Number(process.env.BENCH_BLOCK_SIZE ?? 500);
+const WARMUP = 2_000;
 const API_KEY = "sk_live_bench_0001";
 
-const document = JSON.parse(readFileSync(join(ROOT, "generated", openapiPath("3.1", "family-a", "dereferenced.json")), "utf8"));
-const merchant = document.paths["/v1/merchant"].get.responses["200"].content["application/json"].example;
-
-const serverSource = `
-  const { createServer } = require("node:http");
-  const body = ${JSON.stringify(JSON.stringify(merchant))};
-  const server = createServer((request, response) => {
-    response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body),
-      "x-ratelimit-limit": "100", "x-ratelimit-remaining": "99", "x-ratelimit-reset": "1800000000" });
-    response.end(body);
-  });
-  server.keepAliveTimeout = 60000;
-  server.listen(0, "127.0.0.1", () => console.log(server.address().port));
-`;
-const server = spawn(process.execPath, ["-e", serverSource], { stdio: ["ignore", "pipe", "inherit"] });
-const port = Number(await new Promise<string>((resolve) => createInterface({ input: server.stdout! }).once("line", resolve)));
-const baseUrl = `http://127.0.0.1:${port}`;
-
-const client = createChargesClient({ baseUrl, apiKey: API_KEY });
-const sides = [
-  async function raw() {
-    const response = await fetch(`${baseUrl}/v1/merchant`, { headers: { "x-api-key": API_KEY } });
-    return response.json();
-  },
-  async function viaClient() {
-    const result = await client.GET("/v1/merchant");
-    if (result.data === undefined) throw new Error("no data");
-    return result.data;
-  },
-];
-
-for (let i = 0; i < WARMUP; i += 1) for (const side of sides) await side();
-
-// Per block: total time of each side over BLOCK_SIZE interleaved pairs, and their ratio.
-// The median block ratio resists the spikes (GC, preemption by other processes) that would
-// skew one overall sum.
-const blockRatios: number[] = [];
-const wall = [0, 0];
-const cpu = [0, 0];
-for (let block = 0; block < BLOCKS; block += 1) {
-  const blockWall = [0, 0];
-  for (let i = 0; i < BLOCK_SIZE; i += 1) {
-    for (let k = 0; k < 2; k += 1) {
-      const index = (i + k) % 2; // alternate which side goes first
-      const cpuStart = process.cpuUsage();
-      const started = performance.now();
-      await sides[index]!();
-      blockWall[index]! += performance.now() - started;
-      const used = process.cpuUsage(cpuStart);
-      cpu[index]! += used.user + used.system;
-    }
-  }
-  wall[0]! += blockWall[0]!;
-  wall[1]! += blockWall[1]!;
-  blockRatios.push(blockWall[1]! / blockWall[0]!);
+interface Measurement {
+  side: "raw" | "client";
+  /** Median over the process's blocks, microseconds of wall time per call. */
+  wallUs: number;
+  /** CPU time of the process per call over all blocks (user + system, all threads). */
+  cpuUs: number;
 }
-server.kill();
 
-const sorted = [...blockRatios].sort((a, b) => a - b);
-const quantile = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-const ratio = quantile(0.5);
-const calls = BLOCKS * BLOCK_SIZE;
-const perCall = (total: number) => ((total / calls) * 1000).toFixed(1);
-console.log("Client overhead versus raw fetch (loopback node:http server in a child process)");
-console.log(`  method: ${BLOCKS} blocks of ${BLOCK_SIZE} iterations after ${WARMUP} warm-up; each iteration makes one raw call`);
-console.log(`          and one client call in alternating order; ratio = median over blocks of (client time / raw time)`);
-console.log(`  raw fetch + json():      ${perCall(wall[0]!)} µs/call (mean wall)`);
-console.log(`  client.GET:              ${perCall(wall[1]!)} µs/call (mean wall)`);
-console.log(`  ratio client/raw:        ${ratio.toFixed(3)}x (blocks: p25 ${quantile(0.25).toFixed(3)}, p75 ${quantile(0.75).toFixed(3)}) target <= 1.05x: ${ratio <= 1.05 ? "OK" : "ABOVE TARGET"}`);
-console.log(`  ratio of CPU time:       ${(cpu[1]! / cpu[0]!).toFixed(3)}x (this process only; the server runs elsewhere)`);
-console.log(`  node ${process.version}`);
+/** Child mode: `bench-client.ts measure <raw|client> <baseUrl>` prints one Measurement as JSON. */
+async function measure(side: Measurement["side"], baseUrl: string): Promise<void> {
+  const client = createChargesClient({ baseUrl, apiKey: API_KEY });
+  const url = `${baseUrl}/v1/merchant`;
+  const call =
+    side === "raw"
+      ? async () => (await fetch(url, { headers: { "x-api-key": API_KEY } })).json()
+      : async () => {
+          const result = await client.GET("/v1/merchant");
+          if (result.data === undefined) throw new Error("no data");
+          return result.data;
+        };
+  for (let i = 0; i < WARMUP; i += 1) await call();
+  const blocks: number[] = [];
+  const cpuStart = process.cpuUsage();
+  for (let block = 0; block < BLOCKS; block += 1) {
+    const started = performance.now();
+    for (let i = 0; i < BLOCK_SIZE; i += 1) await call();
+    blocks.push(((performance.now() - started) * 1000) / BLOCK_SIZE);
+  }
+  const cpu = process.cpuUsage(cpuStart);
+  const result: Measurement = { side, wallUs: median(blocks), cpuUs: (cpu.user + cpu.system) / (BLOCKS * BLOCK_SIZE) };
+  console.log(JSON.stringify(result));
+}
+
+/**
+ * The command that runs `args` pinned to one CPU with taskset (util-linux), when there is a
+ * second CPU and taskset is installed. Unpinned, the scheduler puts the caller and the server
+ * on one core for some processes and on two for others, and per-call times differ by a third
+ * between the two placements; pinned, every process sees the same placement.
+ */
+function pinned(cpu: number, args: string[]): [string, string[]] {
+  const canPin = cpus().length >= 2 && spawnSync("taskset", ["-c", "0", "true"]).status === 0;
+  return canPin ? ["taskset", ["-c", String(cpu), process.execPath, ...args]] : [process.execPath, args];
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+async function main(): Promise<void> {
+  const document = JSON.parse(readFileSync(join(ROOT, "generated", openapiPath("3.1", "family-a", "dereferenced.json")), "utf8"));
+  const merchant = document.paths["/v1/merchant"].get.responses["200"].content["application/json"].example;
+  const serverSource = `
+    const { createServer } = require("node:http");
+    const body = ${JSON.stringify(JSON.stringify(merchant))};
+    const server = createServer((request, response) => {
+      response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body),
+        "x-ratelimit-limit": "100", "x-ratelimit-remaining": "99", "x-ratelimit-reset": "1800000000" });
+      response.end(body);
+    });
+    server.keepAliveTimeout = 60000;
+    server.listen(0, "127.0.0.1", () => console.log(server.address().port));
+  `;
+  const server = spawn(...pinned(1, ["-e", serverSource]), { stdio: ["ignore", "pipe", "inherit"] });
+  const port = Number(await new Promise<string>((resolve) => createInterface({ input: server.stdout! }).once("line", resolve)));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const self = fileURLToPath(import.meta.url);
+
+  const results: Measurement[] = [];
+  try {
+    for (let run = 0; run < RUNS; run += 1) {
+      const order: Array<Measurement["side"]> = run % 2 === 0 ? ["raw", "client"] : ["client", "raw"];
+      for (const side of order) {
+        const child = spawnSync(...pinned(0, ["--import", "tsx", self, "measure", side, baseUrl]), { cwd: ROOT, encoding: "utf8" });
+        if (child.status !== 0) throw new Error(`measurement process failed: ${child.stderr}`);
+        results.push(JSON.parse(child.stdout.trim().split("\n").pop()!) as Measurement);
+      }
+    }
+  } finally {
+    server.kill();
+  }
+
+  const of = (side: Measurement["side"], key: "wallUs" | "cpuUs") => results.filter((r) => r.side === side).map((r) => r[key]);
+  const rawWall = median(of("raw", "wallUs"));
+  const clientWall = median(of("client", "wallUs"));
+  const ratio = clientWall / rawWall;
+  const range = (values: number[]) => `${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)}`;
+  console.log("Client overhead versus raw fetch (loopback node:http server in a child process)");
+  console.log(`  method: ${RUNS} processes per side, alternating; each warms up (${WARMUP} calls), then times ${BLOCKS} blocks`);
+  console.log(`          of ${BLOCK_SIZE} sequential calls and reports its median µs/call; ratio = median(client) / median(raw)`);
+  console.log(`  raw fetch + json():      ${rawWall.toFixed(1)} µs/call (processes: ${range(of("raw", "wallUs"))})`);
+  console.log(`  client.GET:              ${clientWall.toFixed(1)} µs/call (processes: ${range(of("client", "wallUs"))})`);
+  console.log(`  ratio client/raw:        ${ratio.toFixed(3)}x target <= 1.05x: ${ratio <= 1.05 ? "OK" : "ABOVE TARGET"}`);
+  console.log(
+    `  CPU time per call:       raw ${median(of("raw", "cpuUs")).toFixed(1)} µs, client ${median(of("client", "cpuUs")).toFixed(1)} µs ` +
+      `(ratio ${(median(of("client", "cpuUs")) / median(of("raw", "cpuUs"))).toFixed(3)}x; whole process, all threads)`,
+  );
+  console.log(`  node ${process.version}; ${pinned(0, [])[0] === "taskset" ? "server on CPU 1, callers on CPU 0 (taskset)" : "not pinned (one CPU or no taskset)"}`);
+}
+
+const [mode, side, baseUrl] = process.argv.slice(2);
+if (mode === "measure") await measure(side as Measurement["side"], baseUrl!);
+else await main();
