@@ -2,8 +2,12 @@
  * What a receiver checks on one webhook delivery, read from the contract: the event's entry in
  * the family document's `webhooks` map (OpenAPI 3.1, dereferenced) gives the payload schema and
  * the signature headers. A delivery passes when the client's `verifyWebhook` and the Standard
- * Webhooks reference library both accept it and agree, and its payload and headers validate.
+ * Webhooks reference library both accept it and agree, when one of its `v1` signatures is the
+ * HMAC-SHA256 the Standard Webhooks specification defines (computed here with node:crypto, so
+ * that a scheme mistake shared by the sandbox, the client and the library, which all sign or
+ * verify through that library, would still show), and its payload and headers validate.
  */
+import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
@@ -47,6 +51,7 @@ export async function checkDelivery(delivery: ReceivedDelivery, secret: string, 
   const byClient = await verifyWebhook(delivery.body, headers, secret);
   const byLibrary = new Webhook(secret).verify(delivery.body, headers);
   expect(byLibrary).toEqual(byClient);
+  expect(signatureEntries(delivery)).toContain(`v1,${specSignature(delivery, secret)}`);
   expect(byClient.type).toBe(type);
   const contract = eventContract(type);
   expect(contract.validatePayload(byClient), describeSchemaErrors(contract.validatePayload).join("\n")).toBe(true);
@@ -56,6 +61,16 @@ export async function checkDelivery(delivery: ReceivedDelivery, secret: string, 
   }
   expect(delivery.headers["content-type"]).toBe("application/json");
   return byClient;
+}
+
+/**
+ * The signature by the specification: base64 of HMAC-SHA256, keyed with the base64-decoded
+ * part of the secret after `whsec_`, over `<webhook-id>.<webhook-timestamp>.<body>`.
+ */
+export function specSignature(delivery: ReceivedDelivery, secret: string): string {
+  const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64");
+  const content = `${delivery.headers["webhook-id"]}.${delivery.headers["webhook-timestamp"]}.${delivery.body}`;
+  return createHmac("sha256", key).update(content, "utf8").digest("base64");
 }
 
 /** The `v1` entries of a delivery's webhook-signature header. */
