@@ -4,7 +4,7 @@
  * would have alone, databases written by the first schema version open with their
  * idempotency keys intact, and WAL checkpoints happen without any request running them.
  */
-import { execFileSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -106,8 +106,10 @@ describe("closing", () => {
       await store.create({ record: { kind: "charge", accountId: "acc_1", id: "ch_1", status: "pending", customerId: null, uniqueKey: null, createdMs: 1, data: {} } });
       await store.close();
       console.log("closed");`;
-    const output = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8", timeout: 20_000 });
-    expect(output.trim()).toBe("closed");
+    // `--input-type=module` as well: the checkpoint worker must not inherit it.
+    const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8", timeout: 20_000 });
+    expect(child.stdout.trim()).toBe("closed");
+    expect(child.stderr).not.toContain("checkpoint worker stopped");
   });
 });
 

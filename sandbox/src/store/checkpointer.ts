@@ -44,14 +44,23 @@ export interface Checkpointer {
   stop(): Promise<void>;
 }
 
-export function startCheckpointer(file: string, intervalMs = CHECKPOINT_INTERVAL_MS): Checkpointer {
+/**
+ * Starts the worker. `onStopped` runs if the worker dies (it cannot load, say): the store then
+ * goes back to SQLite's automatic checkpoints so that the WAL does not grow without bound.
+ */
+export function startCheckpointer(file: string, onStopped: () => void, intervalMs = CHECKPOINT_INTERVAL_MS): Checkpointer {
   const driver = createRequire(import.meta.url).resolve("better-sqlite3");
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { driver, file, intervalMs } });
+  // No inherited flags: `--input-type=module` would make the CommonJS source above ESM, and the
+  // TypeScript loader is not needed for it.
+  const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { driver, file, intervalMs } });
   // A checkpoint that fails (disk full, say) leaves the WAL growing but loses nothing.
   worker.on("message", (message: { error?: string }) => {
     if (message.error) console.error(`sandbox store: background checkpoint failed: ${message.error}`);
   });
-  worker.on("error", (error) => console.error("sandbox store: checkpoint worker stopped:", error));
+  worker.on("error", (error) => {
+    console.error("sandbox store: checkpoint worker stopped, back to automatic checkpoints:", error);
+    onStopped();
+  });
   worker.unref();
   let stopping: Promise<void> | undefined;
   return {

@@ -204,7 +204,9 @@ export function openSqliteStore(options: SqliteStoreOptions): SandboxStore {
   // 64 MiB of page cache: lookups by id stay in memory with a million stored records.
   db.pragma(`cache_size = ${-64 * 1024}`);
   migrate(db);
-  const checkpointer = startCheckpointer(file);
+  const checkpointer = startCheckpointer(file, () => {
+    if (db.open) db.pragma("wal_autocheckpoint = 1000");
+  });
 
   const COLUMNS = "kind, account_id, id, status, customer_id, unique_key, created_ms, data";
   const selectRecord = db.prepare<RecordRow>(`SELECT ${COLUMNS} FROM records WHERE kind = ? AND account_id = ? AND id = ?`);
