@@ -23,6 +23,7 @@ import Database from "better-sqlite3";
 import { dynamicBrCode } from "../sandbox/src/domain/brcode.ts";
 import { chargeId, hex32 } from "../sandbox/src/domain/ids.ts";
 import { createKeyRing } from "../sandbox/src/keys.ts";
+import { SANDBOX_NODE_FLAGS } from "../sandbox/src/node-flags.ts";
 import { DATABASE_FILE, openSqliteStore } from "../sandbox/src/store/sqlite.ts";
 import { startPrism } from "../src/mock/prism.ts";
 import { ROOT } from "./lib/contract-build.ts";
@@ -124,7 +125,7 @@ async function seed(dir: string, count: number): Promise<string[]> {
 }
 
 async function spawnSandbox(dir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(ROOT, "sandbox/src/cli.ts"), "--port", "0", "--data-dir", dir, "--plan", "generous", "--json"], {
+  const child = spawn(process.execPath, [...SANDBOX_NODE_FLAGS, "--import", "tsx", join(ROOT, "sandbox/src/cli.ts"), "--port", "0", "--data-dir", dir, "--plan", "generous", "--json"], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "inherit"],
   });

@@ -21,12 +21,18 @@ export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 
 /** JSON with object members sorted, so that member order and whitespace do not matter. */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  // Built by concatenation: this runs on every idempotent creation.
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? "" : ",") + canonicalJson(value[i]);
+    return `${out}]`;
   }
-  return JSON.stringify(value) ?? "null";
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record).sort();
+  let out = "{";
+  for (let i = 0; i < keys.length; i++) out += `${i === 0 ? "" : ","}${JSON.stringify(keys[i])}:${canonicalJson(record[keys[i]])}`;
+  return `${out}}`;
 }
 
 export function fingerprint(operationId: string, body: unknown): string {

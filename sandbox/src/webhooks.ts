@@ -107,6 +107,9 @@ export interface WebhookSender {
   close(): Promise<void>;
 }
 
+/** How many webhook URLs keep their checked shape (urlProblem) before the memo starts over. */
+const CHECKED_URLS_KEPT = 1_000;
+
 const NON_PUBLIC = new BlockList();
 for (const [network, prefix] of [
   ["0.0.0.0", 8],
@@ -189,6 +192,8 @@ export function createWebhookSender(store: SandboxStore, keyRing: KeyRing, optio
   const baseNow = options.now ?? (() => new Date());
   /** Endpoints by account, read once from the store (this process is the store's only writer). */
   const endpoints = new Map<string, string | null>();
+  /** What urlProblem found for a URL (the check depends on the URL text alone). */
+  const checkedUrls = new Map<string, string | null>();
   let settingsWrites: Promise<unknown> = Promise.resolve();
   const controllers = new Set<AbortController>();
   const inFlight = new Set<Promise<void>>();
@@ -363,8 +368,15 @@ export function createWebhookSender(store: SandboxStore, keyRing: KeyRing, optio
       void pump();
     },
     urlProblem(url) {
-      const shape = urlShapeProblem(url, allowPrivate);
-      return "problem" in shape ? shape.problem : null;
+      // Integrations send the same few URLs on every charge: parse each once.
+      let problem = checkedUrls.get(url);
+      if (problem === undefined) {
+        const shape = urlShapeProblem(url, allowPrivate);
+        problem = "problem" in shape ? shape.problem : null;
+        if (checkedUrls.size >= CHECKED_URLS_KEPT) checkedUrls.clear();
+        checkedUrls.set(url, problem);
+      }
+      return problem;
     },
     secrets,
     signingSecrets,
