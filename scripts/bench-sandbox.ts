@@ -8,10 +8,17 @@
  * versus 1,000,000 stored charges, and its resident memory. Prints figures and ratios; a
  * benchmark, not a test: it never fails on a number.
  *
- * Every server runs in its own child process; autocannon runs here. Environment:
- * BENCH_DURATION (seconds per run, default 10), BENCH_CONNECTIONS (default 50),
- * BENCH_STORED (large store size, default 1000000). Each measured run follows an unreported
- * 2-second warm-up run on the same target.
+ * Method: every server runs in its own child process (the sandbox as `npm run sandbox` starts
+ * it, with the node options of sandbox/src/node-flags.ts); autocannon runs here, on the same
+ * machine. All targets stay up for the whole comparison, which runs in rounds: in each round
+ * every target is measured once (an unreported warm-up run, then the measured run), in an
+ * order that rotates from round to round, and the medians over the rounds are reported with
+ * every run's figure and the server's CPU time per request (all its threads, from /proc).
+ * On a small virtual machine single runs move by ±15% or more; rounds spread that drift over
+ * all targets instead of letting it fall on one.
+ *
+ * Environment: BENCH_DURATION (seconds per measured run, default 5), BENCH_ROUNDS (default
+ * 3), BENCH_CONNECTIONS (default 50), BENCH_STORED (large store size, default 1000000).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -29,7 +36,8 @@ import { startPrism } from "../src/mock/prism.ts";
 import { ROOT } from "./lib/contract-build.ts";
 import { openapiPath } from "../src/contract/layout.ts";
 
-const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const LARGE = Number(process.env.BENCH_STORED ?? 1_000_000);
 const SMALL = 1_000;
@@ -45,12 +53,6 @@ interface RunResult {
   p99: number;
   non2xx: number;
   errors: number;
-}
-
-/** A short unreported run first, so that every target is measured warm (JIT, caches). */
-async function warmCannon(url: string, kind: "post" | "get", ids: readonly string[] = []): Promise<RunResult> {
-  await cannon(url, kind, ids, WARMUP);
-  return cannon(url, kind, ids);
 }
 
 async function cannon(url: string, kind: "post" | "get", ids: readonly string[] = [], duration = DURATION): Promise<RunResult> {
@@ -157,6 +159,14 @@ function rssMiB(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
+/** CPU time (user + system, all threads) a process has used, in microseconds (Linux /proc). */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+}
+/** USER_HZ, the unit of /proc/<pid>/stat times: 100 on Linux. */
+const CLOCK_TICKS = 100;
+
 function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null) return resolve();
@@ -165,62 +175,126 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
+interface Target {
+  label: string;
+  url: string;
+  /** For the CPU time per request (absent for Prism, whose work is spread over its children). */
+  pid?: number;
+  getIds?: readonly string[];
+  runs: { post: Measured[]; get: Measured[] };
+}
+
+interface Measured extends RunResult {
+  /** Server CPU per request (µs), when the target's process is known. */
+  cpuUs?: number;
+}
+
+function target(label: string, url: string, pid?: number, getIds?: readonly string[]): Target {
+  return { label, url, pid, getIds, runs: { post: [], get: [] } };
+}
+
+async function measure(t: Target, kind: "post" | "get"): Promise<void> {
+  await cannon(t.url, kind, t.getIds, WARMUP);
+  const before = t.pid ? cpuMicros(t.pid) : 0;
+  const result: Measured = await cannon(t.url, kind, t.getIds);
+  if (t.pid && result.rps > 0) result.cpuUs = (cpuMicros(t.pid) - before) / (result.rps * DURATION);
+  t.runs[kind].push(result);
+}
+
+/**
+ * ROUNDS rounds; in each, every target is measured (POST then GET), the order rotating from
+ * round to round so that a slow spell of the machine does not fall on one target only.
+ */
+async function rounds(targets: Target[]): Promise<void> {
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let i = 0; i < targets.length; i++) {
+      const t = targets[(i + round) % targets.length]!;
+      await measure(t, "post");
+      await measure(t, "get");
+    }
+  }
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const rps = (t: Target, kind: "post" | "get") => median(t.runs[kind].map((r) => r.rps));
+
 const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
-const line = (label: string, post: RunResult, get: RunResult) =>
-  `${label.padEnd(34)} POST ${fmt(post.rps).padStart(8)} req/s p99 ${fmt(post.p99).padStart(5)} ms   GET ${fmt(get.rps).padStart(8)} req/s p99 ${fmt(get.p99).padStart(5)} ms` +
-  (post.non2xx + get.non2xx + post.errors + get.errors > 0 ? `   (non-2xx ${post.non2xx + get.non2xx}, errors ${post.errors + get.errors})` : "");
+function describe(t: Target, kind: "post" | "get"): string {
+  const runs = t.runs[kind];
+  const values = runs.map((r) => r.rps);
+  const cpu = runs.every((r) => r.cpuUs !== undefined) ? `, server CPU ${fmt(median(runs.map((r) => r.cpuUs!)))} µs/req` : "";
+  const failures = runs.reduce((n, r) => n + r.non2xx + r.errors, 0);
+  return (
+    `${kind.toUpperCase().padEnd(4)} ${fmt(median(values)).padStart(7)} req/s (runs ${values.map((v) => fmt(v)).join(", ")}), ` +
+    `p99 ${fmt(median(runs.map((r) => r.p99)))} ms${cpu}${failures > 0 ? `, non-2xx or errors: ${failures}` : ""}`
+  );
+}
+function report(t: Target, extra = ""): void {
+  console.log(`${t.label}${extra}\n  ${describe(t, "post")}\n  ${describe(t, "get")}`);
+}
 
 console.log(`machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${fmt(totalmem() / 2 ** 30, 1)} GiB, Node ${process.version}`);
-console.log(`autocannon: ${CONNECTIONS} connections, ${DURATION} s per run\n`);
+console.log(
+  `method: autocannon in this process, ${CONNECTIONS} connections; each server in its own process; ${ROUNDS} rounds, ` +
+    `each target measured once per round (${WARMUP} s warm-up, then ${DURATION} s) in rotating order; medians reported\n`,
+);
 
 const smallDir = mkdtempSync(join(tmpdir(), "bench-sandbox-small-"));
 const largeDir = mkdtempSync(join(tmpdir(), "bench-sandbox-large-"));
+const children: ChildProcess[] = [];
+let prism: Awaited<ReturnType<typeof startPrism>> | undefined;
 try {
-  // (a) the sandbox, 1,000 stored charges.
+  // (a) the sandbox (1,000 stored charges at start), (b) Prism mock of the same contract,
+  // (c) bare node:http answering a fixed body of the same size. All three run throughout.
   const smallIds = await seed(smallDir, SMALL);
   const small = await spawnSandbox(smallDir);
+  children.push(small.child);
   const sample = await fetch(`${small.url}/v1/charges/${smallIds[0]}`, { headers: { "x-api-key": API_KEY } });
   const chargeText = await sample.text();
-  const sandboxPost = await warmCannon(small.url, "post");
-  const sandboxGet = await warmCannon(small.url, "get", smallIds);
-  const smallRss = rssMiB(small.child.pid!);
-  await stop(small.child);
-
-  // (b) Prism mock of the same contract.
-  const prism = await startPrism({ document: join(ROOT, "generated", openapiPath("3.1", "family-a", "yaml")) });
-  const prismPost = await warmCannon(prism.url, "post");
-  const prismGet = await warmCannon(prism.url, "get");
-  await prism.close();
-
-  // (c) bare node:http with a fixed body of the same size.
+  prism = await startPrism({ document: join(ROOT, "generated", openapiPath("3.1", "family-a", "yaml")) });
   const bare = await spawnBare(chargeText);
-  const barePost = await warmCannon(bare.url, "post");
-  const bareGet = await warmCannon(bare.url, "get");
+  children.push(bare.child);
+
+  const sandbox = target(`sandbox (${fmt(SMALL)} stored charges at start)`, small.url, small.child.pid, smallIds);
+  const mock = target("Prism mock (same contract)", prism.url);
+  const plain = target(`bare node:http (fixed ${Buffer.byteLength(chargeText)} B body)`, bare.url, bare.child.pid);
+  await rounds([sandbox, mock, plain]);
+  const smallRss = rssMiB(small.child.pid!);
+  await prism.close();
+  prism = undefined;
   await stop(bare.child);
 
-  console.log(line("sandbox", sandboxPost, sandboxGet));
-  console.log(line("Prism mock (same contract)", prismPost, prismGet));
-  console.log(line(`bare node:http (${Buffer.byteLength(chargeText)} B body)`, barePost, bareGet));
+  report(sandbox);
+  report(mock);
+  report(plain);
   console.log(
-    `ratios: sandbox/Prism POST ${fmt(sandboxPost.rps / prismPost.rps, 1)}x GET ${fmt(sandboxGet.rps / prismGet.rps, 1)}x (target >= 10x); ` +
-      `sandbox/bare POST ${fmt(sandboxPost.rps / barePost.rps, 2)}x GET ${fmt(sandboxGet.rps / bareGet.rps, 2)}x (target >= 0.5x)\n`,
+    `ratios (medians): sandbox/Prism POST ${fmt(rps(sandbox, "post") / rps(mock, "post"), 1)}x GET ${fmt(rps(sandbox, "get") / rps(mock, "get"), 1)}x (target >= 10x); ` +
+      `sandbox/bare POST ${fmt(rps(sandbox, "post") / rps(plain, "post"), 2)}x GET ${fmt(rps(sandbox, "get") / rps(plain, "get"), 2)}x (target >= 0.5x)\n`,
   );
 
-  // The sandbox with 1,000 versus LARGE stored charges.
+  // The sandbox with 1,000 versus LARGE stored charges, the two measured in alternation.
   const seedStart = performance.now();
   const largeIds = await seed(largeDir, LARGE);
   console.log(`seeded ${fmt(LARGE)} charges in ${fmt((performance.now() - seedStart) / 1000, 1)} s`);
   const large = await spawnSandbox(largeDir);
-  const largeGet = await warmCannon(large.url, "get", largeIds);
-  const largePost = await warmCannon(large.url, "post");
+  children.push(large.child);
+  const smallAgain = target(`sandbox, ${fmt(SMALL)} stored charges at start`, small.url, small.child.pid, smallIds);
+  const largeTarget = target(`sandbox, ${fmt(LARGE)} stored charges`, large.url, large.child.pid, largeIds);
+  await rounds([smallAgain, largeTarget]);
   const largeRss = rssMiB(large.child.pid!);
-  await stop(large.child);
-  console.log(line(`sandbox, ${fmt(SMALL)} stored charges`, sandboxPost, sandboxGet) + `   RSS ${fmt(smallRss)} MiB`);
-  console.log(line(`sandbox, ${fmt(LARGE)} stored charges`, largePost, largeGet) + `   RSS ${fmt(largeRss)} MiB`);
+  report(smallAgain, `, RSS ${fmt(smallRss)} MiB`);
+  report(largeTarget, `, RSS ${fmt(largeRss)} MiB`);
   console.log(
-    `kept with ${fmt(LARGE)} stored: POST ${fmt((100 * largePost.rps) / sandboxPost.rps)}%, GET ${fmt((100 * largeGet.rps) / sandboxGet.rps)}% (target >= 90%)`,
+    `kept with ${fmt(LARGE)} stored: POST ${fmt((100 * rps(largeTarget, "post")) / rps(smallAgain, "post"))}%, ` +
+      `GET ${fmt((100 * rps(largeTarget, "get")) / rps(smallAgain, "get"))}% (target >= 90%)`,
   );
 } finally {
+  await prism?.close();
+  for (const child of children) await stop(child);
   rmSync(smallDir, { recursive: true, force: true });
   rmSync(largeDir, { recursive: true, force: true });
 }
