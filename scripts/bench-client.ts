@@ -5,13 +5,15 @@
  * the contract's example body over keep-alive connections. Each measurement is a fresh Node
  * process that makes calls one way only, as a real program would: either raw
  * (`fetch(url, {headers})` + `response.json()`) or through the client
- * (`client.GET("/v1/merchant")`: API key and idempotency steps, retry transport, rate-limit
- * tracking, JSON parsing). It warms up, then times BLOCKS blocks of BLOCK_SIZE sequential
- * calls and reports its median block time per call. The script runs RUNS raw processes and
- * RUNS client processes alternately (raw, client, client, raw, ...) so drift in the machine's
- * load hits both sides alike; the ratio is median(client) / median(raw): one run, one ratio,
- * printed with the spread of the processes and their CPU time per call. With two or more CPUs
- * the server is pinned to CPU 1 and the measuring processes to CPU 0 (taskset, see `pinned`).
+ * (`client.GET("/v1/merchant")`: a direct call, as is every call with plain options on a
+ * client without middleware: idempotency step, URL and header record, API key and URL guard,
+ * retry transport, rate-limit tracking, JSON parsing; see src/client/direct-call.ts). It warms
+ * up, then times BLOCKS blocks of BLOCK_SIZE sequential calls and reports its median block
+ * time per call. The script runs RUNS raw processes and RUNS client processes alternately
+ * (raw, client, client, raw, ...) so drift in the machine's load hits both sides alike; the
+ * ratio is median(client) / median(raw): one run, one ratio, printed with the spread of the
+ * processes and their CPU time per call. With two or more CPUs the server is pinned to CPU 1
+ * and the measuring processes to CPU 0 (taskset, see `pinned`).
  *
  * Why processes and not calls interleaved in one process: on a 2-core virtual machine,
  * interleaving two call paths in one process moves each side's after-effects (garbage

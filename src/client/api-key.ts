@@ -1,7 +1,8 @@
 /**
  * The API key goes in its header on every request and never in a URL. The transport step sets
  * the header (overriding anything the caller set under that name) and refuses to send a
- * request whose URL contains the key, raw or percent-encoded.
+ * request whose URL contains the key, raw or percent-encoded. Direct calls (direct-call.ts)
+ * put the key last in their header record and use the same URL guard.
  */
 import type { RequestLike } from "./client-request.ts";
 import { ApiKeyInUrlError } from "./errors.ts";
@@ -27,14 +28,21 @@ export function validateApiKey(apiKey: unknown): asserts apiKey is string {
   if (/[\r\n]/.test(apiKey)) throw new TypeError("apiKey must not contain line breaks");
 }
 
-/** The transport step (last before sending): refuse a URL with the key, then make sure of the header. */
-export function apiKeyStep(headerName: string, apiKey: string): (request: RequestLike) => void {
+/** Throws ApiKeyInUrlError when a request URL contains the key (variants computed once). */
+export function urlGuard(apiKey: string): (url: string) => void {
   const variants = variantsOf(apiKey);
-  return (request) => {
-    const url = request.url;
+  return (url) => {
     for (const variant of variants) {
       if (url.includes(variant)) throw new ApiKeyInUrlError(redact(url, variants));
     }
+  };
+}
+
+/** The transport step (last before sending): refuse a URL with the key, then make sure of the header. */
+export function apiKeyStep(headerName: string, apiKey: string): (request: RequestLike) => void {
+  const guard = urlGuard(apiKey);
+  return (request) => {
+    guard(request.url);
     if (request.headers.get(headerName) !== apiKey) request.headers.set(headerName, apiKey);
   };
 }

@@ -15,11 +15,21 @@
 
 const BRAND = Symbol("ClientRequest");
 
-/** The parts of a request the client's transport and middleware rely on. */
+/**
+ * The header operations the transport uses (API key step, retry policy). A real `Headers`
+ * has them; so has the record-backed view of a direct call (plain-request.ts).
+ */
+export interface HeaderAccess {
+  get(name: string): string | null;
+  has(name: string): boolean;
+  set(name: string, value: string): void;
+}
+
+/** The parts of a request the client's transport relies on. */
 export interface RequestLike {
   readonly url: string;
   readonly method: string;
-  readonly headers: Headers;
+  readonly headers: HeaderAccess;
   readonly body: BodyInit | ReadableStream | null;
   readonly signal: AbortSignal | null;
   clone(): RequestLike;
@@ -94,7 +104,14 @@ export class ClientRequest implements RequestLike {
 /** The fetch signature the client uses (compatible with `globalThis.fetch`). */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-/** Sends a ClientRequest as `fetch(url, init)`, a real Request as `fetch(request)`. */
+/** A request object of the client's own (ClientRequest, PlainRequest): sent as `fetch(url, init)`. */
+interface InitSource {
+  toInit(): RequestInit;
+}
+
+/** Sends the client's own request objects as `fetch(url, init)`, a real Request as `fetch(request)`. */
 export function sendRequest(fetchImpl: FetchLike, request: RequestLike): Promise<Response> {
-  return BRAND in request ? fetchImpl(request.url, (request as ClientRequest).toInit()) : fetchImpl(request as Request);
+  return typeof (request as Partial<InitSource>).toInit === "function"
+    ? fetchImpl(request.url, (request as unknown as InitSource).toInit())
+    : fetchImpl(request as unknown as Request);
 }

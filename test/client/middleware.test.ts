@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createChargesClient, createSdkClient } from "../../src/client/index.ts";
+import { CALL_PATHS } from "./support/call-paths.ts";
 import { startScriptedServer, type ScriptedServer } from "./support/scripted-server.ts";
 
 const API_KEY = "sk_live_middleware_0001";
@@ -44,7 +45,10 @@ describe("caller middleware and fetch", () => {
     expect(server.received[0]?.headers["x-trace"]).toBe("t-1");
     expect(server.received[0]?.headers["x-api-key"]).toBe(API_KEY);
   });
+});
 
+// Both call paths hand a custom fetch the same (url, init).
+describe.each(CALL_PATHS)("custom fetch ($name)", ({ createSdkClient }) => {
   it("a custom fetch is called as fetch(url, init) with the client's headers", async () => {
     const calls: Array<{ url: string; method: string | undefined; key: string | null }> = [];
     const sdk = createSdkClient({

@@ -13,9 +13,12 @@ export interface ReceivedRequest {
   body: string;
 }
 
-/** One scripted answer: a response, or `drop` to cut the connection without answering. */
+/**
+ * One scripted answer: a response (`body` is sent as JSON, `text` as it is), or `drop` to
+ * cut the connection without answering.
+ */
 export type ScriptedAnswer =
-  | { status: number; headers?: Record<string, string>; body?: unknown }
+  | { status: number; headers?: Record<string, string>; body?: unknown; text?: string }
   | "drop";
 
 export interface ScriptedServer {
@@ -40,7 +43,7 @@ export async function startScriptedServer(fallback: ScriptedAnswer = { status: 2
         request.socket.destroy();
         return;
       }
-      const payload = answer.body === undefined ? "" : JSON.stringify(answer.body);
+      const payload = answer.text ?? (answer.body === undefined ? "" : JSON.stringify(answer.body));
       response.writeHead(answer.status, { "content-type": "application/json", ...answer.headers });
       response.end(payload);
     });
