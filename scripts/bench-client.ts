@@ -15,6 +15,11 @@
  * processes and their CPU time per call. With two or more CPUs the server is pinned to CPU 1
  * and the measuring processes to CPU 0 (taskset, see `pinned`).
  *
+ * Then the same measurement with fetch replaced by a stub that answers at once
+ * (STUB_RUNS processes per side): what each side costs besides fetch and the network, i.e. the
+ * client's own work per call, a figure that does not move with the machine's load the way
+ * loopback calls do. It is printed in µs and as a share of a raw loopback call.
+ *
  * Why processes and not calls interleaved in one process: on a 2-core virtual machine,
  * interleaving two call paths in one process moves each side's after-effects (garbage
  * collection of its allocations, stream finalisation, inline caches shared inside fetch) into
@@ -36,6 +41,9 @@ const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 10);
 const BLOCK_SIZE = Number(process.env.BENCH_BLOCK_SIZE ?? 500);
 const WARMUP = 2_000;
 const API_KEY = "sk_live_bench_0001";
+/** Processes per side for the client's own cost (stub fetch; steady, so few are needed). */
+const STUB_RUNS = Number(process.env.BENCH_STUB_RUNS ?? 3);
+const RATE_LIMIT_HEADERS = { "x-ratelimit-limit": "100", "x-ratelimit-remaining": "99", "x-ratelimit-reset": "1800000000" };
 
 interface Measurement {
   side: "raw" | "client";
@@ -45,28 +53,44 @@ interface Measurement {
   cpuUs: number;
 }
 
-/** Child mode: `bench-client.ts measure <raw|client> <baseUrl>` prints one Measurement as JSON. */
-async function measure(side: Measurement["side"], baseUrl: string): Promise<void> {
-  const client = createChargesClient({ baseUrl, apiKey: API_KEY });
+/**
+ * A fetch that answers at once with the server's response, without a network: with it, a
+ * process measures what each side costs besides fetch itself (the client's own work).
+ */
+function stubFetch(body: string): typeof fetch {
+  const headers = { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), ...RATE_LIMIT_HEADERS };
+  return (async () => new Response(body, { headers })) as unknown as typeof fetch;
+}
+
+/**
+ * Child mode: `bench-client.ts measure <raw|client> <baseUrl|stub> [body]` prints one
+ * Measurement as JSON; with `stub`, calls go to stubFetch instead of the server.
+ */
+async function measure(side: Measurement["side"], target: string, stubBody?: string): Promise<void> {
+  const fetchImpl = target === "stub" ? stubFetch(stubBody!) : fetch;
+  const baseUrl = target === "stub" ? "http://127.0.0.1:9" : target;
+  const client = createChargesClient({ baseUrl, apiKey: API_KEY, fetch: target === "stub" ? fetchImpl : undefined });
   const url = `${baseUrl}/v1/merchant`;
   const call =
     side === "raw"
-      ? async () => (await fetch(url, { headers: { "x-api-key": API_KEY } })).json()
+      ? async () => (await fetchImpl(url, { headers: { "x-api-key": API_KEY } })).json()
       : async () => {
           const result = await client.GET("/v1/merchant");
           if (result.data === undefined) throw new Error("no data");
           return result.data;
         };
-  for (let i = 0; i < WARMUP; i += 1) await call();
+  // Stubbed calls take microseconds: ten times as many, for blocks long enough to time.
+  const scale = target === "stub" ? 10 : 1;
+  for (let i = 0; i < WARMUP * scale; i += 1) await call();
   const blocks: number[] = [];
   const cpuStart = process.cpuUsage();
   for (let block = 0; block < BLOCKS; block += 1) {
     const started = performance.now();
-    for (let i = 0; i < BLOCK_SIZE; i += 1) await call();
-    blocks.push(((performance.now() - started) * 1000) / BLOCK_SIZE);
+    for (let i = 0; i < BLOCK_SIZE * scale; i += 1) await call();
+    blocks.push(((performance.now() - started) * 1000) / (BLOCK_SIZE * scale));
   }
   const cpu = process.cpuUsage(cpuStart);
-  const result: Measurement = { side, wallUs: median(blocks), cpuUs: (cpu.user + cpu.system) / (BLOCKS * BLOCK_SIZE) };
+  const result: Measurement = { side, wallUs: median(blocks), cpuUs: (cpu.user + cpu.system) / (BLOCKS * BLOCK_SIZE * scale) };
   console.log(JSON.stringify(result));
 }
 
@@ -95,7 +119,7 @@ async function main(): Promise<void> {
     const body = ${JSON.stringify(JSON.stringify(merchant))};
     const server = createServer((request, response) => {
       response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body),
-        "x-ratelimit-limit": "100", "x-ratelimit-remaining": "99", "x-ratelimit-reset": "1800000000" });
+        ...${JSON.stringify(RATE_LIMIT_HEADERS)} });
       response.end(body);
     });
     server.keepAliveTimeout = 60000;
@@ -106,19 +130,25 @@ async function main(): Promise<void> {
   const baseUrl = `http://127.0.0.1:${port}`;
   const self = fileURLToPath(import.meta.url);
 
-  const results: Measurement[] = [];
-  try {
-    for (let run = 0; run < RUNS; run += 1) {
+  const runSides = (runs: number, args: string[]): Measurement[] => {
+    const measured: Measurement[] = [];
+    for (let run = 0; run < runs; run += 1) {
       const order: Array<Measurement["side"]> = run % 2 === 0 ? ["raw", "client"] : ["client", "raw"];
       for (const side of order) {
-        const child = spawnSync(...pinned(0, ["--import", "tsx", self, "measure", side, baseUrl]), { cwd: ROOT, encoding: "utf8" });
+        const child = spawnSync(...pinned(0, ["--import", "tsx", self, "measure", side, ...args]), { cwd: ROOT, encoding: "utf8" });
         if (child.status !== 0) throw new Error(`measurement process failed: ${child.stderr}`);
-        results.push(JSON.parse(child.stdout.trim().split("\n").pop()!) as Measurement);
+        measured.push(JSON.parse(child.stdout.trim().split("\n").pop()!) as Measurement);
       }
     }
+    return measured;
+  };
+  let results: Measurement[];
+  try {
+    results = runSides(RUNS, [baseUrl]);
   } finally {
     server.kill();
   }
+  const stubbed = runSides(STUB_RUNS, ["stub", JSON.stringify(merchant)]);
 
   const of = (side: Measurement["side"], key: "wallUs" | "cpuUs") => results.filter((r) => r.side === side).map((r) => r[key]);
   const rawWall = median(of("raw", "wallUs"));
@@ -135,9 +165,15 @@ async function main(): Promise<void> {
     `  CPU time per call:       raw ${median(of("raw", "cpuUs")).toFixed(1)} µs, client ${median(of("client", "cpuUs")).toFixed(1)} µs ` +
       `(ratio ${(median(of("client", "cpuUs")) / median(of("raw", "cpuUs"))).toFixed(3)}x; whole process, all threads)`,
   );
+  const ownRaw = median(stubbed.filter((r) => r.side === "raw").map((r) => r.wallUs));
+  const ownClient = median(stubbed.filter((r) => r.side === "client").map((r) => r.wallUs));
+  console.log(
+    `  own cost, fetch stubbed:  raw ${ownRaw.toFixed(2)} µs/call, client ${ownClient.toFixed(2)} µs/call (${STUB_RUNS} processes per side): ` +
+      `the client adds ${(ownClient - ownRaw).toFixed(2)} µs, ${((100 * (ownClient - ownRaw)) / rawWall).toFixed(2)}% of a raw loopback call`,
+  );
   console.log(`  node ${process.version}; ${pinned(0, [])[0] === "taskset" ? "server on CPU 1, callers on CPU 0 (taskset)" : "not pinned (one CPU or no taskset)"}`);
 }
 
-const [mode, side, baseUrl] = process.argv.slice(2);
-if (mode === "measure") await measure(side as Measurement["side"], baseUrl!);
+const [mode, side, target, stubBody] = process.argv.slice(2);
+if (mode === "measure") await measure(side as Measurement["side"], target!, stubBody);
 else await main();
