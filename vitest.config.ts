@@ -1,9 +1,8 @@
 import { defineConfig } from "vitest/config";
 
+// `npm test`: every product's own suite (each package's vitest.config.ts), in one run.
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    projects: ["contract", "client", "conformance", "sandbox", "portal"],
   },
 });

@@ -8,16 +8,15 @@
  *
  *   npm start [-- --plan default|generous] [--skip-conformance]
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { provisionSandboxTarget } from "../conformance/sandbox/provision.ts";
-import { parseCliOptions, runAndReport } from "../conformance/runner/cli-options.ts";
-import { totals } from "../conformance/runner/report.ts";
-import { startSandbox } from "../sandbox/src/server.ts";
-import { buildContract, ROOT } from "./lib/contract-build.ts";
-import { reportContract } from "./lib/contract-report.ts";
+import { startTemporarySandbox } from "@payment-collection/sandbox/harness/temporary-sandbox.ts";
+import { parseTarget } from "@payment-collection/conformance/runner/target.ts";
+import { parseCliOptions, runAndReport } from "@payment-collection/conformance/runner/cli-options.ts";
+import { totals } from "@payment-collection/conformance/runner/report.ts";
+import { buildContract, ROOT } from "@payment-collection/contract/build/contract-build.ts";
+import { reportContract } from "@payment-collection/contract/build/contract-report.ts";
 
 const { values } = parseArgs({
   options: { plan: { type: "string", default: "default" }, "skip-conformance": { type: "boolean", default: false } },
@@ -36,12 +35,10 @@ if (!values["skip-conformance"]) {
   mkdirSync(join(ROOT, "reports"), { recursive: true });
   for (const profile of ["seed", "full"] as const) {
     // A fresh sandbox per profile: each run consumes fixtures (cancelled boletos, rate windows).
-    const dataDir = mkdtempSync(join(tmpdir(), "sandbox-main-job-"));
-    // Loopback webhook targets allowed: the webhook scenario receives on 127.0.0.1.
-    const sandbox = await startSandbox({ port: 0, dataDir, plan, allowPrivateWebhookTargets: true });
+    const sandbox = await startTemporarySandbox({ plan, useRateLimitAccount: true });
     try {
       console.log(`\n=== conformance, profile ${profile}, against the sandbox at ${sandbox.url} (plan ${plan}) ===`);
-      const target = await provisionSandboxTarget(sandbox.url, sandbox.keys, { useRateLimitAccount: true });
+      const target = parseTarget(sandbox.target, `the sandbox at ${sandbox.url}`);
       const junit = join(ROOT, "reports", `conformance-${profile}.xml`);
       const { code, report } = await runAndReport(target, { ...parseCliOptions(["--junit", junit]), profile });
       const count = totals(report);
@@ -49,7 +46,6 @@ if (!values["skip-conformance"]) {
       if (code !== 0) conformanceOk = false;
     } finally {
       await sandbox.close();
-      rmSync(dataDir, { recursive: true, force: true });
     }
   }
 }

@@ -16,7 +16,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { resolve } from "node:path";
 import FindMyWay from "find-my-way";
-import { loadContractDocuments, type ServiceId } from "../../src/contract/response-validator.ts";
+import { loadContractDocuments, type ServiceId } from "@payment-collection/contract/model/response-validator.ts";
 import type { HandlerTable, OperationHandler, RequestContext, SandboxApp } from "./app.ts";
 import { authenticate } from "./auth.ts";
 import { describeProblems, loadContract, type OperationSpec, type ValidationProblem } from "./contract/operations.ts";

@@ -6,13 +6,13 @@
  * copies nothing from the contract by hand.
  */
 import type { ErrorObject, ValidateFunction } from "ajv";
-import { compileOpenApiSchema } from "../../../src/contract/json-schema.ts";
+import { compileOpenApiSchema } from "@payment-collection/contract/model/json-schema.ts";
 import {
   listOperations,
   loadContractDocuments,
   type ContractDocument,
   type ServiceId,
-} from "../../../src/contract/response-validator.ts";
+} from "@payment-collection/contract/model/response-validator.ts";
 
 type Json = Record<string, unknown>;
 

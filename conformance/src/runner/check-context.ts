@@ -1,0 +1,255 @@
+/**
+ * What a check sees of the family it runs against: the contract, the profile, the target's
+ * keys and fixtures, and a paced HTTP client that speaks the contract's paths. Dredd hooks,
+ * probes and behaviour scenarios all work through one FamilyContext per family and run.
+ */
+import { randomUUID } from "node:crypto";
+import type { Profile } from "../profiles/schema-profile.ts";
+import { responseExpectation, type ResponseExpectation } from "../profiles/response-expectation.ts";
+import { findOperation, type ContractOperation, type FamilyContract, type FamilyLetter } from "@payment-collection/contract/model/family-contract.ts";
+import type { Exchange, Pacer } from "./pacing.ts";
+import { absentMembers, valuesAt, type Catalogue } from "./statement-map.ts";
+import type { FamilyATarget, FamilyBTarget } from "./target.ts";
+import { parseJsonBody, responseProblems, type ObservedResponse } from "./validate.ts";
+
+export type KeyName = "primary" | "secondAccount" | "noMerchantRead" | "testKey" | "rateLimits";
+/** Which credentials a request carries: a named key of the target, a made-up key, or none. */
+export type KeyChoice = KeyName | "invalid" | "none";
+
+export type FixtureName = keyof FamilyBTarget["fixtures"];
+
+/** Thrown by a check (or by provisioning) when it cannot be run here; the reason is reported. */
+export class NotApplicable extends Error {}
+
+export interface RequestOptions {
+  /** Fills the path template, e.g. `{ id: "42" }`. */
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  key?: KeyChoice;
+  headers?: Record<string, string>;
+  /** JSON body (serialised) or a raw string. */
+  body?: unknown;
+  /** The check wants a 429: do not wait and retry. */
+  expect429?: boolean;
+  checkId?: string;
+}
+
+export interface SentRequest {
+  method: string;
+  path: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** A key that no server issued, in the family's format, so that only its validity differs. */
+function madeUpKey(family: FamilyLetter, runId: string): string {
+  return family === "a" ? `sk_live_conformance0invalid0${runId}` : `pk_live_conformance0invalid0${runId}`;
+}
+
+export class FamilyContext {
+  readonly runId: string;
+  private keyCounter = 0;
+  private readonly expectations = new Map<string, ResponseExpectation>();
+  /** Data provisioned once per run and shared by the checks (a charge to read, a customer...). */
+  private readonly memo = new Map<string, Promise<unknown>>();
+  /** The statement catalogue, when loaded: it adds what the schemas cannot say. */
+  catalogue?: Catalogue;
+  /** Values one check leaves for a later one (the boleto a cancel consumed...). */
+  readonly notes = new Map<string, string>();
+  /** REGISTERED boletos of the target not used yet: each successful cancel consumes one. */
+  private readonly unusedBoletos: string[];
+
+  constructor(
+    readonly family: FamilyLetter,
+    readonly contract: FamilyContract,
+    readonly profile: Profile,
+    readonly target: FamilyATarget | FamilyBTarget,
+    readonly pacer: Pacer,
+    readonly mock: boolean,
+    runId?: string,
+  ) {
+    this.runId = runId ?? randomUUID().replace(/-/g, "").slice(0, 12);
+    this.unusedBoletos = [...((target as FamilyBTarget).fixtures?.registeredBoletoIds ?? [])];
+  }
+
+  /** Runs `make` once per run under `name`; later calls share its result (or its failure). */
+  once<T>(name: string, make: () => Promise<T>): Promise<T> {
+    let found = this.memo.get(name) as Promise<T> | undefined;
+    if (!found) {
+      found = make();
+      this.memo.set(name, found);
+    }
+    return found;
+  }
+
+  /** The REGISTERED boleto the next cancel will take, for checks that must leave it unchanged. */
+  peekRegisteredBoleto(): string {
+    const id = this.takeRegisteredBoleto();
+    this.unusedBoletos.unshift(id);
+    return id;
+  }
+
+  /** Takes one REGISTERED boleto of the target for a check that will change its state. */
+  takeRegisteredBoleto(): string {
+    if (!this.b || this.b.fixtures.registeredBoletoIds.length === 0) {
+      throw new NotApplicable("the target names no familyB.fixtures.registeredBoletoIds");
+    }
+    const id = this.unusedBoletos.shift();
+    if (!id) throw new NotApplicable(`the ${this.b.fixtures.registeredBoletoIds.length} REGISTERED boleto(s) of the target are used up`);
+    return id;
+  }
+
+  get a(): FamilyATarget | undefined {
+    return this.family === "a" ? (this.target as FamilyATarget) : undefined;
+  }
+
+  get b(): FamilyBTarget | undefined {
+    return this.family === "b" ? (this.target as FamilyBTarget) : undefined;
+  }
+
+  operation(operationId: string): ContractOperation {
+    return findOperation(this.contract, operationId);
+  }
+
+  key(name: KeyName): string | undefined {
+    return (this.target.keys as Partial<Record<KeyName, string>>)[name];
+  }
+
+  /** The key value for a choice; throws NotApplicable when the target lacks that key. */
+  keyValue(choice: KeyChoice): string | undefined {
+    if (choice === "none") return undefined;
+    if (choice === "invalid") return madeUpKey(this.family, this.runId);
+    const value = this.key(choice);
+    if (!value) throw new NotApplicable(`the target names no family ${this.family.toUpperCase()} key "${choice}"`);
+    return value;
+  }
+
+  fixture<K extends FixtureName>(name: K): NonNullable<FamilyBTarget["fixtures"][K]> {
+    const value = this.b?.fixtures[name];
+    if (value === undefined || (Array.isArray(value) && value.length === 0)) {
+      throw new NotApplicable(`the target names no fixture familyB.fixtures.${name}`);
+    }
+    return value as NonNullable<FamilyBTarget["fixtures"][K]>;
+  }
+
+  /** The key the checks that use up a rate limit send: the dedicated one, else the primary. */
+  rateLimitKey(): KeyName {
+    return this.key("rateLimits") ? "rateLimits" : "primary";
+  }
+
+  /** A fresh idempotency key, unique per run (at least 8 characters). */
+  idempotencyKey(): string {
+    this.keyCounter += 1;
+    return `conformance-${this.runId}-${this.keyCounter}`;
+  }
+
+  /**
+   * Rate-limit bucket of a key: keys of one account share the account's limits; requests
+   * without a valid key are usually limited per client address, so they share one bucket per
+   * server, whichever family they are for.
+   */
+  bucketOfKey(value: string | undefined): string | undefined {
+    if (this.mock) return undefined;
+    const keys = this.target.keys as Partial<Record<KeyName, string>>;
+    const server = new URL(this.target.baseUrl).origin;
+    if (value === keys.secondAccount) return `${this.family}:second-account`;
+    if (value === keys.rateLimits) return `${this.family}:rate-limit-account`;
+    if (value === keys.primary || value === keys.noMerchantRead) return `${this.family}:first-account`;
+    if (value === keys.testKey) return `${this.family}:test-key`;
+    return `${server}:unauthenticated`;
+  }
+
+  /** Path prefix a server may put before the PIX and transaction paths (family B only). */
+  prefixFor(path: string): string {
+    const prefixes = this.b?.pathPrefix;
+    if (!prefixes) return "";
+    if (path.startsWith("/pix")) return prefixes.pix;
+    if (path.startsWith("/transactions")) return prefixes.transactions;
+    return "";
+  }
+
+  /** The concrete path of an operation: template filled, prefix applied, query appended. */
+  pathOf(operationId: string, params: Record<string, string> = {}, query?: Record<string, string>): string {
+    const op = this.operation(operationId);
+    const filled = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => {
+      const value = params[name] ?? op.parameters.find((p) => p.name === name && p.in === "path")?.example;
+      if (value === undefined) throw new Error(`${operationId}: no value for path parameter ${name}`);
+      return encodeURIComponent(String(value));
+    });
+    const search = query && Object.keys(query).length > 0 ? `?${new URLSearchParams(query).toString()}` : "";
+    return `${this.prefixFor(op.path)}${filled}${search}`;
+  }
+
+  /** Builds the request of an operation without sending it. */
+  buildRequest(operationId: string, options: RequestOptions = {}): SentRequest {
+    const op = this.operation(operationId);
+    const path = this.pathOf(operationId, options.params, options.query);
+    // Accept every media type the operation documents (family A errors are problem+json).
+    const accept = [...new Set(op.responses.map((r) => r.mediaType).filter((m): m is string => !!m))].join(", ");
+    const headers: Record<string, string> = { accept: accept || "application/json", "user-agent": "payment-collection-conformance" };
+    const key = this.keyValue(options.key ?? "primary");
+    if (key !== undefined) headers[this.contract.apiKeyHeader] = key;
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+      headers["content-type"] = "application/json";
+    }
+    Object.assign(headers, options.headers ?? {});
+    return { method: op.method, path, url: `${this.target.baseUrl}${path}`, headers, body };
+  }
+
+  /** Sends an operation's request through the pacer. */
+  async send(operationId: string, options: RequestOptions = {}): Promise<ObservedResponse> {
+    const request = this.buildRequest(operationId, options);
+    return this.sendBuilt(request, options);
+  }
+
+  async sendBuilt(request: SentRequest, options: Pick<RequestOptions, "expect429" | "checkId"> = {}): Promise<ObservedResponse> {
+    return this.pacer.send({
+      method: request.method,
+      url: request.url,
+      headers: request.headers,
+      body: request.body,
+      bucket: this.bucketOfKey(request.headers[this.contract.apiKeyHeader]),
+      expectRateLimited: options.expect429,
+      checkId: options.checkId,
+    });
+  }
+
+  /** The response expectation of a documented response under this run's profile (cached). */
+  expectation(operationId: string, status: string): ResponseExpectation {
+    const key = `${operationId} ${status}`;
+    let found = this.expectations.get(key);
+    if (!found) {
+      found = responseExpectation(this.operation(operationId), status, this.profile);
+      this.expectations.set(key, found);
+    }
+    return found;
+  }
+
+  /**
+   * Problems of a response against a documented response under this run's profile: the
+   * expectation, and the members the document says the response does not carry.
+   */
+  problems(operationId: string, status: string, response: ObservedResponse): string[] {
+    return [...responseProblems(this.expectation(operationId, status), response), ...this.absentProblems(operationId, status, response)];
+  }
+
+  /** Members present although a statement of the catalogue says the response carries none. */
+  absentProblems(operationId: string, status: string, response: ObservedResponse): string[] {
+    if (!this.catalogue || response.status < 200 || response.status >= 300) return [];
+    const absent = absentMembers(this.catalogue, this.contract, { family: this.family, operationId, status });
+    if (absent.length === 0) return [];
+    const parsed = parseJsonBody(response.body);
+    if (!parsed.ok) return [];
+    return absent
+      .filter((member) => valuesAt(parsed.value, member.path).length > 0)
+      .map((member) => `body: ${member.path} is present; the document says this response does not carry it (${member.statement})`);
+  }
+
+  /** The exchanges a check made, from the pacer's log. */
+  exchangesOf(checkId: string): Exchange[] {
+    return this.pacer.exchanges.filter((e) => e.checkId === checkId);
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * The readable summary of a run: per operation and documented response, each check with its
+ * verdict (pass, FAIL with the reasons, n/a with why); then totals, the coverage of the
+ * documented responses, run times and, on request, the statement mapping.
+ */
+import type { Catalogue } from "./statement-map.ts";
+import { formatStatementCoverage, statementCoverage } from "./statement-coverage.ts";
+import { loadFamilyContract } from "@payment-collection/contract/model/family-contract.ts";
+import { coverage, type CheckResult, type RunReport } from "./results.ts";
+
+const MARK: Record<CheckResult["verdict"], string> = { pass: "pass", fail: "FAIL", "not-applicable": "n/a " };
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+function resultLines(result: CheckResult, indent: string): string[] {
+  const lines = [`${indent}${MARK[result.verdict]}  ${result.title}`];
+  for (const reason of result.reasons) lines.push(`${indent}        ${result.verdict === "fail" ? "- " : ""}${reason}`);
+  if (result.verdict === "fail") {
+    for (const e of result.exchanges ?? []) lines.push(`${indent}        > ${e.method} ${e.url} -> ${e.status} ${e.body.replace(/\s+/g, " ").slice(0, 160)}`);
+  }
+  return lines;
+}
+
+export function totals(report: Pick<RunReport, "results">): Record<CheckResult["verdict"], number> {
+  const count = { pass: 0, fail: 0, "not-applicable": 0 };
+  for (const r of report.results) count[r.verdict] += 1;
+  return count;
+}
+
+/** Per operation and response: every check with its verdict. */
+export function formatResults(report: RunReport): string {
+  const lines: string[] = [];
+  for (const family of report.families) {
+    const contract = loadFamilyContract(family);
+    lines.push("", contract.title);
+    const ofFamily = report.results.filter((r) => r.family === family);
+    for (const op of contract.operations) {
+      lines.push(`  ${op.operationId}  ${op.method} ${op.path}`);
+      for (const response of op.responses) {
+        const checks = ofFamily.filter((r) => r.covers.length === 1 && r.covers[0]!.operationId === op.operationId && r.covers[0]!.status === response.status);
+        if (checks.length === 0) lines.push(`    ${response.status}  (no check)`);
+        for (const result of checks) lines.push(...resultLines({ ...result, title: `${response.status}  ${result.title.replace(/^\S+ \d{3}: /, "")}` }, "    "));
+      }
+    }
+    const others = ofFamily.filter((r) => r.covers.length !== 1);
+    if (others.length > 0) {
+      lines.push("  scenarios");
+      for (const result of others) lines.push(...resultLines(result, "    "));
+    }
+  }
+  return lines.join("\n");
+}
+
+/** Coverage of the documented (operation, status) pairs. */
+export function formatCoverage(report: RunReport, detailed: boolean): string {
+  const entries = coverage(report);
+  const exercised = entries.filter((e) => e.exercisedBy.length > 0);
+  const targeted = entries.filter((e) => e.exercisedBy.length > 0 || e.notApplicable.length > 0);
+  const percent = entries.length === 0 ? 100 : Math.round((exercised.length / entries.length) * 100);
+  const lines = [
+    `Coverage: ${exercised.length} of ${entries.length} documented responses (operation x status) exercised in this run (${percent}%); ${targeted.length} of ${entries.length} have a check.`,
+  ];
+  for (const e of entries) {
+    if (!detailed && e.exercisedBy.length > 0) continue;
+    const who =
+      e.exercisedBy.length > 0
+        ? e.exercisedBy.map((r) => `${r.id} ${r.verdict}`).join(", ")
+        : e.notApplicable.length > 0
+          ? `not exercised: ${e.notApplicable[0]!.reasons[0] ?? "not applicable"}`
+          : "NO CHECK";
+    lines.push(`  ${e.family.toUpperCase()} ${e.operationId} ${e.status}: ${who}`);
+  }
+  return lines.join("\n");
+}
+
+/** For each statement of the catalogue that some check names: the checks and their verdicts. */
+export function formatStatements(report: RunReport, catalogue: Catalogue): string {
+  const byStatement = new Map<string, CheckResult[]>();
+  for (const result of report.results) {
+    for (const id of result.statements) byStatement.set(id, [...(byStatement.get(id) ?? []), result]);
+  }
+  const wire = catalogue.statements.filter((s) => s.wire && report.families.some((f) => s.family === "both" || s.family.toLowerCase() === f));
+  const lines = [`Statements: ${[...byStatement.keys()].length} statements named by checks; ${wire.filter((s) => byStatement.has(s.id)).length} of ${wire.length} wire statements of the families run.`];
+  const ids = [...new Set([...catalogue.statements.map((s) => s.id), ...byStatement.keys()])];
+  for (const id of ids) {
+    const results = byStatement.get(id);
+    if (!results) continue;
+    const verdicts = totals({ results });
+    const known = catalogue.byId.has(id) ? "" : " (not in the catalogue)";
+    lines.push(`  ${id}${known}: ${verdicts.pass} pass, ${verdicts.fail} fail, ${verdicts["not-applicable"]} n/a`);
+    for (const r of results) lines.push(`      ${MARK[r.verdict]} ${r.id}`);
+  }
+  const unnamed = wire.filter((s) => !byStatement.has(s.id)).map((s) => s.id);
+  if (unnamed.length > 0) lines.push(`  wire statements no check names yet: ${unnamed.join(", ")}`);
+  return lines.join("\n");
+}
+
+export function formatTimings(report: RunReport): string {
+  const lines = ["Run time:"];
+  for (const t of report.timings) {
+    const wait = t.pacingWaitMs > 0 ? `, ${seconds(t.pacingWaitMs)} waiting for rate-limit windows` : "";
+    lines.push(`  ${t.family?.toUpperCase() ?? "-"} ${t.suite}: ${seconds(t.durationMs)} (${t.requests} requests${wait})`);
+  }
+  lines.push(`  total: ${seconds(report.durationMs)}`);
+  return lines.join("\n");
+}
+
+export interface SummaryOptions {
+  statements?: boolean;
+  coverage?: boolean;
+  catalogue?: Catalogue;
+}
+
+/** The whole terminal report. */
+export function formatReport(report: RunReport, options: SummaryOptions = {}): string {
+  const count = totals(report);
+  const parts = [
+    `Conformance of ${report.target} · profile ${report.profile} · families ${report.families.map((f) => f.toUpperCase()).join(", ")}`,
+    ...report.warnings.map((w) => `warning: ${w}`),
+    formatResults(report),
+    "",
+    `Checks: ${report.results.length}: ${count.pass} pass, ${count.fail} fail, ${count["not-applicable"]} not applicable`,
+    formatCoverage(report, options.coverage ?? false),
+  ];
+  if (options.statements && options.catalogue) parts.push(formatStatements(report, options.catalogue), formatStatementCoverage(statementCoverage(report, options.catalogue)));
+  else if (options.catalogue) parts.push(formatStatementCoverage(statementCoverage(report, options.catalogue)).split("\n")[0]!);
+  parts.push(formatTimings(report));
+  parts.push(count.fail > 0 ? `RESULT: FAIL (${count.fail} failing checks)` : "RESULT: PASS");
+  return parts.join("\n");
+}

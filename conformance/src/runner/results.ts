@@ -1,0 +1,114 @@
+/**
+ * The result model shared by every kind of check the runner executes: Dredd transactions, the
+ * probes that add request variants Dredd cannot express, and behaviour scenarios. Each check
+ * yields one CheckResult; the report, the coverage and the JUnit output read only these.
+ */
+import type { Profile } from "../profiles/schema-profile.ts";
+import type { FamilyLetter } from "@payment-collection/contract/model/family-contract.ts";
+
+export type Verdict = "pass" | "fail" | "not-applicable";
+
+/** A documented response of the contract: the unit of coverage. */
+export interface ResponsePair {
+  operationId: string;
+  status: string;
+}
+
+export interface ExchangeNote {
+  method: string;
+  url: string;
+  status: number;
+  /** The first characters of the response body. */
+  body: string;
+}
+
+export interface CheckResult {
+  /** Unique in a run, stable across runs: `<family>/<operationId>/<status>/<variant>`. */
+  id: string;
+  /** What produced the result: `dredd`, `probe`, `scenario`, ... */
+  source: string;
+  family: FamilyLetter;
+  title: string;
+  /** The lowest profile the check belongs to: a `seed` check also runs under `full`. */
+  profile: Profile;
+  /** Ids of the statements of spec/statements.yaml the check enforces. */
+  statements: string[];
+  /** Decisions whose consequences the check relaxed (seed) or enforced (full). */
+  decisions: string[];
+  /** Documented responses the check exercised (counted for coverage when it was run). */
+  covers: ResponsePair[];
+  verdict: Verdict;
+  /** Why it failed, or why it was not applicable. */
+  reasons: string[];
+  durationMs: number;
+  /** Requests and responses of the check, for failures. */
+  exchanges?: ExchangeNote[];
+}
+
+export interface SuiteTiming {
+  suite: string;
+  family?: FamilyLetter;
+  durationMs: number;
+  requests: number;
+  pacingWaitMs: number;
+}
+
+export interface RunReport {
+  target: string;
+  profile: Profile;
+  startedAt: string;
+  durationMs: number;
+  results: CheckResult[];
+  timings: SuiteTiming[];
+  /** Families run in this report. */
+  families: FamilyLetter[];
+  /** Every documented (operation, status) pair of the families run. */
+  documented: Array<ResponsePair & { family: FamilyLetter }>;
+  warnings: string[];
+}
+
+/** Collects results; sources add to it as they run, in any order. */
+export class ResultSink {
+  private readonly list: CheckResult[] = [];
+  private readonly ids = new Set<string>();
+
+  add(result: CheckResult): void {
+    let id = result.id;
+    for (let n = 2; this.ids.has(id); n += 1) id = `${result.id}#${n}`;
+    this.ids.add(id);
+    this.list.push({ ...result, id });
+  }
+
+  get results(): readonly CheckResult[] {
+    return this.list;
+  }
+}
+
+export function failed(report: Pick<RunReport, "results">): CheckResult[] {
+  return report.results.filter((r) => r.verdict === "fail");
+}
+
+export interface CoverageEntry extends ResponsePair {
+  family: FamilyLetter;
+  /** Checks that exercised the pair (pass or fail). */
+  exercisedBy: CheckResult[];
+  /** Checks that target the pair but were not applicable in this run. */
+  notApplicable: CheckResult[];
+}
+
+/**
+ * Coverage of the documented responses: a pair counts as exercised when some check that
+ * targets it ran (passed or failed) in this run.
+ */
+export function coverage(report: Pick<RunReport, "results" | "documented">): CoverageEntry[] {
+  return report.documented.map((pair) => {
+    const targeting = report.results.filter(
+      (r) => r.family === pair.family && r.covers.some((c) => c.operationId === pair.operationId && c.status === pair.status),
+    );
+    return {
+      ...pair,
+      exercisedBy: targeting.filter((r) => r.verdict !== "not-applicable"),
+      notApplicable: targeting.filter((r) => r.verdict === "not-applicable"),
+    };
+  });
+}

@@ -1,0 +1,179 @@
+/**
+ * Which statements of the catalogue (spec/statements.yaml) a check enforces, derived from how
+ * the catalogue says each statement is encoded in the OpenAPI: a check of the 201 response of
+ * createCharge enforces every wire statement encoded in that response's schema, headers or
+ * error codes; a 401 check enforces the security scheme's statements; and so on.
+ *
+ * Only statements marked `wire: true` are mapped (the others cannot be observed in HTTP
+ * exchanges). Descriptions are never evidence: a statement encoded only in prose maps to no
+ * response check (behaviour scenarios name such statements themselves).
+ */
+import { existsSync } from "node:fs";
+import type { EncodingCheck } from "@payment-collection/contract/encoding/encoding-checks.ts";
+import { checksFor, loadStatements, STATEMENTS_PATH, type Statement } from "@payment-collection/contract/statements.ts";
+import { familyId, schemasReachedBy, type FamilyContract, type FamilyLetter } from "@payment-collection/contract/model/family-contract.ts";
+
+export interface Catalogue {
+  statements: Statement[];
+  byId: Map<string, Statement>;
+  /** Why the catalogue is empty or partial (missing file, malformed entries). */
+  problems: string[];
+}
+
+/** Loads the catalogue; a missing or malformed one yields an empty catalogue and a problem. */
+export function loadCatalogue(path: string = STATEMENTS_PATH): Catalogue {
+  if (!existsSync(path)) return { statements: [], byId: new Map(), problems: [`statement catalogue ${path} not found`] };
+  try {
+    const statements = loadStatements(path);
+    return { statements, byId: new Map(statements.map((s) => [s.id, s])), problems: [] };
+  } catch (error) {
+    return { statements: [], byId: new Map(), problems: [(error as Error).message.split("\n").slice(0, 5).join("\n")] };
+  }
+}
+
+/** What a check targets, as far as statements are concerned. */
+export interface CheckTarget {
+  family: FamilyLetter;
+  operationId: string;
+  status: string;
+  /** The stated error code the check expects, if any. */
+  errorCode?: string;
+}
+
+function statusMatches(selector: unknown, status: string): boolean {
+  const selectors = selector === undefined ? ["*"] : (Array.isArray(selector) ? selector : [selector]).map((s) => String(s).toLowerCase());
+  return selectors.some((s) => {
+    if (s === "*") return true;
+    if (s === "error") return /^[45]/.test(status);
+    if (/^[1-5]xx$/.test(s)) return status.startsWith(s[0]!);
+    return s === status;
+  });
+}
+
+function operationMatches(contract: FamilyContract, operation: unknown, methods: unknown, operationId: string): boolean {
+  if (operation === "*") {
+    if (!Array.isArray(methods)) return true;
+    const op = contract.operations.find((o) => o.operationId === operationId);
+    return !!op && methods.map((m) => String(m).toUpperCase()).includes(op.method);
+  }
+  return operation === operationId;
+}
+
+const isSuccess = (status: string) => status.startsWith("2");
+/** Checks whose request exercises the request side of an operation: the accepted and the refused one. */
+const exercisesRequest = (status: string) => isSuccess(status) || status === "400";
+
+/** Whether one encoding check of a statement is evidence that the given check enforces it. */
+function encodingMatches(contract: FamilyContract, enc: EncodingCheck, target: CheckTarget): boolean {
+  const e = enc as EncodingCheck & Record<string, unknown>;
+  const { operationId, status } = target;
+  switch (e.check) {
+    case "response":
+      if (!operationMatches(contract, e.operation, e.methods, operationId)) return false;
+      if (e.errorCode !== undefined) return e.errorCode === target.errorCode && statusMatches(e.status, status);
+      return statusMatches(e.status, status);
+    case "response-header":
+      return operationMatches(contract, e.operation, e.methods, operationId) && statusMatches(e.status, status);
+    case "property":
+    case "enum": {
+      if (typeof e.schema === "string") return schemasReachedBy(contract, operationId, status).has(e.schema);
+      if (!operationMatches(contract, e.operation, e.methods, operationId)) return false;
+      if (e.request === true) return exercisesRequest(status);
+      return statusMatches(e.status, status);
+    }
+    case "parameter":
+    case "request-body":
+      return e.operation !== "*" && e.operation === operationId && exercisesRequest(status);
+    case "operation": {
+      const op = contract.operations.find((o) => o.operationId === operationId);
+      return !!op && op.method === String(e.method).toUpperCase() && op.path === e.path && isSuccess(status);
+    }
+    case "security-scheme":
+      return status === "401";
+    case "required-scope":
+      return e.operation === operationId && (status === "403" || isSuccess(status));
+    case "content-types":
+      return true;
+    case "property-names":
+      return true;
+    default:
+      return false;
+  }
+}
+
+/**
+ * A rule about a request parameter of every operation ("the key must never be sent in a URL
+ * query", "write operations require the Idempotency-Key header") is not shown by the answer to
+ * one request: such statements are left to behaviour scenarios.
+ */
+function isCrossCutting(statement: Statement, family: ReturnType<typeof familyId>): boolean {
+  return checksFor(statement, family).some((enc) => enc.check === "parameter" && (enc as { operation?: string }).operation === "*");
+}
+
+/**
+ * The encodings that are evidence for a statement. A statement about an error code ("when the
+ * key is absent, 400 IDEMPOTENCY_KEY_REQUIRED") is shown by the response carrying that code
+ * only, not by every request that sends the parameter it also names.
+ */
+function evidence(statement: Statement, family: ReturnType<typeof familyId>): EncodingCheck[] {
+  const encodings = checksFor(statement, family);
+  const errorCodes = encodings.filter((enc) => enc.check === "response" && (enc as { errorCode?: string }).errorCode !== undefined);
+  return errorCodes.length > 0 ? errorCodes : encodings;
+}
+
+/** Ids of the wire statements a check enforces, in catalogue order. */
+export function statementsFor(catalogue: Catalogue, contract: FamilyContract, target: CheckTarget): string[] {
+  const family = familyId(target.family);
+  return catalogue.statements
+    .filter((s) => s.wire && !isCrossCutting(s, family))
+    .filter((s) => evidence(s, family).some((enc) => encodingMatches(contract, enc, target)))
+    .map((s) => s.id);
+}
+
+/** A member the document says a response does not carry ("they carry no phoneNumber"). */
+export interface AbsentMember {
+  statement: string;
+  /** Dotted path from the body root; `[]` steps into array items. */
+  path: string;
+}
+
+/**
+ * Members that must be absent from a response, read from the catalogue's `absent: true`
+ * property checks. Open schemas allow unknown members, so the schema alone cannot say this.
+ */
+export function absentMembers(catalogue: Catalogue, contract: FamilyContract, target: CheckTarget): AbsentMember[] {
+  const family = familyId(target.family);
+  const found: AbsentMember[] = [];
+  for (const statement of catalogue.statements) {
+    if (!statement.wire) continue;
+    for (const enc of checksFor(statement, family)) {
+      const e = enc as EncodingCheck & Record<string, unknown>;
+      if (e.check !== "property" || e.absent !== true || e.request === true || typeof e.path !== "string") continue;
+      if (typeof e.schema === "string" || !operationMatches(contract, e.operation, e.methods, target.operationId)) continue;
+      if (statusMatches(e.status, target.status)) found.push({ statement: statement.id, path: e.path });
+    }
+  }
+  return found;
+}
+
+/** Values found at a dotted path (`[]` fans out over array items). */
+export function valuesAt(value: unknown, path: string): Array<{ parent: Record<string, unknown>; key: string }> {
+  const segments = path.split(".").filter(Boolean);
+  let nodes: unknown[] = [value];
+  for (const [index, raw] of segments.entries()) {
+    const isLast = index === segments.length - 1;
+    const key = raw.replace(/\[\]$/, "");
+    const fanOut = raw.endsWith("[]");
+    if (isLast && !fanOut) {
+      return nodes
+        .filter((n): n is Record<string, unknown> => typeof n === "object" && n !== null && !Array.isArray(n) && key in n)
+        .map((parent) => ({ parent, key }));
+    }
+    nodes = nodes.flatMap((n) => {
+      if (typeof n !== "object" || n === null || Array.isArray(n)) return [];
+      const next = (n as Record<string, unknown>)[key];
+      return fanOut ? (Array.isArray(next) ? next : []) : [next];
+    });
+  }
+  return [];
+}

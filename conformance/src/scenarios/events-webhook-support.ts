@@ -1,0 +1,139 @@
+/**
+ * What the webhook scenarios share: a receiver on 127.0.0.1 and a charge, aimed at it, paid.
+ *
+ * Payment needs either the sandbox control `POST /_sandbox/charges/{id}/pay` (the project's
+ * sandbox; start it with `allowPrivateWebhookTargets` so it may call a loopback receiver) or a
+ * real payment, which a conformance run cannot make: without the control the scenarios are not
+ * applicable, and so they are for a server not on this machine (it cannot reach the receiver).
+ */
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { toJsonSchema } from "@payment-collection/contract/model/json-schema.ts";
+import { profileSchema } from "../profiles/schema-profile.ts";
+import { NotApplicable, type FamilyContext } from "../runner/check-context.ts";
+import type { ScenarioAssertions } from "../runner/scenario.ts";
+import { at, chargeRequest, describe, require2xx, sender, type Json } from "./support.ts";
+
+export interface ReceivedWebhook {
+  method: string;
+  headers: IncomingHttpHeaders;
+  /** The exact body, as text. */
+  body: string;
+  /** When it arrived (ms since the epoch, this machine's clock). */
+  receivedMs: number;
+}
+
+export interface WebhookReceiver {
+  url: string;
+  received: ReceivedWebhook[];
+  /** Resolves once `count` deliveries arrived or `ms` passed, whichever comes first. */
+  wait(ms: number, count?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * A receiver that keeps what it is sent to its own path and answers the statuses of `script`
+ * in order, then 200. The path carries a fresh token, so a late retry meant for an earlier
+ * receiver that had the same port is not taken for this scenario's event.
+ */
+export async function startReceiver(script: number[] = []): Promise<WebhookReceiver> {
+  const path = `/conformance-webhook/${randomUUID()}`;
+  const answers = [...script];
+  const received: ReceivedWebhook[] = [];
+  const waiters: Array<() => void> = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const ours = req.url === path;
+      if (ours) received.push({ method: req.method ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), receivedMs: Date.now() });
+      res.writeHead((ours ? answers.shift() : undefined) ?? 200, { "content-type": "application/json" }).end("{}");
+      for (const wake of waiters.splice(0)) wake();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${path}`,
+    received,
+    wait(ms, count = 1) {
+      return new Promise((resolve) => {
+        const timer = setTimeout(resolve, ms);
+        const check = () => {
+          if (received.length < count) return waiters.push(check);
+          clearTimeout(timer);
+          resolve();
+        };
+        check();
+      });
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function isLoopback(baseUrl: string): boolean {
+  const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, "");
+  return host === "localhost" || host === "::1" || /^127\./.test(host);
+}
+
+/**
+ * Creates a charge whose `webhook_url` is the receiver and pays it through the sandbox control.
+ * Returns the created charge's id; throws NotApplicable when the target cannot show a webhook.
+ * Records a problem (and returns undefined) when the created charge names another webhook_url.
+ */
+export async function payChargeTowards(
+  ctx: FamilyContext,
+  check: ScenarioAssertions,
+  scenarioId: string,
+  receiver: WebhookReceiver,
+): Promise<string | undefined> {
+  if (!isLoopback(ctx.target.baseUrl)) {
+    throw new NotApplicable("the server is not on this machine: it cannot reach a receiver on 127.0.0.1");
+  }
+  const send = sender(ctx, scenarioId);
+  const request = chargeRequest(ctx, ctx.idempotencyKey());
+  const created = await send("createCharge", { ...request, body: { ...(request.body as Json), webhook_url: receiver.url } });
+  require2xx(created, "create a charge with a webhook_url on 127.0.0.1");
+  check.response("createCharge", "201", created);
+  const id = at(created, "id");
+  if (typeof id !== "string") throw new NotApplicable("the created charge has no id");
+  const echoed = at(created, "webhook_url");
+  check.that(echoed === undefined || echoed === receiver.url, `the created charge carries webhook_url ${JSON.stringify(echoed)}, not the one sent`);
+  if (echoed !== undefined && echoed !== receiver.url) return undefined;
+  const pay = await ctx.pacer.send({
+    method: "POST",
+    url: `${ctx.target.baseUrl}/_sandbox/charges/${encodeURIComponent(id)}/pay`,
+    headers: { [ctx.contract.apiKeyHeader]: ctx.keyValue("primary")!, "content-type": "application/json" },
+    body: "{}",
+    bucket: ctx.bucketOfKey(ctx.keyValue("primary")),
+    checkId: scenarioId,
+  });
+  if (pay.status === 404 || pay.status === 405) {
+    throw new NotApplicable("the server has no payment control (POST /_sandbox/charges/{id}/pay); the webhook needs a real payment");
+  }
+  require2xx(pay, `pay the charge through the sandbox control (${describe(pay)})`);
+  return id;
+}
+
+/**
+ * The JSON Schema of an event's body under the full profile, from the family's dereferenced
+ * 3.0 document (where the build publishes the events under `x-webhooks`).
+ */
+export function eventSchema(document: Json, type: string): Json | undefined {
+  const webhooks = document["x-webhooks"] as Record<string, { post?: Json }> | undefined;
+  const body = webhooks?.[type]?.post?.requestBody as { content?: Record<string, { schema?: Json }> } | undefined;
+  const schema = body?.content?.["application/json"]?.schema;
+  return schema ? toJsonSchema(profileSchema(schema, "full"), "3.0") : undefined;
+}
+
+/** The delivery's headers as the Standard Webhooks library takes them (single values). */
+export function plainHeaders(delivery: ReceivedWebhook): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(delivery.headers)) if (value !== undefined) out[name] = Array.isArray(value) ? value.join(", ") : value;
+  return out;
+}

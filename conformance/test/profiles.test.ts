@@ -1,0 +1,170 @@
+/**
+ * The profiles are derived from the contract's decision markings: `seed` keeps only what the
+ * interface description states, `full` adds the project's decisions.
+ */
+import { describe, expect, it } from "vitest";
+import { findOperation, loadFamilyContract } from "@payment-collection/contract/model/family-contract.ts";
+import { profileSchema, responseExpectation } from "../src/profiles/index.ts";
+import { responseProblems, type ObservedResponse } from "../src/runner/validate.ts";
+
+const a = loadFamilyContract("a");
+const b = loadFamilyContract("b");
+const createCharge = findOperation(a, "createCharge");
+const chargeSchema = createCharge.responses.find((r) => r.status === "201")!.schema!;
+
+function json(status: number, body: unknown, contentType = "application/json"): ObservedResponse {
+  return { status, headers: { "content-type": contentType }, body: JSON.stringify(body) };
+}
+
+/** A charge as the contract's example shows it, then changed by `edit`. */
+function charge(edit: (c: Record<string, unknown>) => void = () => {}): Record<string, unknown> {
+  const example = {
+    id: "ch_1",
+    object: "charge",
+    status: "pending",
+    amount: 15000,
+    currency: "BRL",
+    method: "pix",
+    reference: null,
+    payer: null,
+    payer_request: null,
+    pix: { br_code: "000201abc", txid: "9d36b84fc70b478fb95c12729b90ca25", end_to_end_id: null },
+    webhook_url: null,
+    expires_at: "2026-11-21T15:30:00Z",
+    paid_at: null,
+    created_at: "2026-11-21T14:30:00Z",
+  };
+  edit(example);
+  return example;
+}
+
+describe("seed schema of Charge", () => {
+  const seed = profileSchema(chargeSchema, "seed");
+  const full = profileSchema(chargeSchema, "full");
+
+  it("no longer requires payer, whose null-when-unknown is decision D35", () => {
+    expect(full.required).toContain("payer");
+    expect(seed.required).not.toContain("payer");
+    expect(seed.required).not.toContain("reference");
+    // what the document states stays required
+    expect(seed.required).toEqual(expect.arrayContaining(["id", "amount", "status", "pix", "paid_at", "created_at"]));
+  });
+
+  it("drops the decided txid pattern (D04) but keeps the type", () => {
+    const pix = (seed.properties as Record<string, Record<string, unknown>>).pix!;
+    const txid = (pix.properties as Record<string, Record<string, unknown>>).txid!;
+    expect(txid.pattern).toBeUndefined();
+    expect(txid.type).toBe("string");
+  });
+});
+
+describe("charge creation status", () => {
+  const seed = responseExpectation(createCharge, "201", "seed");
+  const full = responseExpectation(createCharge, "201", "full");
+
+  it("accepts a 200 under seed (the document does not show the code) and demands 201 under full", () => {
+    expect(responseProblems(seed, json(200, charge()))).toEqual([]);
+    expect(responseProblems(full, json(200, charge()))).toEqual(["status 200, expected 201"]);
+    expect(responseProblems(full, json(201, charge()))).toEqual([]);
+  });
+
+  it("accepts a charge without payer and reference under seed only", () => {
+    const without = charge((c) => {
+      delete c.payer;
+      delete c.reference;
+    });
+    expect(responseProblems(seed, json(201, without))).toEqual([]);
+    expect(responseProblems(full, json(201, without)).join("\n")).toMatch(/payer/);
+  });
+
+  it("still fails a wrong type of a stated field under seed", () => {
+    const problems = responseProblems(seed, json(201, charge((c) => (c.amount = "15000"))));
+    expect(problems.join("\n")).toMatch(/amount.*integer/);
+  });
+
+  it("still fails a missing stated field under seed", () => {
+    expect(responseProblems(seed, json(201, charge((c) => delete c.created_at))).join("\n")).toMatch(/created_at/);
+  });
+
+  it("accepts unknown members in both profiles", () => {
+    const extra = charge((c) => (c.livemode = true));
+    expect(responseProblems(seed, json(201, extra))).toEqual([]);
+    expect(responseProblems(full, json(201, extra))).toEqual([]);
+  });
+
+  it("accepts a JSON media type with parameters", () => {
+    expect(responseProblems(full, json(201, charge(), "application/json; charset=utf-8"))).toEqual([]);
+    expect(responseProblems(full, json(201, charge(), "text/plain"))).toHaveLength(1);
+  });
+});
+
+describe("family A errors", () => {
+  const getMerchant = findOperation(a, "getMerchant");
+
+  it("accept any 4xx and any JSON body under seed where status, media type and body are decided (D21)", () => {
+    const seed = responseExpectation(getMerchant, "403", "seed");
+    expect(responseProblems(seed, json(401, { error: "forbidden" }))).toEqual([]);
+    expect(responseProblems(seed, json(200, {}))).toEqual(["status 200, expected any 4xx (contract: 403)"]);
+    const full = responseExpectation(getMerchant, "403", "full");
+    expect(responseProblems(full, json(401, { code: "INSUFFICIENT_SCOPE" }, "application/problem+json")).join("\n")).toMatch(
+      /status 401, expected 403/,
+    );
+  });
+
+  it("demand application/problem+json under full, any JSON media type under seed (D21)", () => {
+    const body = { type: "about:blank", title: "Idempotency-Key required", status: 400, code: "IDEMPOTENCY_KEY_REQUIRED" };
+    expect(responseProblems(responseExpectation(createCharge, "400", "seed"), json(400, body))).toEqual([]);
+    expect(responseProblems(responseExpectation(createCharge, "400", "full"), json(400, body)).join("\n")).toMatch(
+      /Content-Type application\/json, expected application\/problem\+json/,
+    );
+  });
+
+  it("require Retry-After on 429 in both profiles", () => {
+    for (const profile of ["seed", "full"] as const) {
+      const expectation = responseExpectation(createCharge, "429", profile);
+      const problems = responseProblems(expectation, json(429, { code: "RATE_LIMITED", type: "x", title: "x", status: 429 }, "application/problem+json"));
+      expect(problems).toContain("header Retry-After missing (required by the contract)");
+    }
+  });
+});
+
+describe("family B", () => {
+  it("keeps the documented envelope 2 of a boleto error under seed, with any 4xx (D18)", () => {
+    const cancel = findOperation(b, "cancelBoleto");
+    const seed = responseExpectation(cancel, "409", "seed");
+    const envelope2 = { version: "1.0.0", status: "ERROR", error: { errorCode: "ODE002", message: "not cancellable" } };
+    expect(responseProblems(seed, json(422, envelope2))).toEqual([]);
+    const envelope1 = { success: false, error: { code: "ODE002", message: "x", details: "y" } };
+    expect(responseProblems(seed, json(409, envelope1)).length).toBeGreaterThan(0);
+  });
+
+  it("treats PIX shapes as the server's own under seed (D11, D14)", () => {
+    const createPix = findOperation(b, "createPixCharge");
+    const seed = responseExpectation(createPix, "201", "seed");
+    expect(seed.bodySchema).toBeUndefined();
+    expect(responseProblems(seed, json(200, { success: true, data: { qr: "anything" } }))).toEqual([]);
+    const full = responseExpectation(createPix, "201", "full");
+    expect(responseProblems(full, json(201, { success: true, data: { qr: "anything" } })).length).toBeGreaterThan(0);
+  });
+
+  it("relaxes the decided customer status enum (D19) to a string under seed", () => {
+    const getCustomer = findOperation(b, "getCustomer");
+    const body = {
+      success: true,
+      data: {
+        id: "42",
+        name: "Maria",
+        email: "maria@example.com",
+        documentNumber: "12345678909",
+        status: "BLOCKED",
+        address: { street: "Rua A", number: "1", complement: null, neighborhood: "Centro", city: "São Paulo", state: "SP" },
+        notes: null,
+        createdAt: "2026-11-21T14:30:00Z",
+        updatedAt: null,
+      },
+      timestamp: "2026-11-21T14:30:00Z",
+    };
+    expect(responseProblems(responseExpectation(getCustomer, "200", "seed"), json(200, body))).toEqual([]);
+    expect(responseProblems(responseExpectation(getCustomer, "200", "full"), json(200, body)).join("\n")).toMatch(/status.*allowed values/);
+  });
+});

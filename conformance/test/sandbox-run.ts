@@ -1,0 +1,53 @@
+/**
+ * One conformance run against a fresh sandbox (and, optionally, a broken proxy in front of
+ * it), for the self-tests. Each run gets its own sandbox and data folder, closed by the
+ * `cleanups` the calling test file drains after each test.
+ */
+import type { RateLimitPlan } from "@payment-collection/sandbox/plans.ts";
+import { startTemporarySandbox } from "@payment-collection/sandbox/harness/temporary-sandbox.ts";
+import { parseTarget } from "../src/runner/target.ts";
+import type { Profile } from "../src/profiles/index.ts";
+import type { FamilyLetter } from "@payment-collection/contract/model/family-contract.ts";
+import { failed, type RunReport } from "../src/runner/results.ts";
+import { runConformance, type RunOptions } from "../src/runner/run.ts";
+import { startMutant, type Mutation } from "./mutants.ts";
+
+/**
+ * A plan small and short enough that the 429 checks and the pacing run in seconds. The PIX
+ * creation limit differs from the general one so that their separate counts show in the headers.
+ */
+// Creation limits well below the general one, so that the per-resource scenarios can use them up apart.
+export const SMALL_PLAN: RateLimitPlan = { windowSeconds: 5, general: 80, pixCreations: 10, transactionCreations: 15, queries: 40 };
+
+export interface RunSetup {
+  mutation?: Mutation;
+  families?: FamilyLetter[];
+  profile?: Profile;
+  plan?: "generous" | RateLimitPlan;
+  exhaust?: boolean;
+  /** Response checks to run (default: all of the families' suites). */
+  checks?: RunOptions["checks"];
+}
+
+export async function runAgainstSandbox(setup: RunSetup, cleanups: Array<() => Promise<void>>): Promise<RunReport> {
+  const sandbox = await startTemporarySandbox({ plan: setup.plan ?? "generous", useRateLimitAccount: true });
+  cleanups.push(sandbox.close);
+  const target = parseTarget(sandbox.target, `the sandbox at ${sandbox.url}`);
+  if (setup.mutation) {
+    const mutant = await startMutant(sandbox.url, setup.mutation, sandbox.keys);
+    cleanups.push(mutant.close);
+    target.familyA!.baseUrl = mutant.url;
+    target.familyB!.baseUrl = mutant.url;
+  }
+  return runConformance({
+    target,
+    families: setup.families,
+    profile: setup.profile ?? "seed",
+    exhaust: setup.exhaust ?? false,
+    checks: setup.checks,
+  });
+}
+
+export function failures(report: RunReport): string[] {
+  return failed(report).map((r) => `${r.id}: ${r.reasons.join("; ")}`);
+}

@@ -1,0 +1,45 @@
+/**
+ * The scenarios and the statement report hold together: every scenario names statements that
+ * exist, has a unique id of its family, and every statement of the catalogue is either named by
+ * a scenario or check, or has a reason why it cannot be observed on the wire.
+ */
+import { describe, expect, it } from "vitest";
+import type { CheckResult } from "../src/runner/results.ts";
+import { NOT_ON_THE_WIRE, statementCoverage } from "../src/runner/statement-coverage.ts";
+import { loadCatalogue } from "../src/runner/statement-map.ts";
+import { SCENARIOS } from "../src/scenarios/index.ts";
+
+const catalogue = loadCatalogue();
+
+function result(id: string, statements: string[], verdict: CheckResult["verdict"]): CheckResult {
+  return { id, source: "scenario", family: "a", title: id, profile: "seed", statements, decisions: [], covers: [], verdict, reasons: verdict === "pass" ? [] : ["why"], durationMs: 0 };
+}
+
+describe("behaviour scenarios", () => {
+  it("have unique ids of their family and name statements of the catalogue", () => {
+    const ids = SCENARIOS.map((s) => s.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const s of SCENARIOS) expect(s.id.startsWith(`${s.family}/`), s.id).toBe(true);
+    const unknown = SCENARIOS.flatMap((s) => s.statements.filter((id) => !catalogue.byId.has(id)).map((id) => `${s.id}: ${id}`));
+    expect(unknown).toEqual([]);
+    expect(SCENARIOS.filter((s) => s.profile === "full" && !s.decision).map((s) => s.id)).toEqual([]);
+  });
+});
+
+describe("the statement report", () => {
+  it("gives every statement the catalogue marks not observable a reason, and names no unknown statement", () => {
+    const offWire = catalogue.statements.filter((s) => !s.wire).map((s) => s.id);
+    expect(offWire.filter((id) => !(id in NOT_ON_THE_WIRE) && !catalogue.byId.get(id)!.note)).toEqual([]);
+    expect(Object.keys(NOT_ON_THE_WIRE).filter((id) => !catalogue.byId.has(id))).toEqual([]);
+  });
+
+  it("marks a statement broken when one of its checks fails, and uncovered when none names it", () => {
+    const [first, second] = catalogue.statements.filter((s) => s.wire && s.family === "A");
+    const entries = statementCoverage(
+      { families: ["a"], results: [result("x/pass", [first!.id], "pass"), result("x/fail", [first!.id], "fail")] },
+      catalogue,
+    );
+    expect(entries.find((e) => e.statement.id === first!.id)!.state).toBe("fail");
+    expect(entries.find((e) => e.statement.id === second!.id)!.state).toBe("uncovered");
+  });
+});

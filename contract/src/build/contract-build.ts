@@ -1,0 +1,215 @@
+/**
+ * The build pipeline of the contract: TypeSpec -> OpenAPI 3.0 and 3.1 (YAML, JSON and a
+ * dereferenced JSON) per family, written under stable names, with each family's webhook events
+ * moved in by a post-emit step (addWebhooks); then TypeScript types of each
+ * family (openapi-typescript on the 3.1 document) and, for the main build, the client in dist/.
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { createRequire } from "node:module";
+import SwaggerParser from "@apidevtools/swagger-parser";
+import openapiTS, { astToString } from "openapi-typescript";
+import { stringify as toYaml } from "yaml";
+import { CONTRACT_ROOT, CONTROL_SERVICES, FAMILIES, OPENAPI_VERSIONS, openapiPath } from "../model/layout.ts";
+
+export const ROOT = CONTRACT_ROOT;
+const require = createRequire(import.meta.url);
+
+/** The installed folder of a package (its `exports` may hide package.json). */
+function packageDir(name: string): string {
+  let dir = dirname(require.resolve(name));
+  while (!existsSync(join(dir, "package.json")) || JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).name !== name) dir = dirname(dir);
+  return dir;
+}
+
+/** Runs the TypeSpec compiler into a scratch folder and returns that folder. */
+function compileTypeSpec(): string {
+  const scratch = mkdtempSync(join(tmpdir(), "tsp-"));
+  const tsp = join(packageDir("@typespec/compiler"), "cmd/tsp.js");
+  execFileSync(process.execPath, [tsp, "compile", join(ROOT, "spec/main.tsp"), "--output-dir", scratch], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return join(scratch, "openapi3");
+}
+
+function write(outDir: string, relative: string, content: string, written: string[]): void {
+  const target = join(outDir, relative);
+  mkdirSync(dirname(target), { recursive: true });
+  writeFileSync(target, content);
+  written.push(relative);
+}
+
+/** Builds the contract into `outDir` (relative to the repository root) and lists what it wrote. */
+export async function buildContract(outDir: string): Promise<string[]> {
+  const out = resolve(ROOT, outDir);
+  const emitted = compileTypeSpec();
+  const written: string[] = [];
+  rmSync(join(out, "openapi"), { recursive: true, force: true });
+  for (const version of OPENAPI_VERSIONS) {
+    // The sandbox controls are emitted like a family, under their own name.
+    for (const family of [...FAMILIES, ...CONTROL_SERVICES]) {
+      const base = join(emitted, version.emitterFolder, family.emitterName);
+      const eventsBase = join(emitted, version.emitterFolder, `${family.emitterName}Events`);
+      let yaml = readFileSync(`${base}.yaml`, "utf8");
+      let json = readFileSync(`${base}.json`, "utf8");
+      if (existsSync(`${eventsBase}.json`)) {
+        const document = addWebhooks(JSON.parse(json), JSON.parse(readFileSync(`${eventsBase}.json`, "utf8")), version.id);
+        json = `${JSON.stringify(document, null, 2)}\n`;
+        // The emitter's own YAML settings, so the rest of the document reads as emitted.
+        yaml = toYaml(document, { singleQuote: true, aliasDuplicateObjects: false, lineWidth: 0, compat: "yaml-1.1" });
+      }
+      write(out, openapiPath(version.id, family.id, "yaml"), yaml, written);
+      write(out, openapiPath(version.id, family.id, "json"), json, written);
+      // A self-contained variant for tools that cannot follow $ref.
+      const dereferenced = await SwaggerParser.dereference(JSON.parse(json));
+      write(out, openapiPath(version.id, family.id, "dereferenced.json"), `${JSON.stringify(dereferenced, null, 2)}\n`, written);
+    }
+  }
+  rmSync(dirname(emitted), { recursive: true, force: true });
+  await writeTypes(out, written);
+  return written;
+}
+
+// ---- Webhooks (decisions D24 to D26) ---------------------------------------------------------
+
+type JsonObject = Record<string, unknown>;
+type EventsDocument = {
+  paths: Record<string, { post: JsonObject }>;
+  components?: { schemas?: Record<string, unknown>; parameters?: Record<string, unknown> };
+};
+
+/** The emitter qualifies names declared outside the emitting service: drop the namespace. */
+function shortName(name: string): string {
+  return name.replace(/^PaymentCollection\.[A-Za-z]+\./, "");
+}
+
+/** A deep copy of `value` whose component $refs use the short names. */
+function withShortRefs<T>(value: T): T {
+  return JSON.parse(
+    JSON.stringify(value, (key, item) =>
+      key === "$ref" && typeof item === "string"
+        ? item.replace(/^(#\/components\/[a-z]+\/)(.*)$/i, (_, prefix: string, name: string) => prefix + encodeURIComponent(shortName(decodeURIComponent(name))))
+        : item,
+    ),
+  ) as T;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  const canonical = (value: unknown): string =>
+    JSON.stringify(value, (_, item) =>
+      item && typeof item === "object" && !Array.isArray(item)
+        ? Object.fromEntries(Object.entries(item as JsonObject).sort(([x], [y]) => x.localeCompare(y)))
+        : item,
+    );
+  return canonical(a) === canonical(b);
+}
+
+/** Adds `entries` to a components section; a name the family already has must hold the same thing. */
+function mergeComponents(target: Record<string, unknown>, entries: Record<string, unknown>, section: string): Record<string, unknown> {
+  const merged = { ...target };
+  for (const [name, value] of Object.entries(entries)) {
+    const short = shortName(name);
+    if (short in merged && !sameJson(merged[short], value)) {
+      throw new Error(`webhook ${section} "${short}" differs from the family's own ${section} of that name`);
+    }
+    merged[short] = value;
+  }
+  return Object.fromEntries(Object.entries(merged).sort(([x], [y]) => x.localeCompare(y)));
+}
+
+/**
+ * Moves a family's events (the operations of its event service in spec/family-a/webhooks.tsp,
+ * one POST per event type routed by the type name) into the family document: in 3.1 as the
+ * `webhooks` map, in 3.0 (which has no such map) as `x-webhooks`, the extension Redoc reads.
+ * Either way the event payloads and the signature headers become named components.
+ */
+function addWebhooks(document: JsonObject, events: EventsDocument, version: string): JsonObject {
+  const shortened = withShortRefs(events);
+  const components = (document.components ?? {}) as Record<string, Record<string, unknown>>;
+  const webhooks = Object.fromEntries(
+    Object.entries(shortened.paths)
+      .map(([path, item]) => [path.replace(/^\//, ""), { post: item.post }] as const)
+      .sort(([x], [y]) => x.localeCompare(y)),
+  );
+  const result: JsonObject = {};
+  for (const [key, value] of Object.entries(document)) {
+    result[key] = value;
+    // Right after `paths`, where readers of the document look for operations.
+    if (key === "paths") result[version === "3.1" ? "webhooks" : "x-webhooks"] = webhooks;
+  }
+  result.components = {
+    ...components,
+    parameters: mergeComponents(components.parameters ?? {}, shortened.components?.parameters ?? {}, "parameter"),
+    schemas: mergeComponents(components.schemas ?? {}, shortened.components?.schemas ?? {}, "schema"),
+  };
+  return result;
+}
+
+// ---- TypeScript types of each family -------------------------------------------------------
+
+/** Path of a family's generated TypeScript types relative to the generated/ folder. */
+export function typesPath(family: string): string {
+  return `types/${family}.ts`;
+}
+
+type HeaderParameter = { name: string; in: string; schema?: { minLength?: number; maxLength?: number } };
+type OpenApiDocument = {
+  servers?: Array<{ variables?: Record<string, { default: string }> }>;
+  paths: Record<string, Record<string, { parameters?: unknown[] }>>;
+  components?: {
+    parameters?: Record<string, HeaderParameter>;
+    securitySchemes?: Record<string, { type: string; in?: string; name?: string }>;
+  };
+};
+
+/**
+ * The few facts of a document the client needs at run time (types vanish at run time): the
+ * API key header, the server variable defaults (placeholders, decision D37) and which
+ * operations take an idempotency key header. Read from the document, never hand-copied.
+ */
+function contractFacts(document: OpenApiDocument): string {
+  const apiKey = Object.values(document.components?.securitySchemes ?? {}).find((s) => s.type === "apiKey" && s.in === "header");
+  const serverVariables: Record<string, string> = {};
+  for (const server of document.servers ?? []) {
+    for (const [name, variable] of Object.entries(server.variables ?? {})) serverVariables[name] = variable.default;
+  }
+  const idempotencyKeyHeaders: Record<string, { name: string; minLength: number; maxLength: number | null }> = {};
+  for (const [path, item] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      for (const parameter of (operation.parameters ?? []) as Array<HeaderParameter & { $ref?: string }>) {
+        const resolved = parameter.$ref
+          ? document.components?.parameters?.[parameter.$ref.split("/").pop() ?? ""]
+          : parameter;
+        if (resolved?.in === "header" && /^(x-)?idempotency-key$/i.test(resolved.name)) {
+          const { minLength = 1, maxLength = null } = resolved.schema ?? {};
+          idempotencyKeyHeaders[`${method.toUpperCase()} ${path}`] = { name: resolved.name, minLength, maxLength };
+        }
+      }
+    }
+  }
+  const facts = { apiKeyHeader: apiKey?.name ?? null, serverVariables, idempotencyKeyHeaders };
+  return [
+    "",
+    "/** Run-time facts of this document used by the client (read from the document by the build). */",
+    `export const contract = ${JSON.stringify(facts, null, 4)} as const;`,
+    "",
+  ].join("\n");
+}
+
+/** openapi-typescript on each family's OpenAPI 3.1 document, plus its run-time facts. */
+async function writeTypes(out: string, written: string[]): Promise<void> {
+  rmSync(join(out, "types"), { recursive: true, force: true });
+  for (const family of FAMILIES) {
+    const source = openapiPath("3.1", family.id, "json");
+    const document = JSON.parse(readFileSync(join(out, source), "utf8")) as OpenApiDocument;
+    // defaultNonNullable off: a property with a `default` stays optional unless `required`
+    // lists it (otherwise request bodies such as expires_in would become mandatory).
+    const ast = await openapiTS(document as never, { defaultNonNullable: false, silent: true });
+    const banner = `/**\n * TypeScript types of ${family.title}, generated by \`npm run build\` from\n * generated/${source} with openapi-typescript. Do not edit.\n */\n\n`;
+    write(out, typesPath(family.id), banner + astToString(ast) + contractFacts(document), written);
+  }
+}
+

@@ -1,0 +1,55 @@
+/**
+ * Where the generated contract lives. One place for the names, so that the build, the
+ * tests, the client and the conformance runner agree on them.
+ */
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+export type FamilyId = "family-a" | "family-b";
+export type OpenApiVersionId = "3.0" | "3.1";
+/** Services that are not interface families: the sandbox's controls (sandbox only, never part of A or B). */
+export type ControlServiceId = "sandbox-controls";
+
+export const FAMILIES = [
+  { id: "family-a", letter: "a", emitterName: "PaymentCollection.FamilyA", title: "Family A (v1)" },
+  { id: "family-b", letter: "b", emitterName: "PaymentCollection.FamilyB", title: "Family B (SDK)" },
+] as const satisfies ReadonlyArray<{ id: FamilyId; letter: string; emitterName: string; title: string }>;
+
+/**
+ * The sandbox controls, a third service of the same TypeSpec program. Deliberately not in
+ * FAMILIES: nothing that iterates the interface families (conformance, client, docs of the
+ * published interface) should pick the controls up by accident.
+ */
+export const CONTROL_SERVICES = [
+  { id: "sandbox-controls", emitterName: "PaymentCollection.SandboxControls", title: "Sandbox controls" },
+] as const satisfies ReadonlyArray<{ id: ControlServiceId; emitterName: string; title: string }>;
+
+export const OPENAPI_VERSIONS = [
+  { id: "3.0", emitterFolder: "3.0.0" },
+  { id: "3.1", emitterFolder: "3.1.0" },
+] as const satisfies ReadonlyArray<{ id: OpenApiVersionId; emitterFolder: string }>;
+
+/** Path of a generated OpenAPI document relative to the generated/ folder. */
+export function openapiPath(
+  version: OpenApiVersionId,
+  family: FamilyId | ControlServiceId,
+  kind: "yaml" | "json" | "dereferenced.json",
+): string {
+  return `openapi/${version}/${family}.${kind}`;
+}
+
+/**
+ * Where the contract's files are. In this repository the contract package sits beside spec/
+ * and generated/; a packed contract package carries its own copy of generated/ (prepack),
+ * which wins when present.
+ */
+const PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
+/** The repository (or installed package) folder holding spec/, generated/ and docs/. */
+export const CONTRACT_ROOT = existsSync(join(PACKAGE_DIR, "generated")) ? PACKAGE_DIR : resolve(PACKAGE_DIR, "..");
+/** The build output folder: OpenAPI documents and TypeScript types. */
+export const GENERATED_DIR = join(CONTRACT_ROOT, "generated");
+/** Absolute path of a generated OpenAPI document. */
+export function openapiFile(version: OpenApiVersionId, family: FamilyId | ControlServiceId, kind: "yaml" | "json" | "dereferenced.json"): string {
+  return join(GENERATED_DIR, openapiPath(version, family, kind));
+}

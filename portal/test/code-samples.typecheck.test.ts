@@ -1,0 +1,99 @@
+/**
+ * The client code samples of the references compile against this package's client with
+ * `tsc --strict`: a sample that calls a path, a parameter or a body field the client does
+ * not accept would teach readers a call that does not compile. A deliberately wrong sample
+ * proves the check can fail.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { clientImportSpecifier } from "../src/client-binding.ts";
+import type { DecisionLinks } from "../src/decision-badges.ts";
+import { listOperations } from "../src/openapi-walk.ts";
+import { decorateReference, loadReferenceSources } from "../src/references.ts";
+import { expectedReferences, operationsOf, ROOT } from "./support.ts";
+
+const LINKS: DecisionLinks = { page: "decisions.html", titles: new Map() };
+
+interface Sample {
+  file: string;
+  operationId: string;
+  source: string;
+}
+
+let scratch: string;
+let samples: Sample[] = [];
+
+beforeAll(async () => {
+  mkdirSync(join(ROOT, ".tmp"), { recursive: true });
+  // Inside the package, so that node_modules and @types resolve as for a consumer.
+  scratch = mkdtempSync(join(ROOT, ".tmp", "docs-samples-"));
+  for (const reference of await loadReferenceSources(ROOT)) {
+    if (reference.sandboxOnly) continue;
+    const decorated = decorateReference(ROOT, reference, LINKS);
+    if (!decorated) continue;
+    for (const entry of listOperations(decorated)) {
+      const client = (entry.operation["x-codeSamples"] as Array<{ label: string; source: string }>).find((sample) => sample.label === "TypeScript client");
+      if (client) samples.push({ file: `${reference.id}-${entry.operationId}.mts`, operationId: entry.operationId, source: client.source });
+    }
+  }
+});
+
+afterAll(() => {
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+function typecheck(files: Sample[]): { ok: boolean; output: string } {
+  for (const sample of files) writeFileSync(join(scratch, sample.file), `${sample.source}\n`);
+  writeFileSync(
+    join(scratch, "tsconfig.json"),
+    JSON.stringify({
+      compilerOptions: {
+        strict: true,
+        noEmit: true,
+        target: "ES2022",
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        allowImportingTsExtensions: true,
+        skipLibCheck: true,
+        types: ["node"],
+        // The samples import the client as a consumer would; here it resolves to the sources.
+        paths: { [clientImportSpecifier(ROOT)]: [join(ROOT, "src", "client", "index.ts")] },
+      },
+      files: files.map((sample) => sample.file),
+    }),
+  );
+  try {
+    execFileSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", join(scratch, "tsconfig.json")], { encoding: "utf8", stdio: "pipe" });
+    return { ok: true, output: "" };
+  } catch (error) {
+    const failure = error as { stdout?: string; stderr?: string };
+    return { ok: false, output: `${failure.stdout ?? ""}${failure.stderr ?? ""}` };
+  }
+}
+
+describe("client code samples", () => {
+  it("exist for every operation of the two families", () => {
+    const expected = expectedReferences()
+      .filter((reference) => reference.id.startsWith("family-"))
+      .flatMap((reference) => operationsOf(reference.document).map((operation) => operation.operationId));
+    expect(expected.length).toBeGreaterThanOrEqual(19);
+    expect(samples.map((sample) => sample.operationId).sort()).toEqual(expected.sort());
+  });
+
+  it("compile with tsc --strict against the package's client", () => {
+    const result = typecheck(samples);
+    expect(result.output).toBe("");
+    expect(result.ok).toBe(true);
+  });
+
+  it("and a sample with a wrong body field does not", () => {
+    const createCharge = samples.find((sample) => sample.operationId === "createCharge")!;
+    const wrong = { ...createCharge, file: "wrong-createCharge.mts", source: createCharge.source.replace(/amount: \d+/, 'amount: "15000"') };
+    expect(wrong.source).not.toBe(createCharge.source);
+    const result = typecheck([wrong]);
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain("wrong-createCharge.mts");
+  });
+});

@@ -1,0 +1,103 @@
+/**
+ * Helpers of the docs portal tests: a fresh build in a scratch folder, and a static file
+ * server on 127.0.0.1 (free port) started and stopped by the test that needs it.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { extname, join, normalize, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { buildPortal, type BuildReport } from "../src/site.ts";
+import * as layout from "@payment-collection/contract/model/layout.ts";
+
+import { CONTRACT_ROOT } from "@payment-collection/contract/model/layout.ts";
+
+export const ROOT = CONTRACT_ROOT;
+
+export interface BuiltPortal {
+  dir: string;
+  report: BuildReport;
+  remove(): void;
+}
+
+/** Builds the portal from the package as it is now into a scratch folder. */
+export async function buildFreshPortal(root: string = ROOT): Promise<BuiltPortal> {
+  const dir = mkdtempSync(join(tmpdir(), "docs-portal-"));
+  const report = await buildPortal({ root, outDir: dir });
+  return { dir, report, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface ReferenceUnderTest {
+  id: string;
+  file: string;
+  /** The generated document the reference renders (as published). */
+  document: Record<string, unknown>;
+}
+
+/** The references the portal must have: both families, and the sandbox controls when built. */
+export function expectedReferences(root: string = ROOT): ReferenceUnderTest[] {
+  const controls = (layout as { CONTROL_SERVICES?: ReadonlyArray<{ id: string }> }).CONTROL_SERVICES ?? [];
+  return [...layout.FAMILIES, ...controls]
+    .map((service) => ({ id: service.id, path: join(root, "generated", layout.openapiPath("3.1", service.id as layout.FamilyId, "json")) }))
+    .filter((entry) => existsSync(entry.path))
+    .map((entry) => ({ id: entry.id, file: `reference-${entry.id}.html`, document: JSON.parse(readFileSync(entry.path, "utf8")) as Record<string, unknown> }));
+}
+
+/** operationId and summary of every operation of a document, in document order. */
+export function operationsOf(document: Record<string, unknown>): Array<{ operationId: string; summary: string; method: string; path: string }> {
+  const operations: Array<{ operationId: string; summary: string; method: string; path: string }> = [];
+  for (const [path, item] of Object.entries((document.paths ?? {}) as Record<string, Record<string, { operationId?: string; summary?: string }>>)) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (!["get", "put", "post", "delete", "patch", "head", "options", "trace"].includes(method)) continue;
+      operations.push({ operationId: operation.operationId ?? "", summary: operation.summary ?? "", method, path });
+    }
+  }
+  return operations;
+}
+
+/** Everything Redoc renders as an operation: the paths' operations and the 3.1 webhooks. */
+export function renderedOperationsOf(document: Record<string, unknown>): Array<{ operationId: string; summary: string; method: string; path: string }> {
+  return [...operationsOf(document), ...operationsOf({ paths: document.webhooks ?? {} })];
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".json": "application/json",
+  ".yaml": "application/yaml",
+  ".txt": "text/plain; charset=utf-8",
+};
+
+export interface StaticServer {
+  origin: string;
+  close(): Promise<void>;
+}
+
+/** Serves `dir` read-only on 127.0.0.1 at a free port. */
+export async function serveStatic(dir: string): Promise<StaticServer> {
+  const base = resolve(dir);
+  const server: Server = createServer((request, response) => {
+    const pathname = decodeURIComponent(new URL(request.url ?? "/", "http://127.0.0.1").pathname);
+    let file = normalize(join(base, pathname));
+    if (file !== base && !file.startsWith(base + sep)) {
+      response.writeHead(403).end();
+      return;
+    }
+    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, "index.html");
+    if (!existsSync(file)) {
+      response.writeHead(404, { "content-type": "text/plain" }).end("not found");
+      return;
+    }
+    response.writeHead(200, { "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream" });
+    response.end(readFileSync(file));
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const address = server.address();
+  if (!address || typeof address === "string") throw new Error("the static server has no port");
+  return {
+    origin: `http://127.0.0.1:${address.port}`,
+    close: () => new Promise<void>((done) => server.close(() => done())),
+  };
+}

@@ -1,0 +1,300 @@
+/// <reference path="../types/autocannon.d.ts" />
+/// <reference path="../types/better-sqlite3.d.ts" />
+/**
+ * `npm run bench:sandbox`: throughput and p99 latency of `POST /v1/charges` (a fresh
+ * Idempotency-Key on every request) and `GET /v1/charges/{id}` with autocannon, in one run,
+ * against (a) the sandbox, (b) a Prism mock of the same contract and (c) a bare node:http
+ * server answering a fixed JSON body of the same size; then the sandbox again with 1,000
+ * versus 1,000,000 stored charges, and its resident memory. Prints figures and ratios; a
+ * benchmark, not a test: it never fails on a number.
+ *
+ * Method: every server runs in its own child process (the sandbox as `npm run sandbox` starts
+ * it, with the node options of sandbox/src/node-flags.ts); autocannon runs here, on the same
+ * machine. All targets stay up for the whole comparison, which runs in rounds: in each round
+ * every target is measured once (an unreported warm-up run, then the measured run), in an
+ * order that rotates from round to round, and the medians over the rounds are reported with
+ * every run's figure and the server's CPU time per request (all its threads, from /proc).
+ * On a small virtual machine single runs move by ±15% or more; rounds spread that drift over
+ * all targets instead of letting it fall on one.
+ *
+ * Environment: BENCH_DURATION (seconds per measured run, default 5), BENCH_ROUNDS (default
+ * 3), BENCH_CONNECTIONS (default 50), BENCH_STORED (large store size, default 1000000).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import autocannon from "autocannon";
+import Database from "better-sqlite3";
+import { dynamicBrCode } from "../src/domain/brcode.ts";
+import { chargeId, hex32 } from "../src/domain/ids.ts";
+import { createKeyRing } from "../src/keys.ts";
+import { SANDBOX_NODE_FLAGS } from "../src/node-flags.ts";
+import { DATABASE_FILE, openSqliteStore } from "../src/store/sqlite.ts";
+import { startPrism } from "@payment-collection/conformance/mock/prism.ts";
+import { ROOT } from "@payment-collection/contract/build/contract-build.ts";
+import { openapiPath } from "@payment-collection/contract/model/layout.ts";
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const LARGE = Number(process.env.BENCH_STORED ?? 1_000_000);
+const SMALL = 1_000;
+const WARMUP = 2;
+
+const keyRing = createKeyRing();
+const API_KEY = keyRing.keys.familyA.primary;
+const account = keyRing.accounts.get("acc_1")!;
+const CHARGE_BODY = JSON.stringify({ amount: 15000, method: "pix", reference: "bench", webhook_url: "https://loja.example.com.br/webhooks" });
+
+interface RunResult {
+  rps: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+}
+
+async function cannon(url: string, kind: "post" | "get", ids: readonly string[] = [], duration = DURATION): Promise<RunResult> {
+  let counter = 0;
+  const run = process.pid;
+  const request =
+    kind === "post"
+      ? {
+          method: "POST" as const,
+          path: "/v1/charges",
+          headers: { "x-api-key": API_KEY, "content-type": "application/json" },
+          body: CHARGE_BODY,
+          setupRequest: (req: Record<string, any>) => ({ ...req, headers: { ...req.headers, "idempotency-key": `bench-${run}-${Date.now()}-${counter++}` } }),
+        }
+      : {
+          method: "GET" as const,
+          path: "/v1/charges/x",
+          headers: { "x-api-key": API_KEY },
+          setupRequest: (req: Record<string, any>) => ({ ...req, path: `/v1/charges/${ids.length ? ids[counter++ % ids.length] : "ch_01JDQ7Z8M4R2V6X9K3T5N0B1C7"}` }),
+        };
+  const result = await autocannon({ url, connections: CONNECTIONS, duration, requests: [request as never] });
+  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
+}
+
+/** Creates the store's schema and inserts `count` charges (and their idempotency keys) in bulk. */
+async function seed(dir: string, count: number): Promise<string[]> {
+  // The store creates the schema (and stops its checkpoint worker on close).
+  await openSqliteStore({ dataDir: dir }).close();
+  const db = new Database(join(dir, DATABASE_FILE));
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = OFF");
+  const insertRecord = db.prepare(
+    "INSERT INTO records (kind, account_id, id, status, customer_id, unique_key, created_ms, data) VALUES ('charge', 'acc_1', ?, 'pending', NULL, NULL, ?, ?)",
+  );
+  const insertKey = db.prepare(
+    "INSERT INTO idempotency_keys (scope, key, fingerprint, state, status, body, created_ms, record_kind, record_id) VALUES ('key_a_primary', ?, ?, 'done', 201, ?, ?, 'charge', ?)",
+  );
+  const sample: string[] = [];
+  const batch = db.transaction((from: number, to: number) => {
+    for (let i = from; i < to; i++) {
+      const createdMs = Date.now() - (count - i);
+      const txid = hex32();
+      const charge = {
+        id: chargeId(createdMs),
+        object: "charge",
+        status: "pending",
+        amount: 100 + (i % 10_000),
+        currency: "BRL",
+        method: "pix",
+        reference: `seed-${i}`,
+        payer: null,
+        payer_request: null,
+        pix: { br_code: dynamicBrCode(account.brCode, txid), txid, end_to_end_id: null },
+        webhook_url: null,
+        expires_at: new Date(createdMs + 30 * 86_400_000).toISOString(),
+        paid_at: null,
+        created_at: new Date(createdMs).toISOString(),
+      };
+      const text = JSON.stringify(charge);
+      insertRecord.run(charge.id, createdMs, text);
+      insertKey.run(`seed-${i}`, hex32() + hex32(), text, createdMs, charge.id);
+      if (sample.length < 10_000 || Math.random() < 10_000 / count) {
+        if (sample.length < 10_000) sample.push(charge.id);
+        else sample[Math.floor(Math.random() * sample.length)] = charge.id;
+      }
+    }
+  });
+  for (let from = 0; from < count; from += 50_000) batch(from, Math.min(count, from + 50_000));
+  db.pragma("wal_checkpoint(TRUNCATE)");
+  db.close();
+  return sample;
+}
+
+async function spawnSandbox(dir: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [...SANDBOX_NODE_FLAGS, "--import", "tsx", join(ROOT, "sandbox/src/cli.ts"), "--port", "0", "--data-dir", dir, "--plan", "generous", "--json"], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once("line", resolve));
+  return { child, url: JSON.parse(line).url };
+}
+
+async function spawnBare(body: string): Promise<{ child: ChildProcess; url: string }> {
+  const source = `
+    const { createServer } = require("node:http");
+    const body = ${JSON.stringify(body)};
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        res.writeHead(req.method === "POST" ? 201 : 200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+        res.end(body);
+      });
+    });
+    server.keepAliveTimeout = 60000;
+    server.listen(0, "127.0.0.1", () => console.log(server.address().port));
+  `;
+  const child = spawn(process.execPath, ["-e", source], { stdio: ["ignore", "pipe", "inherit"] });
+  const port = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once("line", resolve));
+  return { child, url: `http://127.0.0.1:${port}` };
+}
+
+function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/** CPU time (user + system, all threads) a process has used, in microseconds (Linux /proc). */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+}
+/** USER_HZ, the unit of /proc/<pid>/stat times: 100 on Linux. */
+const CLOCK_TICKS = 100;
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
+
+interface Target {
+  label: string;
+  url: string;
+  /** For the CPU time per request (absent for Prism, whose work is spread over its children). */
+  pid?: number;
+  getIds?: readonly string[];
+  runs: { post: Measured[]; get: Measured[] };
+}
+
+interface Measured extends RunResult {
+  /** Server CPU per request (µs), when the target's process is known. */
+  cpuUs?: number;
+}
+
+function target(label: string, url: string, pid?: number, getIds?: readonly string[]): Target {
+  return { label, url, pid, getIds, runs: { post: [], get: [] } };
+}
+
+async function measure(t: Target, kind: "post" | "get"): Promise<void> {
+  await cannon(t.url, kind, t.getIds, WARMUP);
+  const before = t.pid ? cpuMicros(t.pid) : 0;
+  const result: Measured = await cannon(t.url, kind, t.getIds);
+  if (t.pid && result.rps > 0) result.cpuUs = (cpuMicros(t.pid) - before) / (result.rps * DURATION);
+  t.runs[kind].push(result);
+}
+
+/**
+ * ROUNDS rounds; in each, every target is measured (POST then GET), the order rotating from
+ * round to round so that a slow spell of the machine does not fall on one target only.
+ */
+async function rounds(targets: Target[]): Promise<void> {
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let i = 0; i < targets.length; i++) {
+      const t = targets[(i + round) % targets.length]!;
+      await measure(t, "post");
+      await measure(t, "get");
+    }
+  }
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const rps = (t: Target, kind: "post" | "get") => median(t.runs[kind].map((r) => r.rps));
+
+const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+function describe(t: Target, kind: "post" | "get"): string {
+  const runs = t.runs[kind];
+  const values = runs.map((r) => r.rps);
+  const cpu = runs.every((r) => r.cpuUs !== undefined) ? `, server CPU ${fmt(median(runs.map((r) => r.cpuUs!)))} µs/req` : "";
+  const failures = runs.reduce((n, r) => n + r.non2xx + r.errors, 0);
+  return (
+    `${kind.toUpperCase().padEnd(4)} ${fmt(median(values)).padStart(7)} req/s (runs ${values.map((v) => fmt(v)).join(", ")}), ` +
+    `p99 ${fmt(median(runs.map((r) => r.p99)))} ms${cpu}${failures > 0 ? `, non-2xx or errors: ${failures}` : ""}`
+  );
+}
+function report(t: Target, extra = ""): void {
+  console.log(`${t.label}${extra}\n  ${describe(t, "post")}\n  ${describe(t, "get")}`);
+}
+
+console.log(`machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${fmt(totalmem() / 2 ** 30, 1)} GiB, Node ${process.version}`);
+console.log(
+  `method: autocannon in this process, ${CONNECTIONS} connections; each server in its own process; ${ROUNDS} rounds, ` +
+    `each target measured once per round (${WARMUP} s warm-up, then ${DURATION} s) in rotating order; medians reported\n`,
+);
+
+const smallDir = mkdtempSync(join(tmpdir(), "bench-sandbox-small-"));
+const largeDir = mkdtempSync(join(tmpdir(), "bench-sandbox-large-"));
+const children: ChildProcess[] = [];
+let prism: Awaited<ReturnType<typeof startPrism>> | undefined;
+try {
+  // (a) the sandbox (1,000 stored charges at start), (b) Prism mock of the same contract,
+  // (c) bare node:http answering a fixed body of the same size. All three run throughout.
+  const smallIds = await seed(smallDir, SMALL);
+  const small = await spawnSandbox(smallDir);
+  children.push(small.child);
+  const sample = await fetch(`${small.url}/v1/charges/${smallIds[0]}`, { headers: { "x-api-key": API_KEY } });
+  const chargeText = await sample.text();
+  prism = await startPrism({ document: join(ROOT, "generated", openapiPath("3.1", "family-a", "yaml")) });
+  const bare = await spawnBare(chargeText);
+  children.push(bare.child);
+
+  const sandbox = target(`sandbox (${fmt(SMALL)} stored charges at start)`, small.url, small.child.pid, smallIds);
+  const mock = target("Prism mock (same contract)", prism.url);
+  const plain = target(`bare node:http (fixed ${Buffer.byteLength(chargeText)} B body)`, bare.url, bare.child.pid);
+  await rounds([sandbox, mock, plain]);
+  const smallRss = rssMiB(small.child.pid!);
+  await prism.close();
+  prism = undefined;
+  await stop(bare.child);
+
+  report(sandbox);
+  report(mock);
+  report(plain);
+  console.log(
+    `ratios (medians): sandbox/Prism POST ${fmt(rps(sandbox, "post") / rps(mock, "post"), 1)}x GET ${fmt(rps(sandbox, "get") / rps(mock, "get"), 1)}x (target >= 10x); ` +
+      `sandbox/bare POST ${fmt(rps(sandbox, "post") / rps(plain, "post"), 2)}x GET ${fmt(rps(sandbox, "get") / rps(plain, "get"), 2)}x (target >= 0.5x)\n`,
+  );
+
+  // The sandbox with 1,000 versus LARGE stored charges, the two measured in alternation.
+  const seedStart = performance.now();
+  const largeIds = await seed(largeDir, LARGE);
+  console.log(`seeded ${fmt(LARGE)} charges in ${fmt((performance.now() - seedStart) / 1000, 1)} s`);
+  const large = await spawnSandbox(largeDir);
+  children.push(large.child);
+  const smallAgain = target(`sandbox, ${fmt(SMALL)} stored charges at start`, small.url, small.child.pid, smallIds);
+  const largeTarget = target(`sandbox, ${fmt(LARGE)} stored charges`, large.url, large.child.pid, largeIds);
+  await rounds([smallAgain, largeTarget]);
+  const largeRss = rssMiB(large.child.pid!);
+  report(smallAgain, `, RSS ${fmt(smallRss)} MiB`);
+  report(largeTarget, `, RSS ${fmt(largeRss)} MiB`);
+  console.log(
+    `kept with ${fmt(LARGE)} stored: POST ${fmt((100 * rps(largeTarget, "post")) / rps(smallAgain, "post"))}%, ` +
+      `GET ${fmt((100 * rps(largeTarget, "get")) / rps(smallAgain, "get"))}% (target >= 90%)`,
+  );
+} finally {
+  await prism?.close();
+  for (const child of children) await stop(child);
+  rmSync(smallDir, { recursive: true, force: true });
+  rmSync(largeDir, { recursive: true, force: true });
+}

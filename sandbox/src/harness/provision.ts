@@ -1,0 +1,92 @@
+/**
+ * A target for the project's sandbox (sandbox/): its seeded keys and the primary account's
+ * webhook secret, and fixtures made through its controls (`/_sandbox/...`), which the
+ * published interface cannot make: REGISTERED and CONFIRMED boletos, and a customer tied to an
+ * open charge (a customer with a PENDING transaction).
+ */
+/** A target file's content (the conformance target format), as plain JSON. */
+export type TargetDocument = {
+  familyA: { baseUrl: string; environment: string; keys: Record<string, string>; webhookSecret: string };
+  familyB: { baseUrl: string; keys: Record<string, string>; fixtures: Record<string, unknown> };
+};
+
+export interface SandboxKeysLike {
+  familyA: { primary: string; noMerchantRead: string; secondAccount: string; rateLimits?: string };
+  familyB: { primary: string; secondAccount: string; rateLimits?: string };
+}
+
+async function call(url: string, key: string, body?: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(url, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { "x-api-key": key, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`sandbox fixture ${url}: ${response.status} ${text.slice(0, 200)}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+function dataId(body: Record<string, unknown>, field: string): string {
+  const data = body.data as Record<string, unknown> | undefined;
+  const id = data?.[field];
+  if (typeof id !== "string") throw new Error(`sandbox fixture: no data.${field} in ${JSON.stringify(body).slice(0, 200)}`);
+  return id;
+}
+
+export interface SandboxTargetOptions {
+  /** REGISTERED boletos to create (each successful cancel, check or scenario, consumes one; default 3). */
+  registeredBoletos?: number;
+  /** Give the 429 checks the sandbox's dedicated rate-limit account. */
+  useRateLimitAccount?: boolean;
+}
+
+/** Creates the fixtures on a running sandbox and returns the target file content that names them. */
+export async function provisionSandboxTarget(url: string, keys: SandboxKeysLike, options: SandboxTargetOptions = {}): Promise<TargetDocument> {
+  const base = url.replace(/\/+$/, "");
+  const b = keys.familyB.primary;
+  const registered: string[] = [];
+  for (let i = 0; i < (options.registeredBoletos ?? 3); i += 1) {
+    registered.push(dataId(await call(`${base}/_sandbox/boletos`, b, { status: "REGISTERED", withPix: i === 0 }), "transactionId"));
+  }
+  const confirmed = dataId(await call(`${base}/_sandbox/boletos`, b, { status: "CONFIRMED" }), "transactionId");
+  const customer = await call(`${base}/api/v1/sdk/customers`, b, {
+    name: "Cliente com cobrança em aberto",
+    email: "cobranca.aberta@example.com",
+    documentNumber: "52998224725",
+    phoneNumber: "+5511912345678",
+    address: { postalCode: "01310100", street: "Avenida Paulista", number: "1000", neighborhood: "Bela Vista", city: "São Paulo", state: "SP" },
+  });
+  const customerId = dataId(customer, "id");
+  await call(`${base}/transactions`, b, { amount: 99.9, customerId });
+  // The secret signing the primary account's webhooks now (the seeded one, unless rotated).
+  const [webhookSecret] = (await call(`${base}/_sandbox/webhooks/secret`, keys.familyA.primary)).secrets as string[];
+  const rateLimits = options.useRateLimitAccount ?? true;
+  return {
+      familyA: {
+        baseUrl: base,
+        environment: "sandbox",
+        keys: {
+          primary: keys.familyA.primary,
+          secondAccount: keys.familyA.secondAccount,
+          noMerchantRead: keys.familyA.noMerchantRead,
+          ...(rateLimits && keys.familyA.rateLimits ? { rateLimits: keys.familyA.rateLimits } : {}),
+        },
+        webhookSecret,
+      },
+      familyB: {
+        baseUrl: base,
+        keys: {
+          primary: keys.familyB.primary,
+          secondAccount: keys.familyB.secondAccount,
+          ...(rateLimits && keys.familyB.rateLimits ? { rateLimits: keys.familyB.rateLimits } : {}),
+        },
+        fixtures: {
+          registeredBoletoIds: registered,
+          confirmedBoletoId: confirmed,
+          customerWithOpenChargeId: customerId,
+          malformedCustomerId: "not-a-uuid",
+          unknownCustomerId: "00000000-0000-4000-8000-000000000000",
+        },
+      },
+  };
+}

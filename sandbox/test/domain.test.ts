@@ -1,0 +1,129 @@
+/**
+ * The sandbox's domain generators against independent references: the FEBRABAN worked
+ * examples and boleto-utils for boletos, pix-utils for BR Codes, cpf-cnpj-validator for
+ * CPF/CNPJ, the BCB EndToEndId layout.
+ */
+import * as boletoUtils from "@mrmgomes/boleto-utils";
+import { cnpj, cpf } from "cpf-cnpj-validator";
+import { parsePix } from "pix-utils";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { endToEndIdProblem } from "@payment-collection/contract/domain/domain-checks.ts";
+import { boletoNumbers, checkDigitIsUnambiguous, dueDateFactor, itauFreeField } from "../src/domain/boleto.ts";
+import { buildDynamicBrCode, dynamicBrCode } from "../src/domain/brcode.ts";
+import { documentProblem } from "../src/domain/documents.ts";
+import { endToEndId } from "../src/domain/end-to-end-id.ts";
+import { digits } from "../src/domain/ids.ts";
+import { pixKeyType } from "../src/domain/pix-keys.ts";
+import { canonicalJson } from "../src/idempotency.ts";
+
+describe("boleto numbers", () => {
+  it("reproduce the FEBRABAN worked examples", () => {
+    expect(boletoNumbers({ bankCode: "001", amountCents: 102656, dueDate: "2018-07-15", freeField: "0000001149718606852452211" })).toEqual({
+      barCode: "00196758600001026560000001149718606852452211",
+      bankLine: "00190000090114971860168524522114675860000102656",
+    });
+    expect(boletoNumbers({ bankCode: "104", amountCents: 21403, dueDate: "2022-05-10", freeField: "2006561000100040099726390" })).toEqual({
+      barCode: "10499898100000214032006561000100040099726390",
+      bankLine: "10492006506100010004200997263900989810000021403",
+    });
+  });
+
+  it("use the 2025 due-date factor rule", () => {
+    expect(dueDateFactor("1997-10-08")).toBe("0001");
+    expect(dueDateFactor("2025-02-21")).toBe("9999");
+    expect(dueDateFactor("2025-02-22")).toBe("1000");
+    expect(dueDateFactor("2026-12-15")).toBe(String(1000 + 661));
+  });
+
+  it("validate with boleto-utils, which reads back amount and due date", () => {
+    let checked = 0;
+    while (checked < 200) {
+      const amountCents = Number(digits(6)) + 1;
+      const input = { bankCode: "341", amountCents, dueDate: "2027-01-31", freeField: itauFreeField("109", digits(8), "0910", "12345") };
+      if (!checkDigitIsUnambiguous(input)) continue;
+      const { barCode, bankLine } = boletoNumbers(input);
+      const report = boletoUtils.validarBoleto(bankLine) as unknown as { sucesso: boolean; codigoBarras: string; valor: number };
+      expect(report.sucesso).toBe(true);
+      expect(report.codigoBarras).toBe(barCode);
+      expect(Math.round(report.valor * 100)).toBe(amountCents);
+      const due = boletoUtils.identificarDataComNovoFator2025(barCode, "CODIGO_DE_BARRAS") as unknown as Date;
+      expect(new Date(due).toISOString().slice(0, 10)).toBe("2027-01-31");
+      checked += 1;
+    }
+  });
+});
+
+describe("BR Codes", () => {
+  it("are dynamic, one-time, parse with pix-utils and end with an upper-case CRC", () => {
+    const txid = "d3ab7aa50c97cea3b510719fb7448f43";
+    const code = dynamicBrCode({ merchantName: "LOJA EXEMPLO LTDA", merchantCity: "SAO PAULO" }, txid);
+    expect(code.startsWith("000201010212")).toBe(true);
+    expect(code).toMatch(/6304[0-9A-F]{4}$/);
+    const parsed = parsePix(code) as { type?: string; url?: string; oneTime?: boolean };
+    expect(parsed.type).toBe("DYNAMIC");
+    expect(parsed.url).toBe(`pix.sandbox.payments.example/qr/v2/cob/${txid}`);
+  });
+
+  it("are exactly what pix-utils builds for the txid, whatever its length, merchant and kind", () => {
+    const merchants = [
+      { merchantName: "LOJA EXEMPLO LTDA", merchantCity: "SAO PAULO" },
+      { merchantName: "Padaria São João", merchantCity: "Belém" },
+    ];
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom(..."abcdefABCDEF0123456789xyzXYZ"), minLength: 1, maxLength: 35 }),
+        fc.constantFrom(...merchants),
+        fc.constantFrom("cob" as const, "cobv" as const),
+        (txid, merchant, kind) => {
+          expect(dynamicBrCode(merchant, txid, kind)).toBe(buildDynamicBrCode(merchant, txid, kind));
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe("EndToEndIds", () => {
+  it("carry E, the ISPB, the UTC minute and 11 letters or digits", () => {
+    const id = endToEndId(new Date("2026-11-21T14:42:10Z"));
+    expect(id).toMatch(/^E99999999202611211442[A-Za-z0-9]{11}$/);
+    expect(endToEndIdProblem(id)).toBeNull();
+  });
+});
+
+describe("CPF and CNPJ", () => {
+  it("accept right check digits, including the contract's 12345678909", () => {
+    for (const value of ["12345678909", "52998224725", "11222333000181", "11444777000161"]) expect(documentProblem(value)).toBeNull();
+    for (let i = 0; i < 100; i++) expect(documentProblem(cpf.generate())).toBeNull();
+  });
+
+  it("refuse wrong check digits, repeated digits and other shapes", () => {
+    for (const value of ["12345678900", "11111111111", "00000000000000", "11222333000180", "123", "1234567890a", "123.456.789-09"]) {
+      expect(documentProblem(value), value).not.toBeNull();
+    }
+    for (let i = 0; i < 100; i++) {
+      const valid = cnpj.generate().replace(/[A-Z]/g, "1");
+      if (/^\d{14}$/.test(valid) && !cnpj.isValid(valid)) expect(documentProblem(valid)).not.toBeNull();
+    }
+  });
+});
+
+describe("PIX keys", () => {
+  it("are typed from their form", () => {
+    expect(pixKeyType("52998224725")).toEqual({ type: "CPF" });
+    expect(pixKeyType("11222333000181")).toEqual({ type: "CNPJ" });
+    expect(pixKeyType("+5511912345678")).toEqual({ type: "PHONE" });
+    expect(pixKeyType("fulano@example.com")).toEqual({ type: "EMAIL" });
+    expect(pixKeyType("2f0d6c1e-8b3a-4d7f-9e52-6a1b4c8d0e3f")).toEqual({ type: "EVP" });
+    expect(pixKeyType("Fulano@Example.com")).toHaveProperty("problem");
+    expect(pixKeyType("52998224720")).toHaveProperty("problem");
+  });
+});
+
+describe("idempotency fingerprints", () => {
+  it("compare bodies as JSON values: member order does not matter, values do", () => {
+    expect(canonicalJson({ b: 1, a: [1, { d: 2, c: 3 }] })).toBe(canonicalJson({ a: [1, { c: 3, d: 2 }], b: 1 }));
+    expect(canonicalJson({ a: [1, 2] })).not.toBe(canonicalJson({ a: [2, 1] }));
+  });
+});

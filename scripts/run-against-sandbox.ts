@@ -1,0 +1,31 @@
+/**
+ * Runs the conformance suites against a fresh local sandbox, with the fixtures it needs made
+ * through the sandbox's controls. For development and for measuring run times:
+ *
+ *   npx tsx scripts/run-against-sandbox.ts [--plan generous|default] [--family a|b] [--profile seed|full] [--junit PATH]
+ */
+import { parseCliOptions, runAndReport, USAGE, UsageError } from "@payment-collection/conformance/runner/cli-options.ts";
+import { parseTarget } from "@payment-collection/conformance/runner/target.ts";
+import { startTemporarySandbox } from "@payment-collection/sandbox/harness/temporary-sandbox.ts";
+
+async function main(): Promise<number> {
+  const argv = process.argv.slice(2);
+  const planAt = argv.indexOf("--plan");
+  const plan = planAt >= 0 ? argv.splice(planAt, 2)[1] : "generous";
+  const options = parseCliOptions(argv);
+  const sandbox = await startTemporarySandbox({ plan: plan as "generous" | "default" });
+  try {
+    const target = parseTarget(sandbox.target, `the sandbox at ${sandbox.url}`);
+    return (await runAndReport(target, { ...options, profile: options.profile ?? "seed" })).code;
+  } finally {
+    await sandbox.close();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof UsageError ? `${error.message}\n\n${USAGE}` : error);
+    process.exit(2);
+  },
+);
