@@ -5,7 +5,7 @@
  *   npx tsx scripts/run-against-sandbox.ts [--plan generous|default] [--family a|b] [--profile seed|full] [--junit PATH]
  */
 import { parseCliOptions, runAndReport, USAGE, UsageError } from "@payment-collection/conformance/runner/cli-options.ts";
-import { parseTarget } from "@payment-collection/conformance/runner/target.ts";
+import { parseTarget } from "@payment-collection/conformance/core/target.ts";
 import { startTemporarySandbox } from "@payment-collection/sandbox/harness/temporary-sandbox.ts";
 
 async function main(): Promise<number> {

@@ -12,7 +12,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startTemporarySandbox } from "@payment-collection/sandbox/harness/temporary-sandbox.ts";
-import { parseTarget } from "@payment-collection/conformance/runner/target.ts";
+import { parseTarget } from "@payment-collection/conformance/core/target.ts";
 import { parseCliOptions, runAndReport } from "@payment-collection/conformance/runner/cli-options.ts";
 import { totals } from "@payment-collection/conformance/runner/report.ts";
 import { buildContract, ROOT } from "@payment-collection/contract/build/contract-build.ts";

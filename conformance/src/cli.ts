@@ -5,7 +5,7 @@
  * any failing check (2 on a usage or target error).
  */
 import { parseCliOptions, runAndReport, USAGE, UsageError } from "./runner/cli-options.ts";
-import { loadTarget, TargetError } from "./runner/target.ts";
+import { loadTarget, TargetError } from "./core/target.ts";
 
 async function main(): Promise<number> {
   const options = parseCliOptions(process.argv.slice(2));

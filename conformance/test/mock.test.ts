@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mockTarget } from "../src/mock/mock-target.ts";
 import { startMock, type RunningMock } from "../src/mock/start-mock.ts";
-import { coverage, failed } from "../src/runner/results.ts";
+import { coverage, failed } from "../src/core/results.ts";
 import { runConformance } from "../src/runner/run.ts";
 
 let mock: RunningMock;

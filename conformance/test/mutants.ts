@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Profile } from "../src/profiles/index.ts";
+import type { Profile } from "../src/core/profiles/index.ts";
 
 export interface Exchange {
   method: string;

@@ -7,7 +7,7 @@
 import { afterAll, afterEach, expect, it } from "vitest";
 import type { FamilyLetter } from "@payment-collection/contract/model/family-contract.ts";
 import { formatReport } from "../src/runner/report.ts";
-import { failed } from "../src/runner/results.ts";
+import { failed } from "../src/core/results.ts";
 import { BEHAVIOUR_MUTATIONS, NOT_CATCHABLE_HERE } from "./behaviour-mutants.ts";
 import { SCENARIOS } from "../src/scenarios/index.ts";
 import { MUTATIONS } from "./mutants.ts";

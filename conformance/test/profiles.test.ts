@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { findOperation, loadFamilyContract } from "@payment-collection/contract/model/family-contract.ts";
-import { profileSchema, responseExpectation } from "../src/profiles/index.ts";
-import { responseProblems, type ObservedResponse } from "../src/runner/validate.ts";
+import { profileSchema, responseExpectation } from "../src/core/profiles/index.ts";
+import { responseProblems, type ObservedResponse } from "../src/core/validate.ts";
 
 const a = loadFamilyContract("a");
 const b = loadFamilyContract("b");

@@ -11,12 +11,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startSandbox } from "@payment-collection/sandbox/server.ts";
 import { loadFamilyContract } from "@payment-collection/contract/model/family-contract.ts";
 import { toJunitXml } from "../src/runner/junit.ts";
-import { Pacer } from "../src/runner/pacing.ts";
-import { failed } from "../src/runner/results.ts";
+import { Pacer } from "../src/core/pacing.ts";
+import { failed } from "../src/core/results.ts";
 import { runConformance } from "../src/runner/run.ts";
-import type { Scenario } from "../src/runner/scenario.ts";
-import { loadCatalogue, statementsFor } from "../src/runner/statement-map.ts";
-import { loadTarget, parseTarget, TargetError } from "../src/runner/target.ts";
+import type { Scenario } from "../src/core/scenario.ts";
+import { loadCatalogue, statementsFor } from "../src/core/statement-map.ts";
+import { loadTarget, parseTarget, TargetError } from "../src/core/target.ts";
 import { gavelSchema } from "../src/dredd/run-dredd.ts";
 
 const cleanups: Array<() => Promise<void> | void> = [];

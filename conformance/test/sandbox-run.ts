@@ -5,10 +5,10 @@
  */
 import type { RateLimitPlan } from "@payment-collection/sandbox/plans.ts";
 import { startTemporarySandbox } from "@payment-collection/sandbox/harness/temporary-sandbox.ts";
-import { parseTarget } from "../src/runner/target.ts";
-import type { Profile } from "../src/profiles/index.ts";
+import { parseTarget } from "../src/core/target.ts";
+import type { Profile } from "../src/core/profiles/index.ts";
 import type { FamilyLetter } from "@payment-collection/contract/model/family-contract.ts";
-import { failed, type RunReport } from "../src/runner/results.ts";
+import { failed, type RunReport } from "../src/core/results.ts";
 import { runConformance, type RunOptions } from "../src/runner/run.ts";
 import { startMutant, type Mutation } from "./mutants.ts";
 

@@ -4,9 +4,9 @@
  * a scenario or check, or has a reason why it cannot be observed on the wire.
  */
 import { describe, expect, it } from "vitest";
-import type { CheckResult } from "../src/runner/results.ts";
+import type { CheckResult } from "../src/core/results.ts";
 import { NOT_ON_THE_WIRE, statementCoverage } from "../src/runner/statement-coverage.ts";
-import { loadCatalogue } from "../src/runner/statement-map.ts";
+import { loadCatalogue } from "../src/core/statement-map.ts";
 import { SCENARIOS } from "../src/scenarios/index.ts";
 
 const catalogue = loadCatalogue();

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { formatReport } from "../src/runner/report.ts";
-import { coverage, failed } from "../src/runner/results.ts";
+import { coverage, failed } from "../src/core/results.ts";
 import { OTHER_DECISIONS } from "./mutants.ts";
 import { failures, runAgainstSandbox as run, SMALL_PLAN, type RunSetup } from "./sandbox-run.ts";
 

@@ -6,8 +6,8 @@
 import { idempotencyConflictChecks } from "./idempotency.ts";
 import { charge, exampleBody } from "./provisioning.ts";
 import { rateLimitedCheck, type ResponseCheck } from "./response-check.ts";
-import type { FamilyContext, KeyChoice, RequestOptions } from "../runner/check-context.ts";
-import { errorCodeOf, parseJsonBody } from "../runner/validate.ts";
+import type { FamilyContext, KeyChoice, RequestOptions } from "../core/check-context.ts";
+import { errorCodeOf, parseJsonBody } from "../core/validate.ts";
 
 const family = "a" as const;
 

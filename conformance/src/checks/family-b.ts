@@ -16,7 +16,7 @@ import {
 } from "./provisioning.ts";
 import { idempotencyConflictChecks } from "./idempotency.ts";
 import { rateLimitedCheck, type ResponseCheck } from "./response-check.ts";
-import { NotApplicable, type FamilyContext, type KeyChoice, type RequestOptions } from "../runner/check-context.ts";
+import { NotApplicable, type FamilyContext, type KeyChoice, type RequestOptions } from "../core/check-context.ts";
 
 const family = "b" as const;
 

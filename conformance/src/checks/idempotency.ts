@@ -3,7 +3,7 @@
  * D36 on X-Idempotency-Key): a key still in flight is refused with 409, a used key with another
  * payload with 422. Both are decisions, so these checks run under the full profile only.
  */
-import type { FamilyContext, RequestOptions } from "../runner/check-context.ts";
+import type { FamilyContext, RequestOptions } from "../core/check-context.ts";
 import type { FamilyLetter } from "@payment-collection/contract/model/family-contract.ts";
 import type { ResponseCheck } from "./response-check.ts";
 

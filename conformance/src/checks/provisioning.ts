@@ -8,9 +8,9 @@
  * properties that exist only because of a decision are left out of them.
  */
 import { cpf } from "cpf-cnpj-validator";
-import { isDecisionElement } from "../profiles/schema-profile.ts";
-import { NotApplicable, type FamilyContext, type KeyName } from "../runner/check-context.ts";
-import { parseJsonBody, type ObservedResponse } from "../runner/validate.ts";
+import { isDecisionElement } from "../core/profiles/schema-profile.ts";
+import { NotApplicable, type FamilyContext, type KeyName } from "../core/check-context.ts";
+import { parseJsonBody, type ObservedResponse } from "../core/validate.ts";
 
 type Json = Record<string, unknown>;
 

@@ -5,12 +5,12 @@
  * missing key where Dredd sends an invalid one, a 7-character idempotency key...) run as probes
  * through the same context and the same validation.
  */
-import type { Profile } from "../profiles/schema-profile.ts";
-import { isDecisionElement } from "../profiles/schema-profile.ts";
-import { NotApplicable, type FamilyContext, type RequestOptions } from "../runner/check-context.ts";
+import type { Profile } from "../core/profiles/schema-profile.ts";
+import { isDecisionElement } from "../core/profiles/schema-profile.ts";
+import { NotApplicable, type FamilyContext, type RequestOptions } from "../core/check-context.ts";
 import type { FamilyLetter } from "@payment-collection/contract/model/family-contract.ts";
-import type { CheckResult } from "../runner/results.ts";
-import { errorCodeProblems, type ObservedResponse } from "../runner/validate.ts";
+import type { CheckResult } from "../core/results.ts";
+import { errorCodeProblems, type ObservedResponse } from "../core/validate.ts";
 
 export interface ResponseCheck {
   family: FamilyLetter;

@@ -20,7 +20,7 @@ import { statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { JsonSchema } from "@payment-collection/contract/model/json-schema.ts";
-import { mediaTypeAccepted, statusAccepted } from "../profiles/response-expectation.ts";
+import { mediaTypeAccepted, statusAccepted } from "../core/profiles/response-expectation.ts";
 import {
   checkId,
   extraProblems,
@@ -29,10 +29,10 @@ import {
   notApplicableBeforeRun,
   type ResponseCheck,
 } from "../checks/response-check.ts";
-import { NotApplicable, type FamilyContext, type SentRequest } from "../runner/check-context.ts";
-import { CHECK_HEADER, EXPECT_429_HEADER, startPacingProxy } from "../runner/pacing-proxy.ts";
-import type { CheckResult } from "../runner/results.ts";
-import type { ObservedResponse } from "../runner/validate.ts";
+import { NotApplicable, type FamilyContext, type SentRequest } from "../core/check-context.ts";
+import { CHECK_HEADER, EXPECT_429_HEADER, startPacingProxy } from "../core/pacing-proxy.ts";
+import type { CheckResult } from "../core/results.ts";
+import type { ObservedResponse } from "../core/validate.ts";
 
 const require = createRequire(import.meta.url);
 const HOOK_FILE = fileURLToPath(new URL("./hooks.cjs", import.meta.url));

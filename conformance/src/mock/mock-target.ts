@@ -4,7 +4,7 @@
  * examples, which Prism serves.
  */
 import type { FamilyLetter } from "@payment-collection/contract/model/family-contract.ts";
-import { parseTarget, type Target } from "../runner/target.ts";
+import { parseTarget, type Target } from "../core/target.ts";
 
 export function mockTarget(urls: Record<FamilyLetter, string>): Target {
   return parseTarget(

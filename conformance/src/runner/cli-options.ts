@@ -5,15 +5,15 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
-import type { Profile } from "../profiles/schema-profile.ts";
+import type { Profile } from "../core/profiles/schema-profile.ts";
 import { FAMILY_LETTERS, type FamilyLetter } from "@payment-collection/contract/model/family-contract.ts";
 import { toJunitXml } from "./junit.ts";
 import { formatReport } from "./report.ts";
-import { failed, type RunReport } from "./results.ts";
+import { failed, type RunReport } from "../core/results.ts";
 import { runConformance } from "./run.ts";
-import { loadCatalogue } from "./statement-map.ts";
+import { loadCatalogue } from "../core/statement-map.ts";
 import { statementCoverage, statementReportMarkdown } from "./statement-coverage.ts";
-import type { Target } from "./target.ts";
+import type { Target } from "../core/target.ts";
 
 export const USAGE = `usage: npm run conformance -- --target FILE [options]
 

@@ -7,7 +7,7 @@
  * The limit is read from `X-RateLimit-Limit` (plans differ) rather than assumed to be the
  * document's 100 requests per minute; a limit above `cap` is not exhausted (not applicable).
  */
-import type { FamilyContext } from "./check-context.ts";
+import type { FamilyContext } from "../core/check-context.ts";
 
 /** The cheapest counted request of each family: it changes nothing on the server. */
 const CHEAP_OPERATION = { a: "getMerchant", b: "getHealth" } as const;

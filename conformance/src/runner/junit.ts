@@ -4,9 +4,9 @@
  * and each case lists the statements it enforces as a property. With the catalogue, one more
  * suite has a case per statement: failed when a check of it failed, skipped when not checkable.
  */
-import type { CheckResult, RunReport } from "./results.ts";
+import type { CheckResult, RunReport } from "../core/results.ts";
 import { statementCoverage, statementJunitSuite } from "./statement-coverage.ts";
-import type { Catalogue } from "./statement-map.ts";
+import type { Catalogue } from "../core/statement-map.ts";
 
 function xml(text: string): string {
   return text

@@ -3,10 +3,10 @@
  * verdict (pass, FAIL with the reasons, n/a with why); then totals, the coverage of the
  * documented responses, run times and, on request, the statement mapping.
  */
-import type { Catalogue } from "./statement-map.ts";
+import type { Catalogue } from "../core/statement-map.ts";
 import { formatStatementCoverage, statementCoverage } from "./statement-coverage.ts";
 import { loadFamilyContract } from "@payment-collection/contract/model/family-contract.ts";
-import { coverage, type CheckResult, type RunReport } from "./results.ts";
+import { coverage, type CheckResult, type RunReport } from "../core/results.ts";
 
 const MARK: Record<CheckResult["verdict"], string> = { pass: "pass", fail: "FAIL", "not-applicable": "n/a " };
 

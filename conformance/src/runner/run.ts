@@ -6,16 +6,16 @@
 import { FAMILY_CHECKS } from "../checks/index.ts";
 import { checkId, runProbe, type ResponseCheck } from "../checks/response-check.ts";
 import { boundChecks, runDreddSuite } from "../dredd/run-dredd.ts";
-import type { Profile } from "../profiles/schema-profile.ts";
-import { FamilyContext } from "./check-context.ts";
+import type { Profile } from "../core/profiles/schema-profile.ts";
+import { FamilyContext } from "../core/check-context.ts";
 import { documentedPairs, FAMILY_LETTERS, loadFamilyContract, type FamilyContract, type FamilyLetter } from "@payment-collection/contract/model/family-contract.ts";
 import { exhaustLimit } from "./exhaust.ts";
-import { Pacer } from "./pacing.ts";
-import { ResultSink, type CheckResult, type ExchangeNote, type RunReport, type SuiteTiming } from "./results.ts";
+import { Pacer } from "../core/pacing.ts";
+import { ResultSink, type CheckResult, type ExchangeNote, type RunReport, type SuiteTiming } from "../core/results.ts";
 import { SCENARIOS } from "../scenarios/index.ts";
-import { runScenario, type Scenario } from "./scenario.ts";
-import { loadCatalogue, statementsFor, type Catalogue } from "./statement-map.ts";
-import type { Target } from "./target.ts";
+import { runScenario, type Scenario } from "../core/scenario.ts";
+import { loadCatalogue, statementsFor, type Catalogue } from "../core/statement-map.ts";
+import type { Target } from "../core/target.ts";
 
 export interface RunOptions {
   target: Target;

@@ -5,8 +5,8 @@
  * case per statement) and as a self-contained Markdown page (`--report PATH`).
  */
 import type { Statement } from "@payment-collection/contract/statements.ts";
-import type { Catalogue } from "./statement-map.ts";
-import type { CheckResult, RunReport } from "./results.ts";
+import type { Catalogue } from "../core/statement-map.ts";
+import type { CheckResult, RunReport } from "../core/results.ts";
 
 /**
  * Why a statement the catalogue marks `wire: false` cannot be observed in HTTP exchanges.

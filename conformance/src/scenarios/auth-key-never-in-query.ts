@@ -3,9 +3,9 @@
  * `x-api-key` header): a valid key sent only as a query parameter, under the names a server
  * might read, is not accepted: the request is answered as one without a key.
  */
-import type { FamilyContext } from "../runner/check-context.ts";
+import type { FamilyContext } from "../core/check-context.ts";
 import type { FamilyLetter } from "@payment-collection/contract/model/family-contract.ts";
-import type { Scenario, ScenarioAssertions } from "../runner/scenario.ts";
+import type { Scenario, ScenarioAssertions } from "../core/scenario.ts";
 import { describe, expectCode, sender } from "./support.ts";
 
 /** Query parameter names under which a server could be tempted to read a key. */

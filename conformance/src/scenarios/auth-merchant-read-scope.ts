@@ -2,7 +2,7 @@
  * "GET /v1/merchant requires the scope `merchant:read`": of two keys of one account, the one
  * with the scope reads the merchant, the one without is refused, whatever it asks before.
  */
-import type { Scenario } from "../runner/scenario.ts";
+import type { Scenario } from "../core/scenario.ts";
 import { describe, is2xx, sender } from "./support.ts";
 
 export const merchantReadScope: Scenario = {

@@ -3,8 +3,8 @@
  * "Family A runs only in production": a live family A server refuses the target's `sk_test_`
  * key with 401. A sandbox target (decision D38: it takes only test keys) is not a live server.
  */
-import { NotApplicable } from "../runner/check-context.ts";
-import type { Scenario } from "../runner/scenario.ts";
+import { NotApplicable } from "../core/check-context.ts";
+import type { Scenario } from "../core/scenario.ts";
 import { chargeRequest, describe, sender } from "./support.ts";
 
 export const testKeysRefusedByLive: Scenario = {

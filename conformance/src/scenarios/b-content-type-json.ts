@@ -4,7 +4,7 @@
  * that way holds what was sent. Under full (decision D39) a body that is not JSON is refused
  * with 400.
  */
-import type { Scenario } from "../runner/scenario.ts";
+import type { Scenario } from "../core/scenario.ts";
 import { at, customerRequest, describe, is2xx, require2xx, sender, type Json } from "./support.ts";
 
 export const postAndPutTakeJson: Scenario = {

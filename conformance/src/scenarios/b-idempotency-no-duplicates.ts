@@ -7,8 +7,8 @@
  * not applicable.
  */
 import { exampleBody, pick } from "../checks/provisioning.ts";
-import { NotApplicable, type FamilyContext } from "../runner/check-context.ts";
-import type { Scenario, ScenarioAssertions } from "../runner/scenario.ts";
+import { NotApplicable, type FamilyContext } from "../core/check-context.ts";
+import type { Scenario, ScenarioAssertions } from "../core/scenario.ts";
 import { describe, is2xx, is4xx, sender } from "./support.ts";
 
 const ID_PATHS = ["data.id", "data.pixId", "data.transactionId", "data.txid", "id"];

@@ -5,9 +5,9 @@
  * unknown id gives ODE001 (the statuses are decision D18: under seed any 4xx). Every error is envelope 2: a semantic `version` and `status: ERROR`.
  */
 import { randomUUID } from "node:crypto";
-import type { FamilyContext } from "../runner/check-context.ts";
-import type { Scenario, ScenarioAssertions } from "../runner/scenario.ts";
-import type { ObservedResponse } from "../runner/validate.ts";
+import type { FamilyContext } from "../core/check-context.ts";
+import type { Scenario, ScenarioAssertions } from "../core/scenario.ts";
+import type { ObservedResponse } from "../core/validate.ts";
 import { at, describe, expectCode, is2xx, sender } from "./support.ts";
 
 const REASON_LIMIT = 200;

@@ -2,7 +2,7 @@
  * A new charge (family A): `pending`, `paid_at` null, `pix.end_to_end_id` null, currency BRL,
  * method pix, object charge; and `GET /v1/charges/{id}` returns what creation returned.
  */
-import type { Scenario } from "../runner/scenario.ts";
+import type { Scenario } from "../core/scenario.ts";
 import { at, is2xx, chargeRequest, differences, json, require2xx, sender } from "./support.ts";
 
 /** Members of a charge whose value the document states for a new charge. */

@@ -3,7 +3,7 @@
  * and is still there, as it was, afterwards: a second delete is refused the same way.
  */
 import { customerWithOpenCharge } from "../checks/provisioning.ts";
-import type { Scenario } from "../runner/scenario.ts";
+import type { Scenario } from "../core/scenario.ts";
 import { at, describe, expectCode, sender } from "./support.ts";
 
 export const customerDeleteRefusedUnchanged: Scenario = {

@@ -6,7 +6,7 @@
  * seed the scenario asks only what the document says: the customer is "marked as deleted", so
  * it is no longer shown as an ACTIVE customer.
  */
-import type { Scenario } from "../runner/scenario.ts";
+import type { Scenario } from "../core/scenario.ts";
 import { at, customerRequest, describe, expectCode, is2xx, is4xx, require2xx, sender } from "./support.ts";
 
 export const customerLifecycle: Scenario = {

@@ -4,7 +4,7 @@
  * schedule ("about 5 s", with jitter): not before 4 s, and within 10 s of the first attempt.
  * The receiver acknowledges the retry, so nothing more follows.
  */
-import type { Scenario } from "../runner/scenario.ts";
+import type { Scenario } from "../core/scenario.ts";
 import { payChargeTowards, startReceiver } from "./events-webhook-support.ts";
 import { sameJson } from "./support.ts";
 

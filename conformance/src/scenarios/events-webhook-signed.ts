@@ -9,8 +9,8 @@
  * the body is the contract's `charge.paid` event carrying the paid charge (D24). Whether the
  * signature verifies with the account's secret is events-webhook-verifies.ts.
  */
-import type { Scenario } from "../runner/scenario.ts";
-import { parseJsonBody, schemaProblems } from "../runner/validate.ts";
+import type { Scenario } from "../core/scenario.ts";
+import { parseJsonBody, schemaProblems } from "../core/validate.ts";
 import { eventSchema, payChargeTowards, startReceiver } from "./events-webhook-support.ts";
 
 /** How long the receiver waits for the event after the payment. */

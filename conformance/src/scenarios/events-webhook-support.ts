@@ -10,9 +10,9 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { toJsonSchema } from "@payment-collection/contract/model/json-schema.ts";
-import { profileSchema } from "../profiles/schema-profile.ts";
-import { NotApplicable, type FamilyContext } from "../runner/check-context.ts";
-import type { ScenarioAssertions } from "../runner/scenario.ts";
+import { profileSchema } from "../core/profiles/schema-profile.ts";
+import { NotApplicable, type FamilyContext } from "../core/check-context.ts";
+import type { ScenarioAssertions } from "../core/scenario.ts";
 import { at, chargeRequest, describe, require2xx, sender, type Json } from "./support.ts";
 
 export interface ReceivedWebhook {

@@ -5,8 +5,8 @@
  * rule cannot be judged: a signature made with another secret looks like a right one.
  */
 import { Webhook } from "standardwebhooks";
-import { NotApplicable } from "../runner/check-context.ts";
-import type { Scenario } from "../runner/scenario.ts";
+import { NotApplicable } from "../core/check-context.ts";
+import type { Scenario } from "../core/scenario.ts";
 import { payChargeTowards, plainHeaders, startReceiver } from "./events-webhook-support.ts";
 
 /** How long the receiver waits for the event after the payment. */

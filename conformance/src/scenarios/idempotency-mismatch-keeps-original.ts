@@ -2,7 +2,7 @@
  * Decision D07: a used Idempotency-Key with another payload is refused with 422
  * IDEMPOTENCY_KEY_MISMATCH, and the key still replays the original charge afterwards.
  */
-import type { Scenario } from "../runner/scenario.ts";
+import type { Scenario } from "../core/scenario.ts";
 import { at, chargeRequest, expectCode, require2xx, sender, type Json } from "./support.ts";
 
 export const mismatchKeepsOriginal: Scenario = {

@@ -2,7 +2,7 @@
  * "When the key has never been seen, the charge is created": two new keys with the same
  * payload create two charges, each readable afterwards.
  */
-import type { Scenario } from "../runner/scenario.ts";
+import type { Scenario } from "../core/scenario.ts";
 import { at, chargeRequest, is2xx, require2xx, sender } from "./support.ts";
 
 export const newKeyCreatesCharge: Scenario = {

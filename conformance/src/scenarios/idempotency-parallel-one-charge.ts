@@ -3,7 +3,7 @@
  * exactly one charge. Under seed, what a request that finds the key still in flight gets is
  * the server's (a conflict is decision D07), but every success must be the same charge.
  */
-import type { Scenario } from "../runner/scenario.ts";
+import type { Scenario } from "../core/scenario.ts";
 import { at, chargeRequest, describe, is2xx, is4xx, sender } from "./support.ts";
 
 const PARALLEL = 6;

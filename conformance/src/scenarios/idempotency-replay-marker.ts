@@ -2,7 +2,7 @@
  * Decision D07: a replayed response carries `Idempotent-Replayed: true` (the first one does
  * not) and is the stored response: the same status and the same body.
  */
-import type { Scenario } from "../runner/scenario.ts";
+import type { Scenario } from "../core/scenario.ts";
 import { chargeRequest, json, require2xx, sameJson, sender } from "./support.ts";
 
 export const replayMarker: Scenario = {

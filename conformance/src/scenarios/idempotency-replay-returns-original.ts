@@ -3,7 +3,7 @@
  * new ledger entry": the replay carries the same id, BR Code and txid, and the charge read
  * afterwards is still the original.
  */
-import type { Scenario } from "../runner/scenario.ts";
+import type { Scenario } from "../core/scenario.ts";
 import { at, chargeRequest, is2xx, require2xx, sender } from "./support.ts";
 
 export const replayReturnsOriginal: Scenario = {

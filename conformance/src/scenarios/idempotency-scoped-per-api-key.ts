@@ -3,7 +3,7 @@
  * sent with the second account's key creates an independent charge, never the first one's,
  * and each key replays its own charge.
  */
-import type { Scenario } from "../runner/scenario.ts";
+import type { Scenario } from "../core/scenario.ts";
 import { at, chargeRequest, is2xx, require2xx, sender } from "./support.ts";
 
 export const keysScopedPerApiKey: Scenario = {

@@ -3,7 +3,7 @@
  * no key and a 7-character key give 400 IDEMPOTENCY_KEY_REQUIRED, an 8-character key creates
  * the charge.
  */
-import type { Scenario } from "../runner/scenario.ts";
+import type { Scenario } from "../core/scenario.ts";
 import { chargeRequest, expectCode, is2xx, sender } from "./support.ts";
 
 export const writesNeedIdempotencyKey: Scenario = {

@@ -3,7 +3,7 @@
  * one module per rule, in the order they run (exhaust-stage scenarios run last whatever
  * their place here).
  */
-import type { Scenario } from "../runner/scenario.ts";
+import type { Scenario } from "../core/scenario.ts";
 import { keyNeverInQueryA, keyNeverInQueryB } from "./auth-key-never-in-query.ts";
 import { merchantReadScope } from "./auth-merchant-read-scope.ts";
 import { testKeysRefusedByLive } from "./auth-test-keys-refused-live.ts";

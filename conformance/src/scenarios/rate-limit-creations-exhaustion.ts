@@ -10,8 +10,8 @@
  * check finds these creations used up.
  */
 import { exampleBody } from "../checks/provisioning.ts";
-import { NotApplicable } from "../runner/check-context.ts";
-import type { Scenario } from "../runner/scenario.ts";
+import { NotApplicable } from "../core/check-context.ts";
+import type { Scenario } from "../core/scenario.ts";
 import { describe, is2xx, sender } from "./support.ts";
 
 /** The most creations one scenario agrees to send. */

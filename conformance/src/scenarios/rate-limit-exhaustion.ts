@@ -4,9 +4,9 @@
  * is not affected. Runs in the exhaust stage, on the target's `rateLimits` key when it names one
  * (--no-exhaust skips it); the limit is read from X-RateLimit-Limit (--exhaust-cap bounds it).
  */
-import { NotApplicable } from "../runner/check-context.ts";
+import { NotApplicable } from "../core/check-context.ts";
 import { exhaustLimit } from "../runner/exhaust.ts";
-import type { Scenario } from "../runner/scenario.ts";
+import type { Scenario } from "../core/scenario.ts";
 import { describe, is2xx, sender } from "./support.ts";
 
 /** Seconds of disagreement tolerated between Retry-After and Reset (clocks, rounding). */

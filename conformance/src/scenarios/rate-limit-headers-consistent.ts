@@ -5,8 +5,8 @@
  * integer Unix time that does not lie in the past. A window that renews between two requests
  * (Reset moves on) starts the count again. The limit is read, never assumed (plans differ).
  */
-import { NotApplicable } from "../runner/check-context.ts";
-import type { Scenario } from "../runner/scenario.ts";
+import { NotApplicable } from "../core/check-context.ts";
+import type { Scenario } from "../core/scenario.ts";
 import { sender } from "./support.ts";
 
 const REQUESTS = 6;

@@ -7,9 +7,9 @@
  * the scenario is not applicable. Nothing is exhausted.
  */
 import { exampleBody } from "../checks/provisioning.ts";
-import { NotApplicable } from "../runner/check-context.ts";
-import type { Scenario } from "../runner/scenario.ts";
-import type { ObservedResponse } from "../runner/validate.ts";
+import { NotApplicable } from "../core/check-context.ts";
+import type { Scenario } from "../core/scenario.ts";
+import type { ObservedResponse } from "../core/validate.ts";
 import { describe, is2xx, sender } from "./support.ts";
 
 function reading(response: ObservedResponse) {

@@ -3,7 +3,7 @@
  * every family A operation answers under `{base_url}/v1/...`, and its answers are the
  * contract's. (Whether other paths also answer is not stated, so it is not judged.)
  */
-import type { Scenario } from "../runner/scenario.ts";
+import type { Scenario } from "../core/scenario.ts";
 import { at, chargeRequest, describe, is2xx, sender } from "./support.ts";
 
 export const familyAUnderV1: Scenario = {

@@ -4,9 +4,9 @@
  * (a charge, a customer). Requests are the contract's examples (checks/provisioning.ts).
  */
 import { customerBody, exampleBody } from "../checks/provisioning.ts";
-import { NotApplicable, type FamilyContext, type RequestOptions } from "../runner/check-context.ts";
-import type { ScenarioAssertions } from "../runner/scenario.ts";
-import { errorCodeOf, parseJsonBody, type ObservedResponse } from "../runner/validate.ts";
+import { NotApplicable, type FamilyContext, type RequestOptions } from "../core/check-context.ts";
+import type { ScenarioAssertions } from "../core/scenario.ts";
+import { errorCodeOf, parseJsonBody, type ObservedResponse } from "../core/validate.ts";
 
 export type Json = Record<string, unknown>;
 

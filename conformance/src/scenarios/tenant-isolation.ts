@@ -4,7 +4,7 @@
  * (family A) or customer (family B) gets what an unknown id gets, never the resource.
  */
 import { charge, customer } from "../checks/provisioning.ts";
-import type { Scenario } from "../runner/scenario.ts";
+import type { Scenario } from "../core/scenario.ts";
 import { at, describe, is2xx, sender } from "./support.ts";
 
 export const chargeTenantIsolation: Scenario = {

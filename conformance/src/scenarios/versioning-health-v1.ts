@@ -4,7 +4,7 @@
  * envelope 2).
  */
 import { randomUUID } from "node:crypto";
-import type { Scenario } from "../runner/scenario.ts";
+import type { Scenario } from "../core/scenario.ts";
 import { at, describe, sender } from "./support.ts";
 
 const SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;

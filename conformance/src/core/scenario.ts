@@ -18,7 +18,7 @@
  *
  * A scenario throws NotApplicable (from check-context.ts) when the target lacks what it needs.
  */
-import type { Profile } from "../profiles/schema-profile.ts";
+import type { Profile } from "./profiles/schema-profile.ts";
 import { NotApplicable, type FamilyContext } from "./check-context.ts";
 import type { FamilyLetter } from "@payment-collection/contract/model/family-contract.ts";
 import type { CheckResult, ResponsePair } from "./results.ts";

@@ -3,7 +3,7 @@
  * probes that add request variants Dredd cannot express, and behaviour scenarios. Each check
  * yields one CheckResult; the report, the coverage and the JUnit output read only these.
  */
-import type { Profile } from "../profiles/schema-profile.ts";
+import type { Profile } from "./profiles/schema-profile.ts";
 import type { FamilyLetter } from "@payment-collection/contract/model/family-contract.ts";
 
 export type Verdict = "pass" | "fail" | "not-applicable";

@@ -10,7 +10,7 @@ import {
   mediaTypeAccepted,
   statusAccepted,
   type ResponseExpectation,
-} from "../profiles/response-expectation.ts";
+} from "./profiles/response-expectation.ts";
 
 /** A response as the suites see it: header names in lower case, the body as text. */
 export interface ObservedResponse {

@@ -4,8 +4,8 @@
  * probes and behaviour scenarios all work through one FamilyContext per family and run.
  */
 import { randomUUID } from "node:crypto";
-import type { Profile } from "../profiles/schema-profile.ts";
-import { responseExpectation, type ResponseExpectation } from "../profiles/response-expectation.ts";
+import type { Profile } from "./profiles/schema-profile.ts";
+import { responseExpectation, type ResponseExpectation } from "./profiles/response-expectation.ts";
 import { findOperation, type ContractOperation, type FamilyContract, type FamilyLetter } from "@payment-collection/contract/model/family-contract.ts";
 import type { Exchange, Pacer } from "./pacing.ts";
 import { absentMembers, valuesAt, type Catalogue } from "./statement-map.ts";
