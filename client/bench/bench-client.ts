@@ -1,108 +1,134 @@
 /**
- * `npm run bench:client`: per-call overhead of the family A client against raw fetch.
+ * `npm run bench -w @payment-collection/client` (or `npm run bench:client` at the root): the
+ * client's own CPU time per call, with fetch stubbed, per operation kind.
  *
- * Method: a node:http server in a child process answers GET /v1/merchant on 127.0.0.1 with
- * the contract's example body over keep-alive connections. Each measurement is a fresh Node
- * process that makes calls one way only, as a real program would: either raw
- * (`fetch(url, {headers})` + `response.json()`) or through the client
- * (`client.GET("/v1/merchant")`: a direct call, as is every call with plain options on a
- * client without middleware: idempotency step, URL and header record, API key and URL guard,
- * retry transport, rate-limit tracking, JSON parsing; see src/client/direct-call.ts). It warms
- * up, then times BLOCKS blocks of BLOCK_SIZE sequential calls and reports its median block
- * time per call. The script runs RUNS raw processes and RUNS client processes alternately
- * (raw, client, client, raw, ...) so drift in the machine's load hits both sides alike; the
- * ratio is median(client) / median(raw): one run, one ratio, printed with the spread of the
- * processes and their CPU time per call. With two or more CPUs the server is pinned to CPU 1
- * and the measuring processes to CPU 0 (taskset, see `pinned`).
+ * The client's budget is its own work per call: what a call costs besides fetch and the
+ * network. To measure it, fetch is replaced by a stub that answers at once with the
+ * contract's example body of the operation (a fresh `Response` per call), so nothing but
+ * JavaScript runs and the figure does not move with the network or a server's load.
  *
- * Then the same measurement with fetch replaced by a stub that answers at once
- * (STUB_RUNS processes per side): what each side costs besides fetch and the network, i.e. the
- * client's own work per call, a figure that does not move with the machine's load the way
- * loopback calls do. It is printed in µs and as a share of a raw loopback call.
+ * For each operation kind (a GET without parameters, with a path parameter, with query
+ * parameters, a keyed POST with a JSON body in each family, an error response, a call through
+ * a caller middleware), each measurement is a fresh Node process that makes calls one way
+ * only, as a program would:
+ * - raw: what hand-written code does for the same call with the stub (build the URL, set the
+ *   API key header, and for a keyed POST a `crypto.randomUUID()` idempotency key and a
+ *   `JSON.stringify` body; then `response.json()`);
+ * - client: the same call through the client (`client.GET(...)`, `client.POST(...)`), i.e.
+ *   idempotency step, openapi-fetch (URL, headers, body, middleware, result), API key and URL
+ *   guard, retry transport, rate-limit record, JSON parsing.
+ * After a warm-up it times BLOCKS blocks of BLOCK_SIZE sequential calls and records the CPU
+ * time of the process per call (user + system, all threads; `process.cpuUsage`) and the
+ * median wall time per call of its blocks. RUNS processes per side per kind run alternately
+ * (raw, client, client, raw, ...); the figures are medians over them. The client's own CPU
+ * per call is median(client) - median(raw): what the client adds to the hand-written call.
  *
- * Why processes and not calls interleaved in one process: on a 2-core virtual machine,
- * interleaving two call paths in one process moves each side's after-effects (garbage
- * collection of its allocations, stream finalisation, inline caches shared inside fetch) into
- * the other's measurement; even two identical raw functions interleaved call by call came out
- * up to 10% apart there. A benchmark, not a test: it prints, never fails.
+ * A benchmark, not a test: it prints, never fails.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { cpus } from "node:os";
+import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { ROOT } from "@payment-collection/contract/build/contract-build.ts";
-import { createChargesClient } from "../src/index.ts";
-import { openapiPath } from "@payment-collection/contract/model/layout.ts";
+import type { Middleware } from "openapi-fetch";
+import { createChargesClient, createSdkClient, type ChargesClient, type SdkClient } from "../src/index.ts";
+import { operationExamples, responseExample as contractResponseExample } from "../test/support/contract-examples.ts";
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 8);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 10);
-const BLOCK_SIZE = Number(process.env.BENCH_BLOCK_SIZE ?? 500);
-const WARMUP = 2_000;
+const BLOCK_SIZE = Number(process.env.BENCH_BLOCK_SIZE ?? 2_000);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 5_000);
 const API_KEY = "sk_live_bench_0001";
-/** Processes per side for the client's own cost (stub fetch; steady, so few are needed). */
-const STUB_RUNS = Number(process.env.BENCH_STUB_RUNS ?? 3);
+const BASE_URL = "http://127.0.0.1:9";
 const RATE_LIMIT_HEADERS = { "x-ratelimit-limit": "100", "x-ratelimit-remaining": "99", "x-ratelimit-reset": "1800000000" };
 
+type Family = "family-a" | "family-b";
+
+/** One operation kind: the call each side makes, and the response the stub gives. */
+interface Kind {
+  id: string;
+  label: string;
+  family: Family;
+  operationId: string;
+  /** Status the stub answers with (its example body from the contract). */
+  status: number;
+  /** Registers a middleware that does nothing on the client. */
+  middleware?: boolean;
+}
+
+const KINDS: readonly Kind[] = [
+  { id: "a-get", label: "A GET, no parameters (GET /v1/merchant)", family: "family-a", operationId: "getMerchant", status: 200 },
+  { id: "a-get-path", label: "A GET, path parameter (GET /v1/charges/{id})", family: "family-a", operationId: "getCharge", status: 200 },
+  { id: "a-post-keyed", label: "A POST, JSON body + idempotency key (POST /v1/charges)", family: "family-a", operationId: "createCharge", status: 201 },
+  { id: "a-error", label: "A GET, 404 problem body (GET /v1/charges/{id})", family: "family-a", operationId: "getCharge", status: 404 },
+  { id: "b-get-query", label: "B GET, query parameters (GET /transactions)", family: "family-b", operationId: "listTransactions", status: 200 },
+  { id: "b-post-keyed", label: "B POST, JSON body + idempotency key (POST /pix)", family: "family-b", operationId: "createPixCharge", status: 201 },
+  { id: "a-get-middleware", label: "A GET, one caller middleware (GET /v1/merchant)", family: "family-a", operationId: "getMerchant", status: 200, middleware: true },
+];
+
 interface Measurement {
+  kind: string;
   side: "raw" | "client";
-  /** Median over the process's blocks, microseconds of wall time per call. */
-  wallUs: number;
-  /** CPU time of the process per call over all blocks (user + system, all threads). */
+  /** CPU time of the process per call over all blocks (user + system, all threads), µs. */
   cpuUs: number;
+  /** Median over the process's blocks of wall time per call, µs. */
+  wallUs: number;
 }
 
-/**
- * A fetch that answers at once with the server's response, without a network: with it, a
- * process measures what each side costs besides fetch itself (the client's own work).
- */
-function stubFetch(body: string): typeof fetch {
-  const headers = { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), ...RATE_LIMIT_HEADERS };
-  return (async () => new Response(body, { headers })) as unknown as typeof fetch;
+/** The contract's example response body of an operation for a status (a problem body built from the status when it has none). */
+function responseExample(family: Family, operationId: string, status: number): unknown {
+  return contractResponseExample(family, operationId, status) ?? { type: "about:blank", title: "Not Found", status, code: "NOT_FOUND", detail: "No charge with this id." };
 }
 
-/**
- * Child mode: `bench-client.ts measure <raw|client> <baseUrl|stub> [body]` prints one
- * Measurement as JSON; with `stub`, calls go to stubFetch instead of the server.
- */
-async function measure(side: Measurement["side"], target: string, stubBody?: string): Promise<void> {
-  const fetchImpl = target === "stub" ? stubFetch(stubBody!) : fetch;
-  const baseUrl = target === "stub" ? "http://127.0.0.1:9" : target;
-  const client = createChargesClient({ baseUrl, apiKey: API_KEY, fetch: target === "stub" ? fetchImpl : undefined });
-  const url = `${baseUrl}/v1/merchant`;
-  const call =
-    side === "raw"
-      ? async () => (await fetchImpl(url, { headers: { "x-api-key": API_KEY } })).json()
-      : async () => {
-          const result = await client.GET("/v1/merchant");
-          if (result.data === undefined) throw new Error("no data");
-          return result.data;
-        };
-  // Stubbed calls take microseconds: ten times as many, for blocks long enough to time.
-  const scale = target === "stub" ? 10 : 1;
-  for (let i = 0; i < WARMUP * scale; i += 1) await call();
-  const blocks: number[] = [];
-  const cpuStart = process.cpuUsage();
-  for (let block = 0; block < BLOCKS; block += 1) {
-    const started = performance.now();
-    for (let i = 0; i < BLOCK_SIZE * scale; i += 1) await call();
-    blocks.push(((performance.now() - started) * 1000) / (BLOCK_SIZE * scale));
+/** A fetch that answers at once, without a network, with a fresh Response of `body`. */
+function stubFetch(body: string, status: number, contentType: string): typeof fetch {
+  const headers = { "content-type": contentType, "content-length": String(Buffer.byteLength(body)), ...RATE_LIMIT_HEADERS };
+  return (async () => new Response(body, { status, headers })) as unknown as typeof fetch;
+}
+
+const passThrough: Middleware = {
+  onRequest() {
+    return undefined;
+  },
+};
+
+/** The call of one side for one kind. */
+function callOf(kind: Kind, side: Measurement["side"]): () => Promise<unknown> {
+  const example = operationExamples(kind.family).find((operation) => operation.operationId === kind.operationId)!;
+  const body = JSON.stringify(responseExample(kind.family, kind.operationId, kind.status));
+  const fetchImpl = stubFetch(body, kind.status, kind.status >= 400 ? "application/problem+json" : "application/json");
+  const keyHeader = kind.family === "family-a" ? "x-api-key" : "X-API-Key";
+  const idempotencyHeader = kind.family === "family-a" ? "Idempotency-Key" : "X-Idempotency-Key";
+  const keyed = example.method === "POST";
+  const { path: pathParams, query } = example.params;
+  const init = { params: { path: pathParams, query }, ...(example.body === undefined ? {} : { body: example.body }) };
+
+  if (side === "raw") {
+    return async () => {
+      // Hand-written: the URL, the key header, a key and a JSON body for a keyed POST.
+      let url = BASE_URL + example.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(pathParams[name]!));
+      const search = new URLSearchParams(Object.entries(query).map(([name, value]) => [name, String(value)])).toString();
+      if (search) url += `?${search}`;
+      const headers: Record<string, string> = { [keyHeader]: API_KEY };
+      const requestInit: RequestInit = { method: example.method, headers };
+      if (keyed) {
+        headers[idempotencyHeader] = crypto.randomUUID();
+        headers["content-type"] = "application/json";
+        requestInit.body = JSON.stringify(example.body);
+      }
+      return (await fetchImpl(url, requestInit)).json();
+    };
   }
-  const cpu = process.cpuUsage(cpuStart);
-  const result: Measurement = { side, wallUs: median(blocks), cpuUs: (cpu.user + cpu.system) / (BLOCKS * BLOCK_SIZE * scale) };
-  console.log(JSON.stringify(result));
-}
-
-/**
- * The command that runs `args` pinned to one CPU with taskset (util-linux), when there is a
- * second CPU and taskset is installed. Unpinned, the scheduler puts the caller and the server
- * on one core for some processes and on two for others, and per-call times differ by a third
- * between the two placements; pinned, every process sees the same placement.
- */
-function pinned(cpu: number, args: string[]): [string, string[]] {
-  const canPin = cpus().length >= 2 && spawnSync("taskset", ["-c", "0", "true"]).status === 0;
-  return canPin ? ["taskset", ["-c", String(cpu), process.execPath, ...args]] : [process.execPath, args];
+  const options = { apiKey: API_KEY, fetch: fetchImpl };
+  const client = (kind.family === "family-a" ? createChargesClient({ baseUrl: BASE_URL, ...options }) : createSdkClient({ environment: BASE_URL, ...options })) as
+    | ChargesClient
+    | SdkClient;
+  if (kind.middleware) client.use(passThrough);
+  // Untyped here: the kinds are data; the typed calls are covered by the tests.
+  const method = (client as unknown as Record<string, (path: string, init: unknown) => Promise<{ data?: unknown; error?: unknown }>>)[example.method]!;
+  return async () => {
+    const result = await method(example.path, init);
+    const value = kind.status >= 400 ? result.error : result.data;
+    if (value === undefined) throw new Error(`${kind.id}: no ${kind.status >= 400 ? "error" : "data"}`);
+    return value;
+  };
 }
 
 function median(values: readonly number[]): number {
@@ -111,69 +137,64 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-async function main(): Promise<void> {
-  const document = JSON.parse(readFileSync(join(ROOT, "generated", openapiPath("3.1", "family-a", "dereferenced.json")), "utf8"));
-  const merchant = document.paths["/v1/merchant"].get.responses["200"].content["application/json"].example;
-  const serverSource = `
-    const { createServer } = require("node:http");
-    const body = ${JSON.stringify(JSON.stringify(merchant))};
-    const server = createServer((request, response) => {
-      response.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body),
-        ...${JSON.stringify(RATE_LIMIT_HEADERS)} });
-      response.end(body);
-    });
-    server.keepAliveTimeout = 60000;
-    server.listen(0, "127.0.0.1", () => console.log(server.address().port));
-  `;
-  const server = spawn(...pinned(1, ["-e", serverSource]), { stdio: ["ignore", "pipe", "inherit"] });
-  const port = Number(await new Promise<string>((resolve) => createInterface({ input: server.stdout! }).once("line", resolve)));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const self = fileURLToPath(import.meta.url);
+/** Child mode: `bench-client.ts measure <kind> <raw|client>` prints one Measurement as JSON. */
+async function measure(kindId: string, side: Measurement["side"]): Promise<void> {
+  const kind = KINDS.find((candidate) => candidate.id === kindId)!;
+  const call = callOf(kind, side);
+  for (let i = 0; i < WARMUP; i += 1) await call();
+  const blocks: number[] = [];
+  const cpuStart = process.cpuUsage();
+  for (let block = 0; block < BLOCKS; block += 1) {
+    const started = performance.now();
+    for (let i = 0; i < BLOCK_SIZE; i += 1) await call();
+    blocks.push(((performance.now() - started) * 1000) / BLOCK_SIZE);
+  }
+  const cpu = process.cpuUsage(cpuStart);
+  const result: Measurement = { kind: kind.id, side, cpuUs: (cpu.user + cpu.system) / (BLOCKS * BLOCK_SIZE), wallUs: median(blocks) };
+  console.log(JSON.stringify(result));
+}
 
-  const runSides = (runs: number, args: string[]): Measurement[] => {
-    const measured: Measurement[] = [];
-    for (let run = 0; run < runs; run += 1) {
+async function main(): Promise<void> {
+  const self = fileURLToPath(import.meta.url);
+  const measured: Measurement[] = [];
+  for (const kind of KINDS) {
+    for (let run = 0; run < RUNS; run += 1) {
       const order: Array<Measurement["side"]> = run % 2 === 0 ? ["raw", "client"] : ["client", "raw"];
       for (const side of order) {
-        const child = spawnSync(...pinned(0, ["--import", "tsx", self, "measure", side, ...args]), { cwd: ROOT, encoding: "utf8" });
-        if (child.status !== 0) throw new Error(`measurement process failed: ${child.stderr}`);
+        const child = spawnSync(process.execPath, ["--import", "tsx", self, "measure", kind.id, side], { encoding: "utf8" });
+        if (child.status !== 0) throw new Error(`measurement process failed (${kind.id}, ${side}): ${child.stderr}`);
         measured.push(JSON.parse(child.stdout.trim().split("\n").pop()!) as Measurement);
       }
     }
-    return measured;
-  };
-  let results: Measurement[];
-  try {
-    results = runSides(RUNS, [baseUrl]);
-  } finally {
-    server.kill();
   }
-  const stubbed = runSides(STUB_RUNS, ["stub", JSON.stringify(merchant)]);
 
-  const of = (side: Measurement["side"], key: "wallUs" | "cpuUs") => results.filter((r) => r.side === side).map((r) => r[key]);
-  const rawWall = median(of("raw", "wallUs"));
-  const clientWall = median(of("client", "wallUs"));
-  const ratio = clientWall / rawWall;
-  const range = (values: number[]) => `${Math.min(...values).toFixed(1)}–${Math.max(...values).toFixed(1)}`;
-  console.log("Client overhead versus raw fetch (loopback node:http server in a child process)");
-  console.log(`  method: ${RUNS} processes per side, alternating; each warms up (${WARMUP} calls), then times ${BLOCKS} blocks`);
-  console.log(`          of ${BLOCK_SIZE} sequential calls and reports its median µs/call; ratio = median(client) / median(raw)`);
-  console.log(`  raw fetch + json():      ${rawWall.toFixed(1)} µs/call (processes: ${range(of("raw", "wallUs"))})`);
-  console.log(`  client.GET:              ${clientWall.toFixed(1)} µs/call (processes: ${range(of("client", "wallUs"))})`);
-  console.log(`  ratio client/raw:        ${ratio.toFixed(3)}x target <= 1.05x: ${ratio <= 1.05 ? "OK" : "ABOVE TARGET"}`);
-  console.log(
-    `  CPU time per call:       raw ${median(of("raw", "cpuUs")).toFixed(1)} µs, client ${median(of("client", "cpuUs")).toFixed(1)} µs ` +
-      `(ratio ${(median(of("client", "cpuUs")) / median(of("raw", "cpuUs"))).toFixed(3)}x; whole process, all threads)`,
-  );
-  const ownRaw = median(stubbed.filter((r) => r.side === "raw").map((r) => r.wallUs));
-  const ownClient = median(stubbed.filter((r) => r.side === "client").map((r) => r.wallUs));
-  console.log(
-    `  own cost, fetch stubbed:  raw ${ownRaw.toFixed(2)} µs/call, client ${ownClient.toFixed(2)} µs/call (${STUB_RUNS} processes per side): ` +
-      `the client adds ${(ownClient - ownRaw).toFixed(2)} µs, ${((100 * (ownClient - ownRaw)) / rawWall).toFixed(2)}% of a raw loopback call`,
-  );
-  console.log(`  node ${process.version}; ${pinned(0, [])[0] === "taskset" ? "server on CPU 1, callers on CPU 0 (taskset)" : "not pinned (one CPU or no taskset)"}`);
+  const of = (kind: Kind, side: Measurement["side"], key: "cpuUs" | "wallUs") => measured.filter((m) => m.kind === kind.id && m.side === side).map((m) => m[key]);
+  const range = (values: number[]) => `${Math.min(...values).toFixed(1)}-${Math.max(...values).toFixed(1)}`;
+  const width = Math.max(...KINDS.map((kind) => kind.label.length));
+  console.log("Client's own CPU time per call, fetch stubbed (a fresh Response of the contract's example per call)");
+  console.log(`  method: per kind, ${RUNS} processes per side, alternating; each warms up (${WARMUP} calls), then makes ${BLOCKS} blocks`);
+  console.log(`          of ${BLOCK_SIZE} sequential calls; CPU = process user + system time per call (all threads); medians over processes`);
+  const row = (cells: string[]) => `  ${cells[0]!.padEnd(width)}${cells.slice(1).map((cell) => cell.padStart(15)).join("")}`;
+  console.log(row(["operation kind", "raw CPU µs", "client CPU µs", "client's own", "client spread", "wall raw µs", "wall client µs"]));
+  for (const kind of KINDS) {
+    const raw = median(of(kind, "raw", "cpuUs"));
+    const client = median(of(kind, "client", "cpuUs"));
+    console.log(
+      row([
+        kind.label,
+        raw.toFixed(1),
+        client.toFixed(1),
+        (client - raw).toFixed(1),
+        range(of(kind, "client", "cpuUs")),
+        median(of(kind, "raw", "wallUs")).toFixed(1),
+        median(of(kind, "client", "wallUs")).toFixed(1),
+      ]),
+    );
+  }
+  console.log("  client's own = median(client CPU) - median(raw CPU): what the client adds to the hand-written call");
+  console.log(`  node ${process.version}`);
 }
 
-const [mode, side, target, stubBody] = process.argv.slice(2);
-if (mode === "measure") await measure(side as Measurement["side"], target!, stubBody);
+const [mode, kindId, side] = process.argv.slice(2);
+if (mode === "measure") await measure(kindId!, side as Measurement["side"]);
 else await main();

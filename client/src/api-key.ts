@@ -1,8 +1,7 @@
 /**
  * The API key goes in its header on every request and never in a URL. The transport step sets
  * the header (overriding anything the caller set under that name) and refuses to send a
- * request whose URL contains the key, raw or percent-encoded. Direct calls (direct-call.ts)
- * put the key last in their header record and use the same URL guard.
+ * request whose URL contains the key, raw or percent-encoded.
  */
 import type { RequestLike } from "./client-request.ts";
 import { ApiKeyInUrlError } from "./errors.ts";

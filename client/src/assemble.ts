@@ -1,26 +1,22 @@
 /**
- * Puts one family client together on openapi-fetch. A call passes through the client's own
- * layers:
+ * Puts one family client together on openapi-fetch. Every call goes through openapi-fetch
+ * (`coreFetch`: URL, headers, body, the caller's middleware, the result), wrapped by the
+ * client's own layers:
  *   1. the call layer, around the typed methods: adds the idempotency key of the operation
  *      (`POST /v1/charges`, `POST /pix`...) to the call's options, once per call;
- *   2. either a direct call (direct-call.ts: the URL, headers and body built with
- *      openapi-fetch's helpers, no `coreFetch`) when the caller added no middleware and the
- *      call's options are plain, or openapi-fetch, which builds the request and runs the
- *      caller's middleware;
- *   3. the transport: API key header and URL guard on the request as it will be sent, the
- *      retry policy, then fetch; on the way back it records the rate-limit headers. Given to
- *      openapi-fetch as its `fetch`; a direct call sets the key in its header record and
- *      uses the same guard, retry policy and record.
- * The layers are plain function wrappers rather than `client.use()` objects: openapi-fetch's
- * middleware loop (ids, frozen option objects, an await per hook) alone costs several percent
- * per call on a loopback server, more than the client's overhead budget (<= 1.05x raw fetch).
- * Both factories use this; they differ only in the contract facts and in the error and
- * envelope helpers they add.
+ *   2. openapi-fetch, which builds the request (a ClientRequest, see client-request.ts) and
+ *      runs the caller's middleware (`client.use()`);
+ *   3. the transport, given to openapi-fetch as its `fetch`: API key header and URL guard on
+ *      the request as it will be sent (after any caller middleware), the retry policy, then
+ *      fetch; on the way back it records the rate-limit headers.
+ * The client's own layers are plain function wrappers rather than `client.use()` objects, so
+ * they cost nothing when the caller adds no middleware and always run in the same place
+ * relative to the caller's middleware. Both factories use this; they differ only in the
+ * contract facts and in the error and envelope helpers they add.
  */
-import createClient, { type Middleware } from "openapi-fetch";
-import { apiKeyStep, assertKeyNotInUrl, urlGuard, validateApiKey } from "./api-key.ts";
+import createClient from "openapi-fetch";
+import { apiKeyStep, assertKeyNotInUrl, validateApiKey } from "./api-key.ts";
 import { ClientRequest, sendRequest, type FetchLike, type RequestLike } from "./client-request.ts";
-import { directCalls } from "./direct-call.ts";
 import { idempotencyStep, type CallOptions, type IdempotencyKeyRule } from "./idempotency.ts";
 import type { CommonClientOptions } from "./options.ts";
 import { rateLimitTracker, type RateLimitInfo } from "./rate-limit.ts";
@@ -75,47 +71,13 @@ export function assembleClient<Paths extends {}>(facts: ContractFacts, baseUrl: 
     fetch: transport as unknown as (request: Request) => Promise<Response>,
   });
 
-  // The caller's middleware, mirrored: a call may be direct only while there is none.
-  const middleware: Middleware[] = [];
-  const { use, eject } = client;
-  client.use = (...added) => {
-    // One at a time, as openapi-fetch adds them: an invalid one throws after the ones before it were added.
-    for (const entry of added) {
-      if (!entry) continue;
-      use(entry);
-      middleware.push(entry);
-    }
-  };
-  client.eject = (...removed) => {
-    eject(...removed);
-    for (const entry of removed) {
-      const index = middleware.indexOf(entry);
-      if (index !== -1) middleware.splice(index, 1);
-    }
-  };
-  const direct = directCalls({
-    baseUrl,
-    headers: options.headers,
-    apiKeyHeader: facts.apiKeyHeader,
-    apiKey: options.apiKey,
-    guardUrl: urlGuard(options.apiKey),
-    send: retrying,
-    record: tracker.record,
-  });
-
-  // Call layer: the idempotency key (looked up only for methods that have a keyed
-  // operation), then a direct call when possible, else openapi-fetch.
+  // Call layer: the idempotency key, looked up only for methods that have a keyed operation.
   const addKey = idempotencyStep(rules, options.idempotencyKey);
   const keyed = new Set(Object.keys(rules).map((rule) => rule.split(" ")[0]));
-  /** One call: the key, then direct when possible, else `viaOpenapiFetch`. Never throws: rejects. */
+  /** One call: the key, then openapi-fetch. Never throws: rejects. */
   const dispatch = (method: string, path: string, callOptions: CallOptions | undefined, viaOpenapiFetch: AnyCall): Promise<unknown> => {
     try {
-      const withKey = keyed.has(method) ? addKey(method, path, callOptions) : callOptions;
-      if (middleware.length === 0) {
-        const result = direct(method, path, withKey);
-        if (result !== undefined) return result;
-      }
-      return viaOpenapiFetch(path, withKey);
+      return viaOpenapiFetch(path, keyed.has(method) ? addKey(method, path, callOptions) : callOptions);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -127,7 +89,7 @@ export function assembleClient<Paths extends {}>(facts: ContractFacts, baseUrl: 
   }
   const untyped = client as unknown as { request: (method: string, path: string, options?: CallOptions) => Promise<unknown> };
   const request = untyped.request;
-  // openapi-fetch upper-cases the method of `request`; the key lookup and a direct call do too.
+  // openapi-fetch upper-cases the method of `request`; the key lookup does too.
   untyped.request = (method, path, callOptions) =>
     dispatch(method.toUpperCase(), path, callOptions, (callPath, withKey) => request(method, callPath, withKey));
   // Same functions, stricter signatures (see strict-methods.ts).

@@ -15,10 +15,7 @@
 
 const BRAND = Symbol("ClientRequest");
 
-/**
- * The header operations the transport uses (API key step, retry policy). A real `Headers`
- * has them; so has the record-backed view of a direct call (plain-request.ts).
- */
+/** The header operations the transport uses (API key step, retry policy); a real `Headers` has them. */
 export interface HeaderAccess {
   get(name: string): string | null;
   has(name: string): boolean;
@@ -104,7 +101,7 @@ export class ClientRequest implements RequestLike {
 /** The fetch signature the client uses (compatible with `globalThis.fetch`). */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-/** A request object of the client's own (ClientRequest, PlainRequest): sent as `fetch(url, init)`. */
+/** A request object of the client's own (ClientRequest): sent as `fetch(url, init)`. */
 interface InitSource {
   toInit(): RequestInit;
 }

@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createChargesClient, createSdkClient } from "../src/index.ts";
-import { CALL_PATHS } from "./support/call-paths.ts";
 import { startScriptedServer, type ScriptedServer } from "./support/scripted-server.ts";
 
 const API_KEY = "sk_live_middleware_0001";
@@ -47,8 +46,7 @@ describe("caller middleware and fetch", () => {
   });
 });
 
-// Both call paths hand a custom fetch the same (url, init).
-describe.each(CALL_PATHS)("custom fetch ($name)", ({ createSdkClient }) => {
+describe("custom fetch", () => {
   it("a custom fetch is called as fetch(url, init) with the client's headers", async () => {
     const calls: Array<{ url: string; method: string | undefined; key: string | null }> = [];
     const sdk = createSdkClient({

@@ -1,16 +1,22 @@
 /**
- * Package shape: `npm pack` holds what a consumer needs and nothing else, and a consumer
- * project in a temporary folder installs the packed tarball and compiles a call of each
- * family with `tsc --strict` (browser-like: DOM lib, no Node types), then imports it at run time.
+ * Package shape: `npm pack` of the client workspace holds what a consumer needs and nothing
+ * else; the packed tarball installs offline (from the npm cache) into an empty project with
+ * nothing but the client's own dependency tree (nothing native, no install scripts); and a
+ * consumer project compiles a call of each family with `tsc --strict` (browser-like: DOM
+ * lib, no Node types), then imports it at run time.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { ROOT } from "@payment-collection/contract/build/contract-build.ts";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+/** The client workspace (client/), and the repository root that holds the lockfile and TypeScript. */
+const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url));
+const REPO_ROOT = join(PACKAGE_DIR, "..");
+const NAME = "@payment-collection/client";
 const scratch = mkdtempSync(join(tmpdir(), "client-package-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -26,49 +32,114 @@ function run(command: string, args: string[], cwd: string): string {
 }
 
 function pack(extra: string[]): PackResult {
-  const output = run(npm, ["pack", "--json", ...extra], ROOT);
+  const output = run(npm, ["pack", "--json", ...extra], PACKAGE_DIR);
   return (JSON.parse(output.slice(output.indexOf("["))) as PackResult[])[0]!;
 }
 
-/** What a consumer needs: the compiled client and types, the family documents, README, package.json. */
+/** What a consumer needs: the compiled client and generated types, README, package.json (LICENSE, CHANGELOG if present). */
 const ALLOWED = [
   /^package\.json$/,
   /^README\.md$/,
-  /^dist\/src\/client\/[a-z-]+\.(js|d\.ts)$/,
+  /^LICENSE$/,
+  /^CHANGELOG\.md$/,
+  /^dist\/client\/src\/[a-z-]+\.(js|d\.ts)$/,
   /^dist\/generated\/types\/family-[ab]\.(js|d\.ts)$/,
-  /^generated\/openapi\/3\.[01]\/family-[ab]\.(yaml|json|dereferenced\.json)$/,
 ];
+
+const manifest = JSON.parse(readFileSync(join(PACKAGE_DIR, "package.json"), "utf8")) as {
+  exports: Record<string, string | Record<string, string>>;
+  types: string;
+  dependencies: Record<string, string>;
+};
+
+/**
+ * The client's dependency tree as the repository's lockfile resolves it: its dependencies,
+ * their dependencies, and so on (names only; a consumer's install may nest them differently).
+ */
+function dependencyTree(): Set<string> {
+  const packages = JSON.parse(readFileSync(join(REPO_ROOT, "package-lock.json"), "utf8")).packages as Record<string, { dependencies?: Record<string, string> }>;
+  const tree = new Set<string>();
+  const pending = Object.keys(manifest.dependencies);
+  while (pending.length > 0) {
+    const name = pending.pop()!;
+    if (tree.has(name)) continue;
+    tree.add(name);
+    const entry = packages[`client/node_modules/${name}`] ?? packages[`node_modules/${name}`];
+    if (!entry) throw new Error(`${name} is not in package-lock.json`);
+    pending.push(...Object.keys(entry.dependencies ?? {}));
+  }
+  return tree;
+}
+
+/** Every package folder under a node_modules folder, nested ones included: [name, folder]. */
+function installedPackages(nodeModules: string): Array<[string, string]> {
+  const found: Array<[string, string]> = [];
+  if (!existsSync(nodeModules)) return found;
+  for (const entry of readdirSync(nodeModules)) {
+    if (entry.startsWith(".")) continue; // .package-lock.json, .bin
+    const scoped = entry.startsWith("@") ? readdirSync(join(nodeModules, entry)).map((inner) => `${entry}/${inner}`) : [entry];
+    for (const name of scoped) {
+      const folder = join(nodeModules, name);
+      found.push([name, folder], ...installedPackages(join(folder, "node_modules")));
+    }
+  }
+  return found;
+}
 
 describe("npm package", () => {
   let tarball = "";
 
-  it("packs the client, the types and the OpenAPI documents of each family, and nothing else", () => {
+  it("packs the compiled client and the generated types of each family, and nothing else", () => {
     const result = pack(["--dry-run"]);
     const paths = result.files.map((file) => file.path);
     const stray = paths.filter((path) => !ALLOWED.some((pattern) => pattern.test(path)));
     expect(stray).toEqual([]);
-    const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
     // Every export target is in the package.
     const targets: string[] = [];
-    for (const [subpath, target] of Object.entries<string | Record<string, string>>(manifest.exports)) {
+    for (const [subpath, target] of Object.entries(manifest.exports)) {
       if (subpath.includes("*")) continue;
       targets.push(...(typeof target === "string" ? [target] : Object.values(target)));
     }
     for (const target of targets) expect(paths, target).toContain(target.replace(/^\.\//, ""));
-    for (const family of ["family-a", "family-b"]) {
-      for (const version of ["3.0", "3.1"]) expect(paths).toContain(`generated/openapi/${version}/${family}.yaml`);
-    }
-    expect(paths).toContain("dist/src/client/index.js");
+    expect(paths).toContain("dist/client/src/index.js");
+    expect(paths).toContain("README.md");
     expect(paths).toContain(manifest.types.replace(/^\.\//, ""));
+    // The OpenAPI documents belong to the contract package.
+    expect(paths.filter((path) => /openapi|\.ya?ml$/.test(path))).toEqual([]);
   });
 
-  it("installs from the tarball and compiles a call of each family with tsc --strict", () => {
+  it("installs offline into an empty project with the client's dependency tree only, nothing native", () => {
     const packed = pack(["--pack-destination", scratch]);
     tarball = join(scratch, packed.filename);
+    const project = join(scratch, "empty");
+    mkdirSync(project);
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "empty", private: true, type: "module" }));
+    const started = performance.now();
+    // Install scripts allowed: nothing in the tree has one, so nothing may build.
+    run(npm, ["install", "--offline", "--no-audit", "--no-fund", tarball], project);
+    const seconds = (performance.now() - started) / 1000;
+
+    const installed = installedPackages(join(project, "node_modules"));
+    const names = new Set(installed.map(([name]) => name));
+    expect(names.has("better-sqlite3")).toBe(false);
+    expect([...names].sort()).toEqual([NAME, ...dependencyTree()].sort());
+    for (const [name, folder] of installed) {
+      const { scripts = {} } = JSON.parse(readFileSync(join(folder, "package.json"), "utf8")) as { scripts?: Record<string, string> };
+      expect(Object.keys(scripts).filter((script) => ["preinstall", "install", "postinstall"].includes(script)), name).toEqual([]);
+      expect(existsSync(join(folder, "binding.gyp")), name).toBe(false);
+    }
+    console.log(
+      `packed ${packed.filename}: ${(packed.size / 1024).toFixed(1)} KiB (${(packed.unpackedSize / 1024).toFixed(1)} KiB unpacked, ${packed.files.length} files); ` +
+        `offline install into an empty project: ${seconds.toFixed(2)} s, ${names.size} packages (${[...names].sort().join(", ")})`,
+    );
+  }, 180_000);
+
+  it("compiles a call of each family with tsc --strict against the installed package, and imports it at run time", () => {
+    expect(tarball).not.toBe("");
     const consumer = join(scratch, "consumer");
     mkdirSync(consumer);
     writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
-    run(npm, ["install", tarball, "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts"], consumer);
+    run(npm, ["install", "--offline", "--no-audit", "--no-fund", tarball], consumer);
     writeFileSync(
       join(consumer, "tsconfig.json"),
       JSON.stringify({
@@ -79,9 +150,9 @@ describe("npm package", () => {
     writeFileSync(
       join(consumer, "calls.ts"),
       [
-        `import { createChargesClient, createSdkClient, isSdkError, ChargesApiError } from "@payment-collection/contract";`,
-        `import type { components as A } from "@payment-collection/contract/types/family-a";`,
-        `import type { components as B } from "@payment-collection/contract/types/family-b";`,
+        `import { createChargesClient, createSdkClient, isSdkError, ChargesApiError } from "${NAME}";`,
+        `import type { components as A } from "${NAME}/types/family-a";`,
+        `import type { components as B } from "${NAME}/types/family-b";`,
         `const charges = createChargesClient({ baseUrl: "https://api.example.com", apiKey: "sk_live_x" });`,
         `export async function createCharge(): Promise<A["schemas"]["Charge"]> {`,
         `  return charges.unwrap(charges.POST("/v1/charges", { body: { amount: 1990, method: "pix" } }));`,
@@ -97,11 +168,11 @@ describe("npm package", () => {
         `}`,
       ].join("\n"),
     );
-    const tsc = join(ROOT, "node_modules/typescript/bin/tsc");
+    const tsc = join(REPO_ROOT, "node_modules/typescript/bin/tsc");
     expect(() => run(process.execPath, [tsc, "-p", consumer, "--strict"], consumer)).not.toThrow();
 
     // A wrong field name in the consumer fails to compile against the installed package.
-    writeFileSync(join(consumer, "wrong.ts"), `import { createChargesClient } from "@payment-collection/contract";\nawait createChargesClient({ apiKey: "k" }).POST("/v1/charges", { body: { amount: 1, method: "pix", referense: "x" } });\n`);
+    writeFileSync(join(consumer, "wrong.ts"), `import { createChargesClient } from "${NAME}";\nawait createChargesClient({ apiKey: "k" }).POST("/v1/charges", { body: { amount: 1, method: "pix", referense: "x" } });\n`);
     let failure = "";
     try {
       run(process.execPath, [tsc, "-p", consumer, "--strict"], consumer);
@@ -110,8 +181,8 @@ describe("npm package", () => {
     }
     expect(failure).toMatch(/wrong\.ts.*referense/s);
 
-    // Run time: the ESM entry and the document subpath resolve from the installed package.
-    const probe = `const m = await import("@payment-collection/contract"); console.log(typeof m.createChargesClient, typeof m.createSdkClient, import.meta.resolve("@payment-collection/contract/openapi/3.1/family-b.yaml").endsWith("family-b.yaml"));`;
-    expect(run(process.execPath, ["--input-type=module", "-e", probe], consumer).trim()).toBe("function function true");
+    // Run time: the ESM entry and the types subpath resolve from the installed package.
+    const probe = `const m = await import("${NAME}"); const a = await import("${NAME}/types/family-a"); console.log(typeof m.createChargesClient, typeof m.createSdkClient, typeof m.verifyWebhook, typeof a.contract);`;
+    expect(run(process.execPath, ["--input-type=module", "-e", probe], consumer).trim()).toBe("function function function object");
   }, 180_000);
 });

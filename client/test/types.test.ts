@@ -7,11 +7,12 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "@payment-collection/contract/build/contract-build.ts";
 
-const FIXTURES = join(ROOT, "test/client/type-fixtures");
+const FIXTURES = fileURLToPath(new URL("./type-fixtures", import.meta.url));
 const fixtureFiles = readdirSync(FIXTURES)
   .filter((name) => name.endsWith(".ts"))
   .map((name) => join(FIXTURES, name));

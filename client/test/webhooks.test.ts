@@ -7,9 +7,9 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { builtinModules, createRequire } from "node:module";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { ROOT } from "@payment-collection/contract/build/contract-build.ts";
 import {
   signWebhook,
   verifyWebhook,
@@ -20,14 +20,14 @@ import {
   WebhookVerificationError,
   type WebhookEvent,
 } from "../src/index.ts";
-import { loadDocument } from "./support/contract-examples.ts";
+import { responseExample } from "./support/contract-examples.ts";
 
 const SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 const OTHER_SECRET = "whsec_00De5bDAp3kzEKZ9sfzBBV2iJuRFOgKi";
 
 /** A charge.paid body built from the contract's own charge example. */
 function chargePaidBody(): string {
-  const charge = loadDocument("family-a").paths["/v1/charges/{id}"].get.responses["200"].content["application/json"].example;
+  const charge = responseExample("family-a", "getCharge", 200) as Record<string, unknown>;
   return JSON.stringify({ type: "charge.paid", timestamp: "2026-11-21T12:00:00.000Z", data: { ...charge, status: "paid" } });
 }
 
@@ -147,10 +147,10 @@ describe("the client in browsers", () => {
   // The library's typings reference Node's types, so the DOM-only compile of the client
   // (tsconfig.build.json) no longer stops a Node-only import by itself: this test does.
   it("loads no Node built-in module, from its own sources or through the reference library", () => {
-    const clientDir = join(ROOT, "src/client");
+    const clientDir = fileURLToPath(new URL("../src", import.meta.url));
     const reached: string[] = [];
     for (const file of readdirSync(clientDir).filter((name) => name.endsWith(".ts"))) {
-      for (const specifier of specifiersOf(readFileSync(join(clientDir, file), "utf8"))) if (isBuiltin(specifier)) reached.push(`src/client/${file}: ${specifier}`);
+      for (const specifier of specifiersOf(readFileSync(join(clientDir, file), "utf8"))) if (isBuiltin(specifier)) reached.push(`client/src/${file}: ${specifier}`);
     }
     const require = createRequire(join(clientDir, "webhooks.ts"));
     const pending = [require.resolve("standardwebhooks")];

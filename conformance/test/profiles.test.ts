@@ -3,7 +3,7 @@
  * interface description states, `full` adds the project's decisions.
  */
 import { describe, expect, it } from "vitest";
-import { findOperation, loadFamilyContract } from "@payment-collection/contract/model/family-contract.ts";
+import { findOperation, loadFamilyContract } from "@payment-collection/contract/model/index.ts";
 import { profileSchema, responseExpectation } from "../src/core/profiles/index.ts";
 import { responseProblems, type ObservedResponse } from "../src/core/validate.ts";
 

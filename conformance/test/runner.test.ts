@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startSandbox } from "@payment-collection/sandbox/server.ts";
-import { loadFamilyContract } from "@payment-collection/contract/model/family-contract.ts";
+import { loadFamilyContract } from "@payment-collection/contract/model/index.ts";
 import { toJunitXml } from "../src/runner/junit.ts";
 import { Pacer } from "../src/core/pacing.ts";
 import { failed } from "../src/core/results.ts";

@@ -1,16 +1,15 @@
 /**
- * One conformance run against a fresh sandbox (and, optionally, a broken proxy in front of
- * it), for the self-tests. Each run gets its own sandbox and data folder, closed by the
- * `cleanups` the calling test file drains after each test.
+ * One conformance run against a fresh sandbox (and, optionally, a proxy in front of it: the
+ * broken servers of the self-test), for the end-to-end tests. Each run gets its own sandbox and
+ * data folder, closed by the `cleanups` the calling test file drains after each test.
  */
 import type { RateLimitPlan } from "@payment-collection/sandbox/plans.ts";
 import { startTemporarySandbox } from "@payment-collection/sandbox/harness/temporary-sandbox.ts";
 import { parseTarget } from "../src/core/target.ts";
 import type { Profile } from "../src/core/profiles/index.ts";
-import type { FamilyLetter } from "@payment-collection/contract/model/family-contract.ts";
+import type { FamilyLetter } from "@payment-collection/contract/model/index.ts";
 import { failed, type RunReport } from "../src/core/results.ts";
 import { runConformance, type RunOptions } from "../src/runner/run.ts";
-import { startMutant, type Mutation } from "./mutants.ts";
 
 /**
  * A plan small and short enough that the 429 checks and the pacing run in seconds. The PIX
@@ -19,8 +18,13 @@ import { startMutant, type Mutation } from "./mutants.ts";
 // Creation limits well below the general one, so that the per-resource scenarios can use them up apart.
 export const SMALL_PLAN: RateLimitPlan = { windowSeconds: 5, general: 80, pixCreations: 10, transactionCreations: 15, queries: 40 };
 
+type SandboxKeys = Awaited<ReturnType<typeof startTemporarySandbox>>["keys"];
+
+/** A server started in front of the sandbox (its URL and keys); the suites run against it instead. */
+export type SandboxProxy = (upstream: string, keys: SandboxKeys) => Promise<{ url: string; close(): Promise<void> }>;
+
 export interface RunSetup {
-  mutation?: Mutation;
+  proxy?: SandboxProxy;
   families?: FamilyLetter[];
   profile?: Profile;
   plan?: "generous" | RateLimitPlan;
@@ -33,11 +37,11 @@ export async function runAgainstSandbox(setup: RunSetup, cleanups: Array<() => P
   const sandbox = await startTemporarySandbox({ plan: setup.plan ?? "generous", useRateLimitAccount: true });
   cleanups.push(sandbox.close);
   const target = parseTarget(sandbox.target, `the sandbox at ${sandbox.url}`);
-  if (setup.mutation) {
-    const mutant = await startMutant(sandbox.url, setup.mutation, sandbox.keys);
-    cleanups.push(mutant.close);
-    target.familyA!.baseUrl = mutant.url;
-    target.familyB!.baseUrl = mutant.url;
+  if (setup.proxy) {
+    const proxy = await setup.proxy(sandbox.url, sandbox.keys);
+    cleanups.push(proxy.close);
+    target.familyA!.baseUrl = proxy.url;
+    target.familyB!.baseUrl = proxy.url;
   }
   return runConformance({
     target,

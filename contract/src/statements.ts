@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
-import { CHECK_KINDS, type EncodingCheck } from "./encoding/encoding-checks.ts";
+import { CHECK_KINDS, type EncodingCheck } from "./encoding/index.ts";
 import type { FamilyId } from "./model/layout.ts";
 import { join } from "node:path";
 import { CONTRACT_ROOT } from "./model/layout.ts";

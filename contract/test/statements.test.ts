@@ -9,8 +9,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
-import { evaluateCheck, type EncodingCheck, type Json, type OpenApiDocument } from "../src/encoding/encoding-checks.ts";
+import { evaluateCheck, type EncodingCheck, type Json, type OpenApiDocument } from "../src/encoding/index.ts";
 import { FAMILIES, OPENAPI_VERSIONS, openapiPath, type FamilyId, type OpenApiVersionId } from "../src/model/layout.ts";
+import { operationsOf } from "../src/model/index.ts";
 import {
   SOURCE_DOCUMENT_PATH,
   STATEMENT_KINDS,
@@ -114,10 +115,9 @@ function target(doc: OpenApiDocument, node: unknown): Json {
 }
 
 function operationOf(doc: OpenApiDocument, operationId: string): Json {
-  for (const item of Object.values(doc.paths as Json)) {
-    for (const op of Object.values(item as Json)) if ((op as Json)?.operationId === operationId) return op as Json;
-  }
-  throw new Error(`no operation ${operationId}`);
+  const found = operationsOf(doc).find((op) => op.operationId === operationId);
+  if (!found) throw new Error(`no operation ${operationId}`);
+  return found.operation;
 }
 
 function bodySchema(doc: OpenApiDocument, holder: Json): Json {
@@ -316,11 +316,9 @@ describe("statement catalogue: coverage", () => {
     const published = documents
       .filter((d) => d.version === "3.1")
       .flatMap((d) =>
-        Object.entries(d.doc.paths as Json).flatMap(([path, item]) =>
-          Object.keys(item as Json)
-            .filter((m) => ["get", "put", "post", "delete", "patch"].includes(m))
-            .map((method) => `${method.toUpperCase()} ${path}`),
-        ),
+        operationsOf(d.doc)
+          .filter((op) => ["GET", "PUT", "POST", "DELETE", "PATCH"].includes(op.method))
+          .map((op) => `${op.method} ${op.path}`),
       );
     const endpointChecks = new Set(
       statements

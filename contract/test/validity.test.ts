@@ -19,10 +19,10 @@ import {
   type LintReport,
 } from "../src/build/lint-openapi.ts";
 import { FAMILIES, OPENAPI_VERSIONS, openapiPath } from "../src/model/layout.ts";
+import { deref, operationsOf as modelOperations } from "../src/model/index.ts";
 
 type Json = Record<string, unknown>;
 
-const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 const generated = (relativePath: string) => join(ROOT, "generated", relativePath);
 
 const JSON_DOCUMENTS = OPENAPI_VERSIONS.flatMap((version) =>
@@ -38,18 +38,6 @@ function readJson(file: string): Json {
   return JSON.parse(readFileSync(file, "utf8")) as Json;
 }
 
-/** Follows local `$ref`s (`#/components/...`) until a non-reference object. */
-function deref(document: Json, node: unknown): unknown {
-  let current = node;
-  for (let hops = 0; isObject(current) && typeof current.$ref === "string"; hops++) {
-    if (hops > 20) throw new Error(`$ref loop at ${current.$ref}`);
-    current = current.$ref
-      .slice(2)
-      .split("/")
-      .reduce<unknown>((n, segment) => (isObject(n) ? n[segment.replaceAll("~1", "/").replaceAll("~0", "~")] : undefined), document);
-  }
-  return current;
-}
 
 interface Operation {
   name: string;
@@ -60,19 +48,7 @@ interface Operation {
 
 /** Every operation with its effective parameters (path-item level ones included, $refs followed). */
 function operationsOf(document: Json): Operation[] {
-  const operations: Operation[] = [];
-  for (const [path, rawItem] of Object.entries((document.paths ?? {}) as Json)) {
-    const item = deref(document, rawItem) as Json;
-    const shared = Array.isArray(item.parameters) ? item.parameters : [];
-    for (const method of HTTP_METHODS) {
-      const operation = item[method];
-      if (!isObject(operation)) continue;
-      const own = Array.isArray(operation.parameters) ? operation.parameters : [];
-      const parameters = [...shared, ...own].map((p) => deref(document, p) as Json);
-      operations.push({ name: `${method.toUpperCase()} ${path}`, path, operation, parameters });
-    }
-  }
-  return operations;
+  return modelOperations(document).map((op) => ({ name: `${op.method} ${op.path}`, path: op.path, operation: op.operation, parameters: op.parameters.map((p) => p.raw) }));
 }
 
 describe("Spectral lint (.spectral.yaml, extends spectral:oas)", () => {

@@ -1,5 +1,5 @@
 /**
- * Static assets of the portal: the portal's own CSS/JS (scripts/docs/assets/), Redoc's
+ * Static assets of the portal: the portal's own CSS/JS (portal/src/assets/), Redoc's
  * standalone bundle from node_modules, and the generated OpenAPI documents offered for
  * download. Everything is copied into the site: no CDN, no remote font, no remote image.
  */

@@ -1,14 +1,15 @@
 /**
- * How the code samples call this package's client: the module specifier a consumer imports
- * (from package.json `name` and `exports`), and the factory of each family (checked against
- * what src/client/index.ts actually exports, so a renamed factory drops the client sample
+ * How the code samples call the client package (the client/ workspace,
+ * `@payment-collection/client`): the module specifier a consumer imports (from
+ * client/package.json `name` and `exports`), and the factory of each family (checked against
+ * what client/src/index.ts actually exports, so a renamed factory drops the client sample
  * instead of publishing a call that does not compile).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ClientBinding } from "./code-samples.ts";
 import { serverUrl } from "./code-samples.ts";
-import type { JsonObject } from "./openapi-walk.ts";
+import type { Json as JsonObject } from "@payment-collection/contract/model/index.ts";
 
 /** Environment variable holding the API key in every sample. */
 export const API_KEY_VARIABLE = "PAYMENTS_API_KEY";
@@ -28,26 +29,36 @@ const FACTORIES: Record<string, { factory: string; variable: string; options: (d
   },
 };
 
-const CLIENT_ENTRY = "src/client/index.ts";
+/** The client workspace, relative to the repository root. */
+const CLIENT_PACKAGE = "client";
+/** Its source entry point (what the package's "." export is compiled from). */
+const CLIENT_ENTRY = join(CLIENT_PACKAGE, "src", "index.ts");
 
-/** The import specifier of the client: the package export that points at the client build. */
+/** The client's source entry point: what a sample's import resolves to when compiled in the repository. */
+export function clientEntry(root: string): string {
+  return join(root, CLIENT_ENTRY);
+}
+
+/** The import specifier of the client: its package name, or the package export that points at the client build. */
 export function clientImportSpecifier(root: string): string {
-  const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { name?: string; exports?: unknown };
-  const name = manifest.name ?? "payment-collection-client";
+  const manifest = JSON.parse(readFileSync(join(root, CLIENT_PACKAGE, "package.json"), "utf8")) as { name?: string; exports?: unknown };
+  const name = manifest.name ?? "@payment-collection/client";
   const exportsField = manifest.exports;
   if (exportsField && typeof exportsField === "object" && !Array.isArray(exportsField)) {
-    for (const [key, target] of Object.entries(exportsField as Record<string, unknown>)) {
+    const entries = Object.entries(exportsField as Record<string, unknown>);
+    if (entries.some(([key]) => key === ".")) return name;
+    for (const [key, target] of entries) {
       if (!key.startsWith(".")) continue;
-      if (/client/i.test(key) || /client/i.test(JSON.stringify(target))) return key === "." ? name : `${name}/${key.slice(2)}`;
+      if (/client/i.test(key) || /client/i.test(JSON.stringify(target))) return `${name}/${key.slice(2)}`;
     }
   }
-  return `${name}/client`;
+  return name;
 }
 
 /** The client binding of a document, or undefined when the client does not cover it. */
 export function clientBindingFor(root: string, documentId: string, document: JsonObject): ClientBinding | undefined {
   const factory = FACTORIES[documentId];
-  const entry = join(root, CLIENT_ENTRY);
+  const entry = clientEntry(root);
   if (!factory || !existsSync(entry)) return undefined;
   const exported = new RegExp(`\\bexport\\b[^;]*\\b${factory.factory}\\b`).test(readFileSync(entry, "utf8"));
   if (!exported) return undefined;

@@ -7,7 +7,7 @@
  * Two samples: this package's typed client (when the client exports the family's factory) and
  * curl.
  */
-import { deref, exampleOf, isObject, listOperations, type JsonObject, type OperationEntry } from "./openapi-walk.ts";
+import { deref, exampleOf, isObject, operationsOf, type ContractOperation, type ContractParameter, type Json as JsonObject } from "@payment-collection/contract/model/index.ts";
 
 /** How a family is called through the package's client. */
 export interface ClientBinding {
@@ -83,14 +83,10 @@ export function apiKeyHeader(document: JsonObject, operation: JsonObject): strin
   return undefined;
 }
 
-function parameterExamples(document: JsonObject, operation: JsonObject, pathItem: JsonObject): ParameterExample[] {
-  const declared = [
-    ...(Array.isArray(pathItem.parameters) ? pathItem.parameters : []),
-    ...(Array.isArray(operation.parameters) ? operation.parameters : []),
-  ].map((parameter) => deref<JsonObject>(document, parameter));
+function parameterExamples(document: JsonObject, declared: readonly ContractParameter[]): ParameterExample[] {
   const examples: ParameterExample[] = [];
-  for (const parameter of declared) {
-    if (!isObject(parameter) || typeof parameter.name !== "string" || typeof parameter.in !== "string") continue;
+  for (const { raw: parameter } of declared) {
+    if (typeof parameter.name !== "string" || typeof parameter.in !== "string") continue;
     let example = exampleOf(parameter);
     if (!example.found) example = exampleOf(deref(document, parameter.schema));
     if (!example.found && parameter.required === true && isObject(parameter.schema) && "default" in parameter.schema) {
@@ -107,9 +103,9 @@ function parameterExamples(document: JsonObject, operation: JsonObject, pathItem
   return examples;
 }
 
-function requestBodyExample(document: JsonObject, operation: JsonObject): { found: true; value: unknown } | { found: false } {
-  const body = deref<JsonObject>(document, operation.requestBody);
-  if (!isObject(body) || !isObject(body.content)) return { found: false };
+function requestBodyExample(document: JsonObject, operation: ContractOperation): { found: true; value: unknown } | { found: false } {
+  const body = operation.requestBody?.raw;
+  if (!body || !isObject(body.content)) return { found: false };
   const media = body.content["application/json"] ?? Object.values(body.content)[0];
   if (!isObject(media)) return { found: false };
   const direct = exampleOf(media);
@@ -123,7 +119,7 @@ export function resultName(operationId: string): string {
   return IDENTIFIER.test(name) && name.length > 0 ? name : "result";
 }
 
-function clientSample(entry: OperationEntry, parameters: ParameterExample[], body: { found: boolean; value?: unknown }, binding: ClientBinding): string {
+function clientSample(entry: ContractOperation, parameters: ParameterExample[], body: { found: boolean; value?: unknown }, binding: ClientBinding): string {
   const groups: Record<string, Record<string, unknown>> = {};
   for (const parameter of parameters) {
     if (parameter.location === "cookie") continue;
@@ -149,7 +145,7 @@ function shellQuote(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-function curlSample(document: JsonObject, entry: OperationEntry, parameters: ParameterExample[], body: { found: boolean; value?: unknown }, apiKeyVariable: string): string {
+function curlSample(document: JsonObject, entry: ContractOperation, parameters: ParameterExample[], body: { found: boolean; value?: unknown }, apiKeyVariable: string): string {
   let path = entry.path;
   const query = new URLSearchParams();
   const headers: string[] = [];
@@ -174,11 +170,9 @@ function curlSample(document: JsonObject, entry: OperationEntry, parameters: Par
 /** Returns a copy of `document` where every operation carries `x-codeSamples`. */
 export function addCodeSamples(document: JsonObject, context: SampleContext): JsonObject {
   const copy = structuredClone(document);
-  const paths = isObject(copy.paths) ? copy.paths : {};
-  for (const entry of listOperations(copy)) {
-    const pathItem = paths[entry.path] as JsonObject;
-    const parameters = parameterExamples(copy, entry.operation, pathItem);
-    const body = requestBodyExample(copy, entry.operation);
+  for (const entry of operationsOf(copy)) {
+    const parameters = parameterExamples(copy, entry.parameters);
+    const body = requestBodyExample(copy, entry);
     const samples: CodeSample[] = [];
     if (context.client) samples.push({ lang: "JavaScript", label: "TypeScript client", source: clientSample(entry, parameters, body, context.client) });
     samples.push({ lang: "Shell", label: "curl", source: curlSample(copy, entry, parameters, body, context.apiKeyVariable) });

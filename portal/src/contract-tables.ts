@@ -6,7 +6,8 @@
  */
 import { escapeHtml } from "./html.ts";
 import { decisionAnchor } from "./markdown.ts";
-import { deref, isObject, listOperations, redocOperationAnchor, type JsonObject } from "./openapi-walk.ts";
+import { deref, isObject, operationsOf, type Json as JsonObject } from "@payment-collection/contract/model/index.ts";
+import { redocOperationAnchor } from "./redoc-anchor.ts";
 import type { ReferenceSource } from "./references.ts";
 
 export interface TableContext {
@@ -65,9 +66,9 @@ const authentication: Directive = (context) => {
   for (const reference of families(context)) {
     const document = reference.document!;
     const schemes = isObject(document.components) && isObject(document.components.securitySchemes) ? document.components.securitySchemes : {};
-    const scoped = listOperations(document)
-      .filter((entry) => Array.isArray(entry.operation["x-required-scopes"]))
-      .map((entry) => `<code>${entry.method.toUpperCase()} ${escapeHtml(entry.path)}</code> needs ${(entry.operation["x-required-scopes"] as string[]).map((scope) => `<code>${escapeHtml(scope)}</code>`).join(", ")}`);
+    const scoped = operationsOf(document)
+      .filter((entry) => entry.requiredScopes.length > 0)
+      .map((entry) => `<code>${entry.method} ${escapeHtml(entry.path)}</code> needs ${entry.requiredScopes.map((scope) => `<code>${escapeHtml(scope)}</code>`).join(", ")}`);
     for (const scheme of Object.values(schemes)) {
       if (!isObject(scheme)) continue;
       const where = scheme.type === "apiKey" ? `header <code>${escapeHtml(String(scheme.name))}</code>` : escapeHtml(String(scheme.type));
@@ -80,8 +81,8 @@ const authentication: Directive = (context) => {
 const operations: Directive = (context) => {
   const rows: string[][] = [];
   for (const reference of families(context)) {
-    for (const entry of listOperations(reference.document!)) {
-      const success = Object.keys(isObject(entry.operation.responses) ? entry.operation.responses : {}).filter((status) => status.startsWith("2"));
+    for (const entry of operationsOf(reference.document!)) {
+      const success = entry.responses.map((r) => r.status).filter((status) => status.startsWith("2"));
       rows.push([
         escapeHtml(reference.title),
         `<code>${entry.method.toUpperCase()}</code>`,
@@ -142,15 +143,11 @@ const errorCodes: Directive = (context) => {
     const document = reference.document!;
     const stated = context.statedCodes?.get(reference.id);
     const byCode = new Map<string, { code: string; status: string; operations: string[]; statusDecisions: Set<string>; codeDecisions: Set<string> }>();
-    for (const entry of listOperations(document)) {
-      const responses = isObject(entry.operation.responses) ? entry.operation.responses : {};
-      const decided = isObject(entry.operation["x-decided-responses"]) ? entry.operation["x-decided-responses"] : {};
-      for (const [status, response] of Object.entries(responses)) {
+    for (const entry of operationsOf(document)) {
+      const decided: Record<string, unknown> = entry.markings.responses;
+      for (const { status, content } of entry.responses) {
         if (!/^[45]/.test(status)) continue;
-        const content = deref<JsonObject>(document, response)?.content;
-        if (!isObject(content)) continue;
-        for (const media of Object.values(content)) {
-          if (!isObject(media)) continue;
+        for (const media of content) {
           for (const { code, decisions } of errorCodesOf(document, media.schema)) {
             const key = `${status} ${code}`;
             const row = byCode.get(key) ?? { code, status, operations: [], statusDecisions: new Set<string>(), codeDecisions: new Set<string>() };

@@ -7,7 +7,7 @@
  */
 import { collectDecisionMarkings } from "@payment-collection/contract/decisions.ts";
 import { decisionAnchor } from "./markdown.ts";
-import { HTTP_METHODS, resolveLocalRef, type JsonObject, isObject } from "./openapi-walk.ts";
+import { isObject, operationsOf, resolvePointer as resolveLocalRef, type Json as JsonObject } from "@payment-collection/contract/model/index.ts";
 
 export interface DecisionLinks {
   /** URL of the decision record page (relative to the reference page). */
@@ -136,17 +136,11 @@ export function decorateWithDecisions(document: JsonObject, dereferenced: JsonOb
     if (isObject(object.schema)) shownOnParent.set(object.schema, new Set([...skip, ...ids]));
   });
 
-  const paths = isObject(copy.paths) ? copy.paths : {};
-  const dereferencedPaths = isObject(dereferenced.paths) ? dereferenced.paths : {};
-  for (const [path, item] of Object.entries(paths)) {
-    if (!isObject(item)) continue;
-    for (const method of HTTP_METHODS) {
-      const operation = item[method];
-      if (!isObject(operation)) continue;
-      decorateOperation(copy, operation, links);
-      const resolved = (dereferencedPaths[path] as JsonObject | undefined)?.[method];
-      summariseOperation(operation, resolved, links);
-    }
+  // The dereferenced twin of each operation: its markings include those of shared components.
+  const resolvedOperations = new Map(operationsOf(dereferenced).map((op) => [`${op.method} ${op.path}`, op.operation]));
+  for (const entry of operationsOf(copy)) {
+    decorateOperation(copy, entry.operation, links);
+    summariseOperation(entry.operation, resolvedOperations.get(`${entry.method} ${entry.path}`), links);
   }
 
   const marked = decisionsMarkedIn(document);

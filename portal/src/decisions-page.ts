@@ -6,7 +6,8 @@
 import { collectDecisionMarkings, parseDecisionRecord, type DecisionEntry } from "@payment-collection/contract/decisions.ts";
 import { escapeHtml } from "./html.ts";
 import { decisionAnchor } from "./markdown.ts";
-import { listOperations, redocOperationAnchor } from "./openapi-walk.ts";
+import { operationsOf } from "@payment-collection/contract/model/index.ts";
+import { redocOperationAnchor } from "./redoc-anchor.ts";
 import type { ReferenceSource } from "./references.ts";
 
 export interface DecisionUsage {
@@ -33,7 +34,7 @@ export function decisionUsage(references: readonly ReferenceSource[]): Map<strin
       pointers.set(marking.decision, set);
     }
     for (const [id, set] of pointers) entry(id).elements.set(reference.id, set.size);
-    for (const operation of listOperations(reference.dereferenced)) {
+    for (const operation of operationsOf(reference.dereferenced)) {
       const ids = new Set(collectDecisionMarkings(operation.operation).map((marking) => marking.decision));
       for (const id of ids) {
         entry(id).operations.push(`<a href="${reference.file}#${redocOperationAnchor(operation)}">${escapeHtml(operation.operationId)}</a>`);

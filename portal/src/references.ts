@@ -12,7 +12,7 @@ import { clientBindingFor, API_KEY_VARIABLE } from "./client-binding.ts";
 import { addCodeSamples } from "./code-samples.ts";
 import { decorateWithDecisions, type DecisionLinks } from "./decision-badges.ts";
 import { escapeHtml } from "./html.ts";
-import type { JsonObject } from "./openapi-walk.ts";
+import type { Json as JsonObject } from "@payment-collection/contract/model/index.ts";
 
 export interface ReferenceSource {
   id: string;

@@ -5,7 +5,8 @@
  * pages that discuss it). Written as a script that sets window.PORTAL_SEARCH_INDEX, so the
  * search also works from file://.
  */
-import { isObject, listOperations, redocOperationAnchor, type JsonObject } from "./openapi-walk.ts";
+import { isObject, operationsOf, type Json as JsonObject } from "@payment-collection/contract/model/index.ts";
+import { redocOperationAnchor } from "./redoc-anchor.ts";
 import type { PageSection } from "./markdown.ts";
 import type { ReferenceSource } from "./references.ts";
 
@@ -58,8 +59,8 @@ function operationText(operation: JsonObject): string {
 
 export function referenceEntries(reference: ReferenceSource): SearchEntry[] {
   if (!reference.dereferenced) return [];
-  return listOperations(reference.dereferenced).map((entry) => ({
-    t: `${entry.summary || entry.operationId} · ${entry.method.toUpperCase()} ${entry.path}`,
+  return operationsOf(reference.dereferenced).map((entry) => ({
+    t: `${entry.summary || entry.operationId} · ${entry.method} ${entry.path}`,
     u: `${reference.file}#${redocOperationAnchor(entry)}`,
     k: `${reference.label} reference`,
     x: operationText(entry.operation),

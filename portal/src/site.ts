@@ -11,6 +11,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
+import { operationsOf } from "@payment-collection/contract/model/index.ts";
 import { copyAssets, copyGeneratedDocuments, redocVersion } from "./assets.ts";
 import { expandDirectives } from "./contract-tables.ts";
 import { loadStatementCoverage } from "./coverage.ts";
@@ -93,7 +94,7 @@ export async function buildPortal(options: BuildOptions): Promise<BuildReport> {
   // The interface description first: the statement page links each statement to its section.
   const order = [...planned].sort((a, b) => Number(b.spec.file === DESCRIPTION_PAGE) - Number(a.spec.file === DESCRIPTION_PAGE));
   let descriptionHeadings: HeadingEntry[] = [];
-  const coverage = await loadStatementCoverage(root);
+  const coverage = loadStatementCoverage();
   const catalogue = planned.find((page) => page.spec.render === "statements")?.source ?? null;
   const tables = { references, decisionsPage: DECISIONS_PAGE, statedCodes: catalogue ? statedErrorCodes(catalogue.text) : null };
 
@@ -167,13 +168,11 @@ export async function buildPortal(options: BuildOptions): Promise<BuildReport> {
       }),
     );
     searchEntries.push(...referenceEntries(reference));
-    const operations = Object.values((decorated.paths ?? {}) as Record<string, Record<string, { "x-codeSamples"?: unknown[] }>>).flatMap((item) =>
-      Object.values(item).filter((operation) => operation && typeof operation === "object" && "x-codeSamples" in operation),
-    );
+    const operations = operationsOf(decorated).map((entry) => entry.operation).filter((operation) => "x-codeSamples" in operation);
     referenceReport.push({
       file: reference.file,
       operations: operations.length,
-      codeSamples: operations.reduce((sum, operation) => sum + (operation["x-codeSamples"]?.length ?? 0), 0),
+      codeSamples: operations.reduce((sum, operation) => sum + (Array.isArray(operation["x-codeSamples"]) ? operation["x-codeSamples"].length : 0), 0),
     });
   }
 

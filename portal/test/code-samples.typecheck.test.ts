@@ -1,5 +1,6 @@
 /**
- * The client code samples of the references compile against this package's client with
+ * The client code samples of the references import `@payment-collection/client` (the name in
+ * client/package.json) and compile against the client's sources (client/src) with
  * `tsc --strict`: a sample that calls a path, a parameter or a body field the client does
  * not accept would teach readers a call that does not compile. A deliberately wrong sample
  * proves the check can fail.
@@ -8,9 +9,9 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientImportSpecifier } from "../src/client-binding.ts";
+import { clientEntry, clientImportSpecifier } from "../src/client-binding.ts";
 import type { DecisionLinks } from "../src/decision-badges.ts";
-import { listOperations } from "../src/openapi-walk.ts";
+import { operationsOf as listOperations } from "@payment-collection/contract/model/index.ts";
 import { decorateReference, loadReferenceSources } from "../src/references.ts";
 import { expectedReferences, operationsOf, ROOT } from "./support.ts";
 
@@ -58,8 +59,8 @@ function typecheck(files: Sample[]): { ok: boolean; output: string } {
         allowImportingTsExtensions: true,
         skipLibCheck: true,
         types: ["node"],
-        // The samples import the client as a consumer would; here it resolves to the sources.
-        paths: { [clientImportSpecifier(ROOT)]: [join(ROOT, "src", "client", "index.ts")] },
+        // The samples import the client as a consumer would; here it resolves to its sources.
+        paths: { [clientImportSpecifier(ROOT)]: [clientEntry(ROOT)] },
       },
       files: files.map((sample) => sample.file),
     }),
@@ -82,7 +83,12 @@ describe("client code samples", () => {
     expect(samples.map((sample) => sample.operationId).sort()).toEqual(expected.sort());
   });
 
-  it("compile with tsc --strict against the package's client", () => {
+  it("import the client package by its name", () => {
+    expect(clientImportSpecifier(ROOT)).toBe("@payment-collection/client");
+    for (const sample of samples) expect(sample.source, sample.file).toContain(`from "@payment-collection/client"`);
+  });
+
+  it("compile with tsc --strict against the client's sources", () => {
     const result = typecheck(samples);
     expect(result.output).toBe("");
     expect(result.ok).toBe(true);

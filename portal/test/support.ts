@@ -11,6 +11,7 @@ import { buildPortal, type BuildReport } from "../src/site.ts";
 import * as layout from "@payment-collection/contract/model/layout.ts";
 
 import { CONTRACT_ROOT } from "@payment-collection/contract/model/layout.ts";
+import { operationsOf as modelOperationsOf } from "@payment-collection/contract/model/index.ts";
 
 export const ROOT = CONTRACT_ROOT;
 
@@ -43,16 +44,9 @@ export function expectedReferences(root: string = ROOT): ReferenceUnderTest[] {
     .map((entry) => ({ id: entry.id, file: `reference-${entry.id}.html`, document: JSON.parse(readFileSync(entry.path, "utf8")) as Record<string, unknown> }));
 }
 
-/** operationId and summary of every operation of a document, in document order. */
+/** operationId and summary of every operation of a document, in document order (read by the contract model). */
 export function operationsOf(document: Record<string, unknown>): Array<{ operationId: string; summary: string; method: string; path: string }> {
-  const operations: Array<{ operationId: string; summary: string; method: string; path: string }> = [];
-  for (const [path, item] of Object.entries((document.paths ?? {}) as Record<string, Record<string, { operationId?: string; summary?: string }>>)) {
-    for (const [method, operation] of Object.entries(item)) {
-      if (!["get", "put", "post", "delete", "patch", "head", "options", "trace"].includes(method)) continue;
-      operations.push({ operationId: operation.operationId ?? "", summary: operation.summary ?? "", method, path });
-    }
-  }
-  return operations;
+  return modelOperationsOf(document).map((op) => ({ operationId: op.operationId, summary: op.summary, method: op.method.toLowerCase(), path: op.path }));
 }
 
 /** Everything Redoc renders as an operation: the paths' operations and the 3.1 webhooks. */

@@ -11,6 +11,8 @@
  * is left after it (never negative) and the Unix time at which its window renews; a 429 adds
  * Retry-After, the whole seconds until then (at least 1).
  *
+ * The counters themselves are in rate-limit-counter.ts (in memory).
+ *
  * Requests without a valid key have no account: they are counted per client address
  * against the general limit, so that 401 responses carry the same headers.
  */
@@ -37,7 +39,7 @@ export interface RateDecision {
 }
 
 /** Counts a request of `subject` (an account id, or `anonymous:<address>`). */
-export async function countRequest(app: SandboxApp, subject: string, operationId: string | undefined, nowMs: number): Promise<RateDecision> {
+export function countRequest(app: SandboxApp, subject: string, operationId: string | undefined, nowMs: number): RateDecision {
   const plan = app.plan;
   const windowMs = plan.windowSeconds * 1000;
   const windowStartMs = Math.floor(nowMs / windowMs) * windowMs;
@@ -46,7 +48,7 @@ export async function countRequest(app: SandboxApp, subject: string, operationId
   if (specific) names.push(specific);
   names.push("general");
   const buckets = names.map((name) => ({ key: `${subject}|${name}`, limit: plan[name] }));
-  const outcome = await app.store.consumeRateLimit(windowStartMs, buckets);
+  const outcome = app.rateLimits.consume(windowStartMs, buckets);
 
   // The limit to report: the exhausted one on a refusal, else the one with the least left
   // (the specific limit first on a tie, being listed first).

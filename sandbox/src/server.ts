@@ -16,7 +16,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { resolve } from "node:path";
 import FindMyWay from "find-my-way";
-import { loadContractDocuments, type ServiceId } from "@payment-collection/contract/model/response-validator.ts";
+import { loadContractDocuments, type ServiceId } from "@payment-collection/contract/model/index.ts";
 import type { HandlerTable, OperationHandler, RequestContext, SandboxApp } from "./app.ts";
 import { authenticate } from "./auth.ts";
 import { describeProblems, loadContract, type OperationSpec, type ValidationProblem } from "./contract/operations.ts";
@@ -26,6 +26,7 @@ import { send, type Reply } from "./http/reply.ts";
 import { createKeyRing, type SandboxKeys } from "./keys.ts";
 import { resolvePlan, type PlanName, type RateLimitPlan } from "./plans.ts";
 import { countRequest } from "./rate-limit.ts";
+import { createRateLimitCounter } from "./rate-limit-counter.ts";
 import { boletoHandlers } from "./resources/boletos.ts";
 import { chargeHandlers } from "./resources/charges.ts";
 import { controlHandlers } from "./resources/controls.ts";
@@ -36,7 +37,7 @@ import { pixHandlers } from "./resources/pix.ts";
 import { transactionHandlers } from "./resources/transactions.ts";
 import { openSqliteStore, type Durability } from "./store/sqlite.ts";
 import { validateBody, validateParameters } from "./validation.ts";
-import { createWebhookSender, type WebhookOptions, type WebhookSender } from "./webhooks.ts";
+import { createWebhookSender, type WebhookOptions, type WebhookSender } from "./webhooks/index.ts";
 
 export { SANDBOX_KEYS, type SandboxKeys } from "./keys.ts";
 export { RATE_LIMIT_PLANS, type RateLimitPlan } from "./plans.ts";
@@ -172,7 +173,7 @@ async function handle(app: SandboxApp, router: ReturnType<typeof buildRouter>, r
   let rateHeaders: Record<string, string> = {};
   if (surface !== "controls") {
     const subject = auth.ok ? auth.account.id : `anonymous:${req.socket.remoteAddress ?? "unknown"}`;
-    const decision = await countRequest(app, subject, auth.ok ? op?.operationId : undefined, now.getTime());
+    const decision = countRequest(app, subject, auth.ok ? op?.operationId : undefined, now.getTime());
     rateHeaders = decision.headers;
     if (!decision.admitted) {
       const detail = `Limit of ${decision.headers["X-RateLimit-Limit"]} requests per window reached; retry after ${decision.headers["Retry-After"]} seconds.`;
@@ -280,6 +281,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     keyRing,
     store,
     plan: resolvePlan(options.plan),
+    rateLimits: createRateLimitCounter(),
     baseNow: options.now ?? (() => new Date()),
     webhooks,
   };

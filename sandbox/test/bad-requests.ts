@@ -9,7 +9,7 @@
 import fc from "fast-check";
 import type { ValidateFunction } from "ajv";
 import { compileOpenApiSchema } from "@payment-collection/contract/model/json-schema.ts";
-import { listOperations, loadContractDocuments, type ContractOperation } from "@payment-collection/contract/model/response-validator.ts";
+import { listOperations, loadContractDocuments, type ContractOperation } from "@payment-collection/contract/model/index.ts";
 
 type Json = Record<string, unknown>;
 

@@ -1,7 +1,8 @@
 /**
  * Boletos on the sandbox: created in any state by the control with valid FEBRABAN numbers,
- * read in the success envelope, cancelled REGISTERED -> CANCELED, and the envelope 2 errors
- * ODE001 (404), ODE002 (409, boleto unchanged) and ODE003 (400) with a semantic `version`.
+ * another account's boleto not found (ODE001, D33), a malformed cancel body in envelope 2,
+ * and the payment control. The cancellation state machine and its ODE002/ODE003 answers are
+ * checked by the conformance suites (b/boletos/cancel-state-machine, b/cancelBoleto/*).
  */
 import * as boletoUtils from "@mrmgomes/boleto-utils";
 import { parsePix } from "pix-utils";
@@ -56,13 +57,6 @@ describe("boleto numbers", () => {
 });
 
 describe("reading", () => {
-  it("returns the boleto in the success envelope", async () => {
-    const data = await boleto("REGISTERED");
-    const res = await t.b.get(`/sdk/boleto/${data.transactionId}`);
-    expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ success: true, data });
-  });
-
   it("answers 404 ODE001 for an unknown id and another account's boleto (D33)", async () => {
     const data = await boleto("REGISTERED");
     for (const [id, key] of [
@@ -78,35 +72,6 @@ describe("reading", () => {
 });
 
 describe("cancellation", () => {
-  it("moves REGISTERED to CANCELED, and a later GET shows CANCELED", async () => {
-    const data = await boleto("REGISTERED");
-    const res = await cancel(data.transactionId);
-    expect(res.status).toBe(200);
-    expect(res.json.data.status).toBe("CANCELED");
-    expect(res.json.data.boleto.status).toBe("CANCELED");
-    expect((await t.b.get(`/sdk/boleto/${data.transactionId}`)).json.data.status).toBe("CANCELED");
-  });
-
-  it("refuses any other state with 409 ODE002 and leaves the boleto unchanged", async () => {
-    for (const status of STATUSES.filter((s) => s !== "REGISTERED")) {
-      const data = await boleto(status);
-      const res = await cancel(data.transactionId);
-      expect(res.status, status).toBe(409);
-      expect(res.json).toMatchObject({ status: "ERROR", error: { errorCode: "ODE002" } });
-      expect(res.json.version).toMatch(SEMVER);
-      expect((await t.b.get(`/sdk/boleto/${data.transactionId}`)).json.data).toEqual(data);
-    }
-  });
-
-  it("accepts a reason of 200 characters and refuses 201 with 400 ODE003", async () => {
-    const refused = await boleto("REGISTERED");
-    const long = await cancel(refused.transactionId, "r".repeat(201));
-    expect(long.status).toBe(400);
-    expect(long.json).toMatchObject({ status: "ERROR", error: { errorCode: "ODE003" } });
-    expect((await t.b.get(`/sdk/boleto/${refused.transactionId}`)).json.data.status).toBe("REGISTERED");
-    expect((await cancel(refused.transactionId, "r".repeat(200))).status).toBe(200);
-  });
-
   it("answers 404 ODE001 for an unknown id and for another account's boleto", async () => {
     const data = await boleto("REGISTERED");
     expect((await cancel("a1f0c9d2-5b3e-4c7a-8e6f-0d9b2c4a7e15")).json.error.errorCode).toBe("ODE001");

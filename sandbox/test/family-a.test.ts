@@ -1,7 +1,10 @@
 /**
- * Family A on the sandbox: authentication (sk_test_ accepted, sk_live_ refused), the
- * merchant:read scope, charges, idempotency (D05, D07, D08), tenant isolation, the payment
- * control and expiry on the account's clock. Every response is checked against the contract.
+ * Family A on the sandbox, where the conformance self-test does not reach: keys of another
+ * kind or family, the merchant of each account, the BR Code and fields of a charge, the
+ * Idempotency-Key length bound (D08) and refused requests storing nothing, the payment
+ * control and expiry on the account's clock. The wire rules the conformance suites check
+ * (401s, scopes, 201/404, replay, mismatch, per-key scope, tenant isolation) are tested there.
+ * Every response is checked against the contract.
  */
 import { parsePix } from "pix-utils";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -21,13 +24,6 @@ const charge = (body: unknown, key: string | null = freshKey(), apiKey?: string)
   t.a.post("/v1/charges", body, { headers: key === null ? {} : { "Idempotency-Key": key }, key: apiKey });
 
 describe("authentication", () => {
-  it("refuses a missing key with 401 UNAUTHORIZED problem details", async () => {
-    const res = await t.a.get("/v1/merchant", { key: null });
-    expect(res.status).toBe(401);
-    expect(res.headers.get("content-type")).toBe("application/problem+json");
-    expect(res.json).toMatchObject({ status: 401, code: "UNAUTHORIZED" });
-  });
-
   it("refuses an unknown key, a live key and a family B key", async () => {
     for (const key of ["sk_test_doesnotexist000000000000000000", "sk_live_4eC39HqLyjWDarjtT1zdp7dc", t.sandbox.keys.familyB.primary]) {
       const res = await t.a.get("/v1/merchant", { key });
@@ -37,34 +33,9 @@ describe("authentication", () => {
     const live = await t.a.get("/v1/merchant", { key: "sk_live_4eC39HqLyjWDarjtT1zdp7dc" });
     expect(live.json.detail).toMatch(/live/i);
   });
-
-  it("never reads a key from the URL query", async () => {
-    const onlyQuery = await t.a.get(`/v1/merchant?x-api-key=${t.sandbox.keys.familyA.primary}`, { key: null });
-    expect(onlyQuery.status).toBe(401);
-    const both = await t.a.get(`/v1/merchant?api_key=${t.sandbox.keys.familyA.primary}`);
-    expect(both.status).toBe(401);
-  });
-
-  it("accepts sk_test_ keys: the sandbox is the planned family A sandbox", async () => {
-    expect(t.sandbox.keys.familyA.primary).toMatch(/^sk_test_[A-Za-z0-9]{32}$/);
-    const res = await t.a.get("/v1/merchant");
-    expect(res.status).toBe(200);
-  });
 });
 
 describe("merchant", () => {
-  it("returns the key's merchant with merchant:read", async () => {
-    const res = await t.a.get("/v1/merchant");
-    expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ object: "merchant", status: "active", kyc_status: "approved" });
-  });
-
-  it("refuses a key without merchant:read with 403 INSUFFICIENT_SCOPE", async () => {
-    const res = await t.a.get("/v1/merchant", { key: t.sandbox.keys.familyA.noMerchantRead });
-    expect(res.status).toBe(403);
-    expect(res.json).toMatchObject({ status: 403, code: "INSUFFICIENT_SCOPE" });
-  });
-
   it("shows each account its own merchant", async () => {
     const first = await t.a.get("/v1/merchant");
     const second = await t.a.get("/v1/merchant", { key: t.sandbox.keys.familyA.secondAccount });
@@ -73,17 +44,6 @@ describe("merchant", () => {
 });
 
 describe("charges", () => {
-  it("creates a pending charge with the published fields (201, D05)", async () => {
-    const res = await charge({ amount: 15000, method: "pix" });
-    expect(res.status).toBe(201);
-    expect(res.headers.get("idempotent-replayed")).toBeNull();
-    const c = res.json;
-    expect(c).toMatchObject({ object: "charge", status: "pending", amount: 15000, currency: "BRL", method: "pix", paid_at: null });
-    expect(c.pix.end_to_end_id).toBeNull();
-    expect(c).toMatchObject({ reference: null, webhook_url: null, payer: null, payer_request: null });
-    expect(Date.parse(c.expires_at) - Date.parse(c.created_at)).toBe(86_400_000);
-  });
-
   it("gives a dynamic BR Code that pix-utils parses, and a txid of the BCB shape", async () => {
     const { json } = await charge({ amount: 990, method: "pix", reference: "pedido-1", webhook_url: "https://loja.example.com.br/hook", expires_in: 600 });
     const parsed = parsePix(json.pix.br_code) as { type?: string; url?: string };
@@ -99,19 +59,6 @@ describe("charges", () => {
     const { status, json } = await charge({ amount: 100, method: "pix", payer });
     expect(status).toBe(201);
     expect(json.payer_request).toEqual(payer);
-  });
-
-  it("returns on GET what creation returned (D06)", async () => {
-    const created = await charge({ amount: 2500, method: "pix", reference: "ref-get" });
-    const read = await t.a.get(`/v1/charges/${created.json.id}`);
-    expect(read.status).toBe(200);
-    expect(read.json).toEqual(created.json);
-  });
-
-  it("answers 404 NOT_FOUND for an unknown id", async () => {
-    const res = await t.a.get("/v1/charges/ch_00000000000000000000000000");
-    expect(res.status).toBe(404);
-    expect(res.json.code).toBe("NOT_FOUND");
   });
 
   it("refuses invalid bodies with 400 VALIDATION_ERROR", async () => {
@@ -148,16 +95,6 @@ describe("charges", () => {
 });
 
 describe("idempotency", () => {
-  it("requires the Idempotency-Key: missing or under 8 characters is 400 IDEMPOTENCY_KEY_REQUIRED", async () => {
-    for (const key of [null, "", "1234567"]) {
-      const res = await charge({ amount: 100, method: "pix" }, key);
-      expect(res.status).toBe(400);
-      expect(res.json.code).toBe("IDEMPOTENCY_KEY_REQUIRED");
-    }
-    const eight = await charge({ amount: 100, method: "pix" }, `${Date.now()}`.slice(-8));
-    expect(eight.status).toBe(201);
-  });
-
   it("accepts keys of 255 characters and refuses longer ones with VALIDATION_ERROR (D08)", async () => {
     const long = freshKey().padEnd(255, "k");
     expect((await charge({ amount: 100, method: "pix" }, long)).status).toBe(201);
@@ -166,52 +103,12 @@ describe("idempotency", () => {
     expect(tooLong.json.code).toBe("VALIDATION_ERROR");
   });
 
-  it("returns the original charge for a used key: same id, BR Code and txid, marked as a replay", async () => {
-    const key = freshKey();
-    const first = await charge({ amount: 4200, method: "pix", reference: "r1" }, key);
-    const again = await charge({ reference: "r1", method: "pix", amount: 4200 }, key);
-    expect(again.status).toBe(201);
-    expect(again.headers.get("idempotent-replayed")).toBe("true");
-    expect(again.text).toBe(first.text);
-    expect(again.json.pix.br_code).toBe(first.json.pix.br_code);
-    expect(again.json.pix.txid).toBe(first.json.pix.txid);
-  });
-
-  it("refuses a used key with another payload with 422 IDEMPOTENCY_KEY_MISMATCH (D07)", async () => {
-    const key = freshKey();
-    await charge({ amount: 100, method: "pix" }, key);
-    const other = await charge({ amount: 101, method: "pix" }, key);
-    expect(other.status).toBe(422);
-    expect(other.json.code).toBe("IDEMPOTENCY_KEY_MISMATCH");
-  });
-
   it("stores nothing for a refused request: the key stays usable", async () => {
     const key = freshKey();
     expect((await charge({ amount: -1, method: "pix" }, key)).status).toBe(400);
     const created = await charge({ amount: 100, method: "pix" }, key);
     expect(created.status).toBe(201);
     expect(created.headers.get("idempotent-replayed")).toBeNull();
-  });
-
-  it("scopes keys per API key", async () => {
-    const key = freshKey();
-    const first = await charge({ amount: 100, method: "pix" }, key);
-    const sameAccountOtherKey = await charge({ amount: 100, method: "pix" }, key, t.sandbox.keys.familyA.noMerchantRead);
-    const otherAccount = await charge({ amount: 100, method: "pix" }, key, t.sandbox.keys.familyA.secondAccount);
-    expect(sameAccountOtherKey.status).toBe(201);
-    expect(otherAccount.status).toBe(201);
-    expect(new Set([first.json.id, sameAccountOtherKey.json.id, otherAccount.json.id]).size).toBe(3);
-    expect(sameAccountOtherKey.headers.get("idempotent-replayed")).toBeNull();
-    expect(otherAccount.headers.get("idempotent-replayed")).toBeNull();
-  });
-});
-
-describe("tenant isolation", () => {
-  it("hides one account's charge from another (404)", async () => {
-    const mine = await charge({ amount: 100, method: "pix" });
-    const theirs = await t.a.get(`/v1/charges/${mine.json.id}`, { key: t.sandbox.keys.familyA.secondAccount });
-    expect(theirs.status).toBe(404);
-    expect(theirs.json.code).toBe("NOT_FOUND");
   });
 });
 

@@ -1,9 +1,10 @@
 /**
- * Family B PIX and transactions on the sandbox: PIX charges with valid BR Codes and a QR code
- * PNG that decodes back to them, key lookup and payment, X-Idempotency-Key (D36), and the
- * transaction list with its filters and pagination (D15, D28).
+ * Family B PIX and transactions on the sandbox: a QR code PNG that decodes back to the BR
+ * Code, amount bounds, other accounts' records, the payment control, X-Idempotency-Key
+ * lengths and creation without a key (D36), the sandbox's PIX keys, and the transaction list
+ * with its filters and pagination (D15, D28). Creation and reading, replays and unknown ids
+ * are checked by the conformance suites (b/createPixCharge/*, b/idempotency/no-duplicates...).
  */
-import { parsePix } from "pix-utils";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { decodeQrPng } from "@payment-collection/contract/domain/domain-checks.ts";
 import { customerBody, expectAllConformant, freshKey, startTestSandbox, type TestSandbox } from "./support.ts";
@@ -18,18 +19,6 @@ afterAll(async () => {
 afterEach(() => expectAllConformant(t));
 
 describe("PIX charges", () => {
-  it("creates an ATIVA charge with a dynamic BR Code, readable by id", async () => {
-    const created = await t.b.post("/pix", { amount: 250, description: "Pedido 48213" });
-    expect(created.status).toBe(201);
-    const pix = created.json.data;
-    expect(pix).toMatchObject({ status: "ATIVA", amount: 250, description: "Pedido 48213", paidAt: null, endToEndId: null });
-    expect((parsePix(pix.brCode) as { type?: string }).type).toBe("DYNAMIC");
-    expect(Date.parse(pix.expiresAt) - Date.parse(pix.createdAt)).toBe(86_400_000);
-    const read = await t.b.get(`/pix/${pix.id}`);
-    expect(read.status).toBe(200);
-    expect(read.json.data).toEqual(pix);
-  });
-
   it("serves a QR code PNG that decodes to the BR Code", async () => {
     const { json } = await t.b.post("/pix", { amount: 10.5 });
     const res = await t.b.get(`/pix/${json.data.id}/qrcode`);
@@ -95,14 +84,6 @@ describe("X-Idempotency-Key (D36)", () => {
       expect(res.json.error.code).toBe("VALIDATION_ERROR");
     }
   });
-
-  it("replays a transaction for a used key", async () => {
-    const key = freshKey();
-    const first = await t.b.post("/transactions", { amount: 5 }, { headers: { "X-Idempotency-Key": key } });
-    const again = await t.b.post("/transactions", { amount: 5 }, { headers: { "X-Idempotency-Key": key } });
-    expect(again.json.data.id).toBe(first.json.data.id);
-    expect(again.headers.get("idempotent-replayed")).toBe("true");
-  });
 });
 
 describe("PIX key lookup and payment", () => {
@@ -131,26 +112,9 @@ describe("PIX key lookup and payment", () => {
     expect((await t.b.post("/pix/query", { key: "not a key" })).status).toBe(400);
     expect((await t.b.post("/pix/query", { key: "12345678901" })).status).toBe(400);
   });
-
-  it("answers 404 for an EndToEndId no lookup of this account reserved", async () => {
-    const found = await t.b.post("/pix/query", { key: "joao.pereira@example.com.br" });
-    const res = await t.b.post("/pix/payment", { endToEndId: found.json.data.endToEndId, amount: 1 }, { key: t.sandbox.keys.familyB.secondAccount });
-    expect(res.status).toBe(404);
-    expect((await t.b.post("/pix/payment", { endToEndId: "E99999999202601011200abcdefghijk", amount: 1 })).status).toBe(404);
-  });
 });
 
 describe("transactions", () => {
-  it("creates a PENDING transaction, readable in full and as a quick status", async () => {
-    const customer = await t.b.post("/api/v1/sdk/customers", customerBody());
-    const created = await t.b.post("/transactions", { amount: 350.75, description: "Mensalidade", customerId: customer.json.data.id, externalReference: "f-1" });
-    expect(created.status).toBe(201);
-    const tx = created.json.data;
-    expect(tx).toMatchObject({ amount: 350.75, currency: "BRL", status: "PENDING", customerId: customer.json.data.id, updatedAt: null });
-    expect((await t.b.get(`/transactions/${tx.id}`)).json.data).toEqual(tx);
-    expect((await t.b.get(`/transactions/${tx.id}/status`)).json.data).toEqual({ id: tx.id, status: "PENDING", updatedAt: null });
-  });
-
   it("refuses a customerId of another account", async () => {
     const customer = await t.b.post("/api/v1/sdk/customers", customerBody(), { key: t.sandbox.keys.familyB.secondAccount });
     const res = await t.b.post("/transactions", { amount: 1, customerId: customer.json.data.id });

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect } from "vitest";
 import { checkDomainValues } from "@payment-collection/contract/domain/domain-checks.ts";
-import { createResponseValidator, loadContractDocuments, type ResponseValidator } from "@payment-collection/contract/model/response-validator.ts";
+import { createResponseValidator, loadContractDocuments, type ResponseValidator } from "@payment-collection/contract/model/index.ts";
 import { startSandbox, type RunningSandbox, type StartSandboxOptions } from "../src/server.ts";
 
 let sharedValidator: ResponseValidator | undefined;

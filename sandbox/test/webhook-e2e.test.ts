@@ -1,10 +1,11 @@
 /**
- * End to end (issue acceptance for webhooks, decisions D24 to D26): create a charge, pay it
- * through the sandbox control, receive the signed `charge.paid` on a 127.0.0.1 receiver,
- * verify it with the client's `verifyWebhook` and with the Standard Webhooks reference library,
- * and validate the payload and headers against the contract's `webhooks` entry. Then the same
- * across a restart between payment and delivery: the event arrives, once per event id.
- * Delivery latency and retry timings are printed, never asserted.
+ * Webhook delivery end to end (decisions D24 to D26) through a sandbox process: a charge paid
+ * through the sandbox control, its signed `charge.paid` received on a 127.0.0.1 receiver,
+ * verified with the client's `verifyWebhook` and the Standard Webhooks reference library, and
+ * valid against the contract's `webhooks` entry, across retries with a configured schedule, a
+ * restart between payment and delivery, and a kill -9 during an attempt. Retry timings are
+ * printed, never asserted. (A first delivery, signed and verifiable, is checked by the
+ * conformance scenarios a/events/webhook-signed and a/events/webhook-signature-verifies.)
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -13,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "@payment-collection/contract/build/contract-build.ts";
-import { expectAllConformant, freshKey, startTestSandbox, type TestSandbox } from "./support.ts";
+import { freshKey, startTestSandbox, type TestSandbox } from "./support.ts";
 import { checkDelivery as checkEvent } from "./webhook-contract.ts";
 import { startWebhookReceiver, type ReceivedDelivery, type WebhookReceiver } from "./webhook-receiver.ts";
 
@@ -38,30 +39,6 @@ async function createCharge(t: TestSandbox, amount: number): Promise<string> {
 }
 
 describe("charge.paid end to end", () => {
-  it("create -> pay -> signed event received, verified twice, valid against the contract", async () => {
-    receiver.received.length = 0;
-    const t = await startTestSandbox({ dataDir, allowPrivateWebhookTargets: true });
-    try {
-      const latencies: number[] = [];
-      for (let i = 0; i < 10; i++) {
-        const id = await createCharge(t, 1000 + i);
-        const paidAt = Date.now();
-        const paid = await t.a.post(`/_sandbox/charges/${id}/pay`);
-        expect(paid.status).toBe(200);
-        const delivery = (await receiver.waitFor(i + 1))[i];
-        latencies.push(delivery.receivedMs - paidAt);
-        const event = await checkDelivery(delivery, t.sandbox.keys.webhookSecrets.primary);
-        expect(event.type).toBe("charge.paid");
-        if (event.type === "charge.paid") expect(event.data).toEqual(paid.json);
-      }
-      const sorted = [...latencies].sort((x, y) => x - y);
-      console.log(`webhook e2e: payment request -> delivery received, 10 charges: min ${sorted[0]} ms, median ${sorted[5]} ms, max ${sorted[9]} ms`);
-      expectAllConformant(t);
-    } finally {
-      await t.close();
-    }
-  });
-
   it("retries a receiver that fails first, with the same id, and prints the measured gaps", async () => {
     receiver.received.length = 0;
     receiver.script = [500, 503];

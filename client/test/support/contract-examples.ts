@@ -1,12 +1,10 @@
 /**
- * Request examples read from the generated OpenAPI documents, so the tests call every
- * operation with the contract's own examples instead of hand-copied bodies.
+ * Request examples read from the generated OpenAPI documents through the contract model, so
+ * the tests call every operation with the contract's own examples instead of hand-copied bodies.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { ROOT } from "@payment-collection/contract/build/contract-build.ts";
-import { openapiPath, type FamilyId } from "@payment-collection/contract/model/layout.ts";
+import { loadDocument as loadContractDocument, operationsOf, responseFor, type FamilyId } from "@payment-collection/contract/model/index.ts";
 
+/** Tests read document members freely. */
 type Json = Record<string, any>;
 
 export interface OperationExample {
@@ -19,27 +17,26 @@ export interface OperationExample {
   body: unknown;
 }
 
+/** A family's 3.1 dereferenced document, for tests that read its servers or security schemes. */
 export function loadDocument(family: FamilyId): Json {
-  return JSON.parse(readFileSync(join(ROOT, "generated", openapiPath("3.1", family, "dereferenced.json")), "utf8"));
+  return loadContractDocument(family).document;
+}
+
+function operations(family: FamilyId) {
+  return operationsOf(loadDocument(family), { service: family });
 }
 
 /** Every operation of a family with its parameter and body examples. */
 export function operationExamples(family: FamilyId): OperationExample[] {
-  const document = loadDocument(family);
-  const operations: OperationExample[] = [];
-  for (const [path, item] of Object.entries<Json>(document.paths)) {
-    for (const [method, operation] of Object.entries<Json>(item)) {
-      if (typeof operation !== "object" || !operation.operationId) continue;
-      const params: OperationExample["params"] = { path: {}, query: {} };
-      for (const parameter of operation.parameters ?? []) {
-        if (parameter.in === "path") params.path[parameter.name] = String(parameter.example);
-        if (parameter.in === "query" && parameter.example !== undefined) params.query[parameter.name] = parameter.example;
-      }
-      const media = operation.requestBody?.content?.["application/json"];
-      operations.push({ operationId: operation.operationId, method: method.toUpperCase(), path, params, body: media?.example });
+  return operations(family).map((operation) => {
+    const params: OperationExample["params"] = { path: {}, query: {} };
+    for (const parameter of operation.parameters) {
+      if (parameter.in === "path") params.path[parameter.name] = String(parameter.example);
+      if (parameter.in === "query" && parameter.example !== undefined) params.query[parameter.name] = parameter.example;
     }
-  }
-  return operations;
+    const body = operation.requestBody?.content.find((media) => media.mediaType === "application/json")?.example;
+    return { operationId: operation.operationId, method: operation.method, path: operation.path, params, body };
+  });
 }
 
 /** The example of one operation, by operationId. */
@@ -47,4 +44,11 @@ export function exampleOf(family: FamilyId, operationId: string): OperationExamp
   const found = operationExamples(family).find((operation) => operation.operationId === operationId);
   if (!found) throw new Error(`no operation ${operationId} in ${family}`);
   return found;
+}
+
+/** The contract's example response body of an operation for a status, if it documents one. */
+export function responseExample(family: FamilyId, operationId: string, status: number): unknown {
+  const operation = operations(family).find((candidate) => candidate.operationId === operationId);
+  if (!operation) throw new Error(`no operation ${operationId} in ${family}`);
+  return responseFor(operation, status)?.content.find((media) => media.example !== undefined)?.example;
 }

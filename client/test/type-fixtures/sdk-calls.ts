@@ -1,5 +1,5 @@
 /**
- * Type fixture, family B. Compiled by test/client/types.test.ts: the file must compile with
+ * Type fixture, family B. Compiled by client/test/types.test.ts: the file must compile with
  * no diagnostics, and each `@ts-expect-error` line must really be an error. Never executed.
  */
 import { expectTypeOf } from "vitest";

@@ -4,7 +4,7 @@
  * payload with 422. Both are decisions, so these checks run under the full profile only.
  */
 import type { FamilyContext, RequestOptions } from "../core/check-context.ts";
-import type { FamilyLetter } from "@payment-collection/contract/model/family-contract.ts";
+import type { FamilyLetter } from "@payment-collection/contract/model/index.ts";
 import type { ResponseCheck } from "./response-check.ts";
 
 export interface IdempotentOperation {

@@ -8,7 +8,7 @@
 import type { Profile } from "../core/profiles/schema-profile.ts";
 import { isDecisionElement } from "../core/profiles/schema-profile.ts";
 import { NotApplicable, type FamilyContext, type RequestOptions } from "../core/check-context.ts";
-import type { FamilyLetter } from "@payment-collection/contract/model/family-contract.ts";
+import type { FamilyLetter } from "@payment-collection/contract/model/index.ts";
 import type { CheckResult } from "../core/results.ts";
 import { errorCodeProblems, type ObservedResponse } from "../core/validate.ts";
 

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { Profile } from "./profiles/schema-profile.ts";
 import { responseExpectation, type ResponseExpectation } from "./profiles/response-expectation.ts";
-import { findOperation, type ContractOperation, type FamilyContract, type FamilyLetter } from "@payment-collection/contract/model/family-contract.ts";
+import { findOperation, type ContractOperation, type FamilyContract, type FamilyLetter } from "@payment-collection/contract/model/index.ts";
 import type { Exchange, Pacer } from "./pacing.ts";
 import { absentMembers, valuesAt, type Catalogue } from "./statement-map.ts";
 import type { FamilyATarget, FamilyBTarget } from "./target.ts";

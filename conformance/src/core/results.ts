@@ -4,7 +4,7 @@
  * yields one CheckResult; the report, the coverage and the JUnit output read only these.
  */
 import type { Profile } from "./profiles/schema-profile.ts";
-import type { FamilyLetter } from "@payment-collection/contract/model/family-contract.ts";
+import type { FamilyLetter } from "@payment-collection/contract/model/index.ts";
 
 export type Verdict = "pass" | "fail" | "not-applicable";
 

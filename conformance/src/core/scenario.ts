@@ -20,7 +20,7 @@
  */
 import type { Profile } from "./profiles/schema-profile.ts";
 import { NotApplicable, type FamilyContext } from "./check-context.ts";
-import type { FamilyLetter } from "@payment-collection/contract/model/family-contract.ts";
+import type { FamilyLetter } from "@payment-collection/contract/model/index.ts";
 import type { CheckResult, ResponsePair } from "./results.ts";
 import type { ObservedResponse } from "./validate.ts";
 

@@ -9,9 +9,9 @@
  * response check (behaviour scenarios name such statements themselves).
  */
 import { existsSync } from "node:fs";
-import type { EncodingCheck } from "@payment-collection/contract/encoding/encoding-checks.ts";
+import type { EncodingCheck } from "@payment-collection/contract/encoding/index.ts";
 import { checksFor, loadStatements, STATEMENTS_PATH, type Statement } from "@payment-collection/contract/statements.ts";
-import { familyId, schemasReachedBy, type FamilyContract, type FamilyLetter } from "@payment-collection/contract/model/family-contract.ts";
+import { familyId, schemasReachedBy, type FamilyContract, type FamilyLetter } from "@payment-collection/contract/model/index.ts";
 
 export interface Catalogue {
   statements: Statement[];

@@ -3,14 +3,21 @@
  * schema). Used for every response the suites see outside Dredd's own validation: the extra
  * probes, the pacing of requests, and the behaviour scenarios.
  */
-import type { ValidateFunction } from "ajv";
-import { createSchemaValidator, describeSchemaErrors, type JsonSchema } from "@payment-collection/contract/model/json-schema.ts";
+import {
+  compileJsonSchema,
+  headerValue as typedHeaderValue,
+  parseJsonBody,
+  schemaProblems as validationProblems,
+  type JsonSchema,
+} from "@payment-collection/contract/model/index.ts";
 import {
   describeStatusRule,
   mediaTypeAccepted,
   statusAccepted,
   type ResponseExpectation,
 } from "./profiles/response-expectation.ts";
+
+export { parseJsonBody };
 
 /** A response as the suites see it: header names in lower case, the body as text. */
 export interface ObservedResponse {
@@ -19,37 +26,17 @@ export interface ObservedResponse {
   body: string;
 }
 
-const ajv = createSchemaValidator("3.0");
-const compiled = new WeakMap<JsonSchema, ValidateFunction>();
-
-function validatorFor(schema: JsonSchema): ValidateFunction {
-  let validate = compiled.get(schema);
-  if (!validate) {
-    validate = ajv.compile(schema);
-    compiled.set(schema, validate);
-  }
-  return validate;
+/** A header value as JSON Schema sees it (typed by its schema when given; else numbers as numbers). */
+export function headerValue(raw: string, schema?: JsonSchema): unknown {
+  return typedHeaderValue(raw, schema);
 }
 
-/** A header value as JSON Schema sees it: integers and numbers as numbers, the rest as text. */
-export function headerValue(raw: string): unknown {
-  const trimmed = raw.trim();
-  return /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : trimmed;
-}
-
-/** Validates a value against a draft-07 schema; returns readable problems. */
+/**
+ * Validates a value against a schema the expectations converted to JSON Schema (draft-07:
+ * they come from the 3.0 documents); returns readable problems. Validation is the model's.
+ */
 export function schemaProblems(schema: JsonSchema, value: unknown, label: string): string[] {
-  const validate = validatorFor(schema);
-  if (validate(value)) return [];
-  return describeSchemaErrors(validate).map((line) => `${label}: ${line}`);
-}
-
-export function parseJsonBody(body: string): { ok: true; value: unknown } | { ok: false; problem: string } {
-  try {
-    return { ok: true, value: JSON.parse(body) };
-  } catch (error) {
-    return { ok: false, problem: `body is not JSON (${(error as Error).message}): ${body.slice(0, 120)}` };
-  }
+  return validationProblems(compileJsonSchema(schema, "3.0"), value, label);
 }
 
 /** Problems with the status code alone. */
@@ -68,7 +55,7 @@ export function headerProblems(expectation: ResponseExpectation, response: Obser
       if (header.required) problems.push(`header ${header.name} missing (required by the contract)`);
       continue;
     }
-    problems.push(...schemaProblems(header.schema, headerValue(raw), `header ${header.name}`));
+    problems.push(...schemaProblems(header.schema, headerValue(raw, header.schema), `header ${header.name}`));
   }
   return problems;
 }

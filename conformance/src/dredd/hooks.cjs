@@ -1,5 +1,5 @@
 // Dredd hook file of the conformance suites. Dredd loads it with `require('hooks')` in the
-// process that runs the suite (conformance/dredd/run-dredd.ts); the hooks themselves are
+// process that runs the suite (src/dredd/run-dredd.ts); the hooks themselves are
 // written in TypeScript next to the checks and registered here under the suite id that the
 // runner passes in Dredd's configuration (`custom.conformanceSuite`).
 const hooks = require('hooks');

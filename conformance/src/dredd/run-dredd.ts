@@ -3,7 +3,7 @@
  *
  * Dredd turns every documented response into a transaction. The hooks here make each of them
  * a real request that the server must answer with that response (the request of the response's
- * first check, see conformance/checks/), and make Dredd's validation the contract's:
+ * first check, see src/checks/), and make Dredd's validation the contract's:
  *
  * - `expected.bodySchema` is the draft-07 schema of the response under the profile (Dredd by
  *   itself only compares the body with the example's keys: no types, formats, patterns, enums);

@@ -3,7 +3,7 @@
  * keys are placeholders in each family's documented format; ids come from the contract's
  * examples, which Prism serves.
  */
-import type { FamilyLetter } from "@payment-collection/contract/model/family-contract.ts";
+import type { FamilyLetter } from "@payment-collection/contract/model/index.ts";
 import { parseTarget, type Target } from "../core/target.ts";
 
 export function mockTarget(urls: Record<FamilyLetter, string>): Target {

@@ -9,7 +9,7 @@
  * Ports may also come from MOCK_PORT_A / MOCK_PORT_B. Stops on Ctrl-C.
  */
 import { parseArgs } from "node:util";
-import { FAMILY_LETTERS, loadFamilyContract } from "@payment-collection/contract/model/family-contract.ts";
+import { FAMILY_LETTERS, loadFamilyContract } from "@payment-collection/contract/model/index.ts";
 import { startMock } from "./start-mock.ts";
 
 function port(value: string | undefined, name: string): number | undefined {

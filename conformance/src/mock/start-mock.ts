@@ -3,7 +3,7 @@
  * family. Used by `npm run mock` and by the conformance run against the mock.
  */
 import { startPrism, type RunningPrism } from "./prism.ts";
-import { FAMILY_LETTERS, loadFamilyContract, type FamilyLetter } from "@payment-collection/contract/model/family-contract.ts";
+import { FAMILY_LETTERS, loadFamilyContract, type FamilyLetter } from "@payment-collection/contract/model/index.ts";
 
 export interface RunningMock {
   urls: Record<FamilyLetter, string>;

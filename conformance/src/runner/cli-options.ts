@@ -3,10 +3,10 @@
  * do once a target is known: run, print the report, write JUnit, tell the exit code.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { Profile } from "../core/profiles/schema-profile.ts";
-import { FAMILY_LETTERS, type FamilyLetter } from "@payment-collection/contract/model/family-contract.ts";
+import { FAMILY_LETTERS, type FamilyLetter } from "@payment-collection/contract/model/index.ts";
 import { toJunitXml } from "./junit.ts";
 import { formatReport } from "./report.ts";
 import { failed, type RunReport } from "../core/results.ts";
@@ -79,12 +79,12 @@ export function parseCliOptions(argv: string[]): CliOptions {
   const cap = Number(values["exhaust-cap"]);
   if (!Number.isInteger(cap) || cap < 1) throw new UsageError(`--exhaust-cap must be a positive integer`);
   return {
-    target: values.target,
+    target: callerPath(values.target),
     families: values.family ? [values.family as FamilyLetter] : undefined,
     profile: values.profile as Profile | undefined,
-    junit: values.junit,
-    json: values.json,
-    report: values.report,
+    junit: callerPath(values.junit),
+    json: callerPath(values.json),
+    report: callerPath(values.report),
     statements: values.statements ?? false,
     coverage: values.coverage ?? false,
     exhaust: !values["no-exhaust"],
@@ -92,6 +92,14 @@ export function parseCliOptions(argv: string[]): CliOptions {
     quiet: values.quiet ?? false,
     help: values.help ?? false,
   };
+}
+
+/**
+ * A path given on the command line, from the folder the command was typed in: npm runs a
+ * workspace's script in the workspace's folder and records the caller's folder in INIT_CWD.
+ */
+function callerPath(path: string | undefined): string | undefined {
+  return path === undefined ? undefined : resolve(process.env.INIT_CWD ?? process.cwd(), path);
 }
 
 function write(path: string, text: string): void {

@@ -5,7 +5,7 @@
  */
 import type { Catalogue } from "../core/statement-map.ts";
 import { formatStatementCoverage, statementCoverage } from "./statement-coverage.ts";
-import { loadFamilyContract } from "@payment-collection/contract/model/family-contract.ts";
+import { loadFamilyContract } from "@payment-collection/contract/model/index.ts";
 import { coverage, type CheckResult, type RunReport } from "../core/results.ts";
 
 const MARK: Record<CheckResult["verdict"], string> = { pass: "pass", fail: "FAIL", "not-applicable": "n/a " };

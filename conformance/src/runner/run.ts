@@ -7,9 +7,9 @@ import { FAMILY_CHECKS } from "../checks/index.ts";
 import { checkId, runProbe, type ResponseCheck } from "../checks/response-check.ts";
 import { boundChecks, runDreddSuite } from "../dredd/run-dredd.ts";
 import type { Profile } from "../core/profiles/schema-profile.ts";
-import { FamilyContext } from "../core/check-context.ts";
-import { documentedPairs, FAMILY_LETTERS, loadFamilyContract, type FamilyContract, type FamilyLetter } from "@payment-collection/contract/model/family-contract.ts";
-import { exhaustLimit } from "./exhaust.ts";
+import { FamilyContext, NotApplicable } from "../core/check-context.ts";
+import { documentedPairs, FAMILY_LETTERS, loadFamilyContract, type FamilyContract, type FamilyLetter } from "@payment-collection/contract/model/index.ts";
+import { exhaustLimit } from "../core/exhaust.ts";
 import { Pacer } from "../core/pacing.ts";
 import { ResultSink, type CheckResult, type ExchangeNote, type RunReport, type SuiteTiming } from "../core/results.ts";
 import { SCENARIOS } from "../scenarios/index.ts";
@@ -26,9 +26,9 @@ export interface RunOptions {
   exhaust?: boolean;
   /** Highest rate limit the run may use up (requests per window). */
   exhaustCap?: number;
-  /** Behaviour scenarios to run with the response checks (default: conformance/scenarios). */
+  /** Behaviour scenarios to run with the response checks (default: src/scenarios). */
   scenarios?: Scenario[];
-  /** Response checks (default: the suites of conformance/checks). */
+  /** Response checks (default: the suites of src/checks). */
   checks?: Record<FamilyLetter, ResponseCheck[]>;
   /** Progress lines. */
   log?: (line: string) => void;
@@ -158,7 +158,11 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
       await timed(`probes${stage === "exhaust" ? "-429" : ""}`, run.family, async () => {
         for (const check of probes) {
           const at = Date.now();
-          const outcome = await runProbe(check, ctx);
+          // A request the target cannot make (no primary key of the family...) is not applicable.
+          const outcome = await runProbe(check, ctx).catch((error: unknown) => {
+            if (error instanceof NotApplicable) return { verdict: "not-applicable" as const, reasons: [error.message] };
+            throw error;
+          });
           addCheckResult(run, check, "probe", { ...outcome, durationMs: Date.now() - at, decisions: ctx.expectation(check.operationId, check.status).decisions });
         }
       });

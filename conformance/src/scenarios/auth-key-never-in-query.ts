@@ -4,7 +4,7 @@
  * might read, is not accepted: the request is answered as one without a key.
  */
 import type { FamilyContext } from "../core/check-context.ts";
-import type { FamilyLetter } from "@payment-collection/contract/model/family-contract.ts";
+import type { FamilyLetter } from "@payment-collection/contract/model/index.ts";
 import type { Scenario, ScenarioAssertions } from "../core/scenario.ts";
 import { describe, expectCode, sender } from "./support.ts";
 

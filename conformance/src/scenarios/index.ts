@@ -1,5 +1,5 @@
 /**
- * The behaviour scenarios the runner runs with the response checks (see runner/scenario.ts),
+ * The behaviour scenarios the runner runs with the response checks (see core/scenario.ts),
  * one module per rule, in the order they run (exhaust-stage scenarios run last whatever
  * their place here).
  */

@@ -5,7 +5,7 @@
  * (--no-exhaust skips it); the limit is read from X-RateLimit-Limit (--exhaust-cap bounds it).
  */
 import { NotApplicable } from "../core/check-context.ts";
-import { exhaustLimit } from "../runner/exhaust.ts";
+import { exhaustLimit } from "../core/exhaust.ts";
 import type { Scenario } from "../core/scenario.ts";
 import { describe, is2xx, sender } from "./support.ts";
 

@@ -2,25 +2,21 @@
  * Checks the generated contract as a whole and summarises it: lint, OpenAPI validity, the
  * statement catalogue's encoding checks and the decision markings. Used by `npm start`.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { collectDecisionMarkings, loadDecisionRecord } from "../decisions.ts";
-import { evaluateCheck } from "../encoding/encoding-checks.ts";
-import { FAMILIES, OPENAPI_VERSIONS, openapiPath, type FamilyId, type OpenApiVersionId } from "../model/layout.ts";
+import { evaluateCheck } from "../encoding/index.ts";
+import { FAMILIES, OPENAPI_VERSIONS, isObject, loadDocument, openapiFile, operationsOf, type FamilyId, type Json, type OpenApiVersionId } from "../model/index.ts";
 import { validateAgainstOpenApiSchema, validateSpecRules } from "../openapi-validity.ts";
 import { checksFor, loadStatements } from "../statements.ts";
 import { lintFailed, lintOpenApiDocuments } from "./lint-openapi.ts";
-import { ROOT } from "./contract-build.ts";
 
 export interface ContractReport {
   lines: string[];
   ok: boolean;
 }
 
-const HTTP_METHODS = new Set(["get", "put", "post", "delete", "patch", "head", "options"]);
-
-function readDocument(version: OpenApiVersionId, family: FamilyId): Record<string, any> {
-  return JSON.parse(readFileSync(join(ROOT, "generated", openapiPath(version, family, "json")), "utf8"));
+/** The referenced document (what the encoding checks and the decision markings read). */
+function readDocument(version: OpenApiVersionId, family: FamilyId): Json {
+  return loadDocument(family, { version, form: "referenced" }).document;
 }
 
 export async function reportContract(): Promise<ContractReport> {
@@ -37,7 +33,7 @@ export async function reportContract(): Promise<ContractReport> {
   for (const version of OPENAPI_VERSIONS) {
     for (const family of FAMILIES) {
       const document = readDocument(version.id, family.id);
-      const file = join(ROOT, "generated", openapiPath(version.id, family.id, "json"));
+      const file = openapiFile(version.id, family.id, "json");
       const problems = [...(await validateSpecRules(file)), ...(await validateAgainstOpenApiSchema(file, version.id)).problems];
       if (problems.length > 0) {
         ok = false;
@@ -54,10 +50,9 @@ export async function reportContract(): Promise<ContractReport> {
 
   for (const family of FAMILIES) {
     const document = readDocument("3.1", family.id);
-    const operations = Object.values(document.paths as Record<string, Record<string, unknown>>).flatMap((item) =>
-      Object.keys(item).filter((key) => HTTP_METHODS.has(key)),
-    ).length;
-    lines.push(`${family.title}: ${operations} operations, ${Object.keys(document.components?.schemas ?? {}).length} schemas`);
+    const operations = operationsOf(document).length;
+    const schemas = isObject(document.components) && isObject(document.components.schemas) ? Object.keys(document.components.schemas).length : 0;
+    lines.push(`${family.title}: ${operations} operations, ${schemas} schemas`);
   }
   lines.push(
     `statements: ${statements.length} catalogued, ${statements.length - failedStatements.size} encoded in every document they apply to` +

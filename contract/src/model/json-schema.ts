@@ -11,6 +11,7 @@
 import { Ajv as Ajv07, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { addDomainFormats } from "./domain-formats.ts";
 import type { OpenApiVersionId } from "./layout.ts";
 
 export type JsonSchema = Record<string, unknown>;
@@ -142,7 +143,10 @@ export function toJsonSchema(openapiSchema: unknown, version: OpenApiVersionId):
 
 const INT32 = { min: -(2 ** 31), max: 2 ** 31 - 1 };
 
-/** Registers the string formats of ajv-formats and the numeric formats OpenAPI defines. */
+/**
+ * Registers the string formats of ajv-formats, the numeric formats OpenAPI defines and the
+ * contract's domain formats (check digits and CRCs: domain-formats.ts).
+ */
 function addOpenApiFormats(ajv: AjvInstance): void {
   // ajv-formats is CommonJS: its default export arrives as the module object under NodeNext.
   const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
@@ -156,6 +160,7 @@ function addOpenApiFormats(ajv: AjvInstance): void {
   ajv.addFormat("int64", { type: "number", validate: (n: number) => Number.isInteger(n) });
   ajv.addFormat("float", { type: "number", validate: (n: number) => Number.isFinite(n) });
   ajv.addFormat("double", { type: "number", validate: (n: number) => Number.isFinite(n) });
+  addDomainFormats(ajv);
 }
 
 /**
@@ -180,11 +185,40 @@ export function createSchemaValidator(version: OpenApiVersionId): AjvInstance {
 }
 
 const validators: Partial<Record<OpenApiVersionId, AjvInstance>> = {};
+/** Compiled validators by schema object, so a schema read once is compiled once per version. */
+const compiledOpenApi: Record<OpenApiVersionId, WeakMap<object, ValidateFunction>> = { "3.0": new WeakMap(), "3.1": new WeakMap() };
+const compiledJsonSchema: Record<OpenApiVersionId, WeakMap<object, ValidateFunction>> = { "3.0": new WeakMap(), "3.1": new WeakMap() };
 
-/** Compiles a validator for an OpenAPI schema (shared ajv instance per OpenAPI version). */
-export function compileOpenApiSchema(openapiSchema: unknown, version: OpenApiVersionId): ValidateFunction {
+function sharedValidator(version: OpenApiVersionId): AjvInstance {
   validators[version] ??= createSchemaValidator(version);
-  return validators[version].compile(toJsonSchema(openapiSchema, version));
+  return validators[version];
+}
+
+/**
+ * Compiles a validator for an OpenAPI schema (shared ajv instance per OpenAPI version; cached
+ * per schema object, so do not mutate a schema after compiling it).
+ */
+export function compileOpenApiSchema(openapiSchema: unknown, version: OpenApiVersionId): ValidateFunction {
+  const cache = compiledOpenApi[version];
+  const cached = isObject(openapiSchema) ? cache.get(openapiSchema) : undefined;
+  if (cached) return cached;
+  const validate = sharedValidator(version).compile(toJsonSchema(openapiSchema, version));
+  if (isObject(openapiSchema)) cache.set(openapiSchema, validate);
+  return validate;
+}
+
+/**
+ * Compiles a validator for a schema already converted by `toJsonSchema` (callers that adjust
+ * the JSON Schema before validating, e.g. per conformance profile). Cached per schema object.
+ */
+export function compileJsonSchema(jsonSchema: JsonSchema, version: OpenApiVersionId): ValidateFunction {
+  const cache = compiledJsonSchema[version];
+  let validate = cache.get(jsonSchema);
+  if (!validate) {
+    validate = sharedValidator(version).compile(jsonSchema);
+    cache.set(jsonSchema, validate);
+  }
+  return validate;
 }
 
 /** ajv's errors as short lines: `<instance path> <message>`. */

@@ -6,15 +6,16 @@
  * copies nothing from the contract by hand.
  */
 import type { ErrorObject, ValidateFunction } from "ajv";
-import { compileOpenApiSchema } from "@payment-collection/contract/model/json-schema.ts";
 import {
+  compileOpenApiSchema,
+  isJsonMediaType,
   listOperations,
   loadContractDocuments,
   type ContractDocument,
+  type ContractMedia,
+  type Json,
   type ServiceId,
-} from "@payment-collection/contract/model/response-validator.ts";
-
-type Json = Record<string, unknown>;
+} from "@payment-collection/contract/model/index.ts";
 
 export interface ParameterSpec {
   name: string;
@@ -70,10 +71,8 @@ function routerPathOf(template: string): string {
   return template.replace(/\{([^}]+)\}/g, ":$1");
 }
 
-function jsonMediaType(content: Record<string, Json> | undefined): Json | undefined {
-  if (!content) return undefined;
-  const key = Object.keys(content).find((k) => k === "application/json" || k.endsWith("+json"));
-  return key ? content[key] : undefined;
+function jsonMedia(content: readonly ContractMedia[]): ContractMedia | undefined {
+  return content.find((m) => isJsonMediaType(m.mediaType));
 }
 
 /** Loads the contract from the generated documents (or from already loaded ones). */
@@ -82,39 +81,28 @@ export function loadContract(documents: readonly ContractDocument[] = loadContra
   for (const { service, document } of documents) versions.set(service, String((document.info as Json | undefined)?.version ?? "1.0.0"));
 
   const operations: OperationSpec[] = listOperations(documents).map((op) => {
-    const operation = op.operation;
-    const parameters: ParameterSpec[] = ((operation.parameters ?? []) as Json[]).map((p) => ({
-      name: String(p.name),
-      in: p.in as ParameterSpec["in"],
-      required: p.required === true,
-      schema: (p.schema ?? {}) as Json,
-      validate: compileOpenApiSchema(p.schema ?? {}, "3.1"),
-    }));
-    const requestBody = operation.requestBody as Json | undefined;
-    const bodyMedia = jsonMediaType(requestBody?.content as Record<string, Json> | undefined);
+    const parameters: ParameterSpec[] = op.parameters
+      .filter((p): p is typeof p & { in: ParameterSpec["in"] } => p.in !== "cookie")
+      .map((p) => ({ name: p.name, in: p.in, required: p.required, schema: p.schema, validate: compileOpenApiSchema(p.schema, op.version) }));
+    const bodyMedia = op.requestBody ? jsonMedia(op.requestBody.content) : undefined;
     const body: BodySpec | undefined = bodyMedia?.schema
-      ? {
-          required: requestBody?.required === true,
-          schema: bodyMedia.schema as Json,
-          validate: compileOpenApiSchema(bodyMedia.schema, "3.1"),
-        }
+      ? { required: op.requestBody!.required, schema: bodyMedia.schema, validate: compileOpenApiSchema(bodyMedia.schema, op.version) }
       : undefined;
-    const responses = (operation.responses ?? {}) as Record<string, Json>;
     const exampleResponses: Record<string, unknown> = {};
-    for (const [status, response] of Object.entries(responses)) {
-      const media = jsonMediaType(response.content as Record<string, Json> | undefined);
-      if (media?.example !== undefined) exampleResponses[status] = media.example;
+    for (const response of op.responses) {
+      const example = jsonMedia(response.content)?.example;
+      if (example !== undefined) exampleResponses[response.status] = example;
     }
     return {
-      service: op.service,
+      service: op.service!,
       operationId: op.operationId,
       method: op.method,
-      pathTemplate: op.pathTemplate,
-      routerPath: routerPathOf(op.pathTemplate),
+      pathTemplate: op.path,
+      routerPath: routerPathOf(op.path),
       parameters,
       body,
-      statuses: new Set(Object.keys(responses).filter((s) => /^\d{3}$/.test(s)).map(Number)),
-      requiredScopes: (operation["x-required-scopes"] as string[] | undefined) ?? [],
+      statuses: new Set(op.responses.map((r) => r.status).filter((s) => /^\d{3}$/.test(s)).map(Number)),
+      requiredScopes: op.requiredScopes,
       exampleRequest: bodyMedia?.example,
       exampleResponses,
     };

@@ -1,6 +1,6 @@
 /**
  * The sandbox's storage interface: everything the resources need, as a few atomic
- * operations. The embedded implementation is SQLite (sqlite.ts); a shared PostgreSQL
+ * operations. The embedded implementation is SQLite (sqlite.ts and sqlite/); a shared PostgreSQL
  * implementation serving several sandbox instances fits the same interface (each method is
  * one database transaction; the callbacks are pure functions run inside it).
  *
@@ -8,7 +8,7 @@
  * Every read and write is scoped by account: a record of another account is not found.
  */
 
-/** `webhook_endpoint`: an account's webhook endpoint for family B events (one per account, sandbox/src/webhooks.ts). */
+/** `webhook_endpoint`: an account's webhook endpoint for family B events (one per account, sandbox/src/webhooks/endpoints.ts). */
 export type RecordKind = "charge" | "pix_charge" | "pix_lookup" | "pix_payment" | "customer" | "transaction" | "boleto" | "webhook_endpoint";
 
 export interface StoredRecord<Data = Record<string, unknown>> {
@@ -124,19 +124,6 @@ export interface ListQuery {
   limit: number;
 }
 
-/** Consumption of one rate-limit bucket. */
-export interface RateLimitBucket {
-  key: string;
-  limit: number;
-}
-
-export interface RateLimitOutcome {
-  /** Whether the request was admitted (then every bucket was charged one). */
-  admitted: boolean;
-  /** Per bucket: requests counted in the window after this request. */
-  counts: number[];
-}
-
 export interface SandboxStore {
   /** Creates a record, with an optional idempotency claim and preconditions, atomically. */
   create(request: CreateRequest): Promise<CreateOutcome>;
@@ -165,12 +152,6 @@ export interface SandboxStore {
   clockOffset(accountId: string): Promise<number>;
   /** Moves the account's clock forward by `ms`; returns the new offset. */
   advanceClock(accountId: string, ms: number): Promise<number>;
-
-  /**
-   * Charges one request to every bucket of a window if none would exceed its limit, else
-   * to none. Atomic across buckets.
-   */
-  consumeRateLimit(windowStartMs: number, buckets: readonly RateLimitBucket[]): Promise<RateLimitOutcome>;
 
   /** Pending outbox events due at `nowMs` (real time), oldest first. */
   outboxDue(nowMs: number, limit: number): Promise<OutboxEvent[]>;

@@ -12,7 +12,7 @@
  */
 import type { JsonSchema } from "@payment-collection/contract/model/json-schema.ts";
 import { toJsonSchema } from "@payment-collection/contract/model/json-schema.ts";
-import type { ContractOperation, ContractResponse } from "@payment-collection/contract/model/family-contract.ts";
+import type { ContractOperation, ContractResponse } from "@payment-collection/contract/model/index.ts";
 import { isDecisionElement, profileSchema, type Profile } from "./schema-profile.ts";
 
 export type StatusRule =

@@ -1,0 +1,33 @@
+/**
+ * What the family B checks of every resource share: the refused-key checks, the 429 check, ids
+ * no resource has and the recommended X-Idempotency-Key.
+ */
+import { randomUUID } from "node:crypto";
+import { rateLimitedCheck, type ResponseCheck } from "../response-check.ts";
+import type { FamilyContext, KeyChoice, RequestOptions } from "../../core/check-context.ts";
+
+export const family = "b" as const;
+
+/** Checks that a key is refused: an invalid key (the Dredd transaction) and no key at all. */
+export function unauthorized(operationId: string, request: (ctx: FamilyContext, key: KeyChoice) => Promise<RequestOptions>): ResponseCheck[] {
+  return (["invalid", "none"] as const).map((key) => ({
+    family,
+    operationId,
+    status: "401",
+    variant: key === "invalid" ? "invalid-key" : "missing-key",
+    title: key === "invalid" ? "a key no server issued" : "no X-API-Key header",
+    errorCode: "UNAUTHORIZED",
+    request: (ctx) => request(ctx, key),
+  }));
+}
+
+/** The 429 of an operation, once the account's limit is used up (see the exhaust stage). */
+export function rateLimited(operationId: string, request: (ctx: FamilyContext) => Promise<RequestOptions>): ResponseCheck {
+  return rateLimitedCheck(family, operationId, request);
+}
+
+/** An id no resource has, in the contract's id format (UUID). */
+export const unknownId = () => randomUUID();
+
+/** Headers of a POST that may carry X-Idempotency-Key (recommended by the document). */
+export const withIdempotencyKey = (ctx: FamilyContext) => ({ "X-Idempotency-Key": ctx.idempotencyKey() });

@@ -1,0 +1,49 @@
+/**
+ * Uses up the general rate limit of the account the 429 checks use (the target's dedicated
+ * `rateLimits` key, else the primary one), so that the next request of any
+ * operation is answered 429. The 429 checks run in the last stage of a run for this reason:
+ * once a limit is used up, nothing else can be checked on that account until it renews.
+ *
+ * The limit is read from `X-RateLimit-Limit` (plans differ) rather than assumed to be the
+ * document's 100 requests per minute; a limit above `cap` is not exhausted (not applicable).
+ */
+import type { FamilyContext } from "./check-context.ts";
+
+/** The cheapest counted request of each family: it changes nothing on the server. */
+const CHEAP_OPERATION = { a: "getMerchant", b: "getHealth" } as const;
+
+export interface ExhaustOptions {
+  /** Highest limit the suite agrees to use up (requests per window). */
+  cap: number;
+  /** Requests sent at once while exhausting. */
+  parallel?: number;
+}
+
+/**
+ * Sends cheap requests until one is answered 429. Resolves to undefined when the limit is used
+ * up, or to the reason it could not be (not applicable).
+ */
+export async function exhaustLimit(ctx: FamilyContext, options: ExhaustOptions): Promise<string | undefined> {
+  const operationId = CHEAP_OPERATION[ctx.family];
+  const parallel = options.parallel ?? 10;
+  const send = () => ctx.send(operationId, { key: ctx.rateLimitKey(), expect429: true, checkId: "exhaust" });
+  const first = await send();
+  if (first.status === 429) return undefined;
+  const limit = Number(first.headers["x-ratelimit-limit"]);
+  const remaining = Number(first.headers["x-ratelimit-remaining"]);
+  if (Number.isFinite(limit) && limit > options.cap) {
+    return `the rate limit is ${limit} requests per window, above the ${options.cap} this run may use up (--exhaust-cap)`;
+  }
+  // Without headers, try the document's general limit (100 per minute) with a margin.
+  const budget = Number.isFinite(remaining) ? remaining + 5 : Number.isFinite(limit) ? limit + 5 : Math.min(options.cap, 150);
+  let sent = 1;
+  while (sent < budget) {
+    const batch = Math.min(parallel, budget - sent);
+    const responses = await Promise.all(Array.from({ length: batch }, send));
+    sent += batch;
+    if (responses.some((r) => r.status === 429)) return undefined;
+    const other = responses.find((r) => r.status >= 400);
+    if (other) return `using up the limit stopped: ${ctx.operation(operationId).path} answered ${other.status}`;
+  }
+  return `no 429 after ${sent} requests in a row (${Number.isFinite(limit) ? `X-RateLimit-Limit ${limit}` : "no X-RateLimit-Limit header"}): the account's limit could not be used up`;
+}

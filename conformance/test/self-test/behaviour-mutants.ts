@@ -1,0 +1,396 @@
+/**
+ * Broken servers for the behaviour scenarios (src/scenarios/): each proxy in front of
+ * the correct sandbox breaks one rule that only a sequence of requests shows (idempotent
+ * replay, key scoping, tenant isolation, transitions, rate-limit headers...). Same proxy as
+ * mutants.ts; `caughtBy` names the scenario that must fail.
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
+import type { Exchange, Mutation, Reply } from "./mutants.ts";
+
+type Json = Record<string, any>;
+
+const isChargeCreation = (request: Exchange) => request.method === "POST" && request.path === "/v1/charges";
+const isCustomerRead = (request: Exchange) => request.method === "GET" && /^\/api\/v1\/sdk\/customers\/[^/]+$/.test(request.path);
+const isBoletoRead = (request: Exchange) => request.method === "GET" && /^\/sdk\/boleto\/[^/]+$/.test(request.path);
+const withHeader = (request: Exchange, name: string, value: string): Exchange => ({ ...request, headers: { ...request.headers, [name]: value } });
+const ok = (reply: Reply) => reply.status >= 200 && reply.status < 300;
+
+let counter = 0;
+const unique = () => `${Date.now().toString(36)}-${(counter += 1)}`;
+
+function editBody(reply: Reply, edit: (body: Json) => void): Reply {
+  const body = JSON.parse(reply.body) as Json;
+  edit(body);
+  return { ...reply, body: JSON.stringify(body) };
+}
+
+/** Charges seen by a proxy, per Idempotency-Key (for servers that share one key space). */
+const chargesByIdempotencyKey = new Map<string, string>();
+/** Idempotency keys with a request in flight (for a server without concurrency control). */
+const inFlight = new Set<string>();
+/** The first charge a proxy saw created (for a server that ignores new keys). */
+let firstCharge: string | undefined;
+/** Requests other than PIX creations, per API key (for a server that counts them against the PIX limit). */
+const otherRequests = new Map<string, number>();
+/** Customers whose delete was refused (for a server whose refused delete still deletes). */
+const refusedDeletes = new Set<string>();
+
+export const BEHAVIOUR_MUTATIONS: Mutation[] = [
+  {
+    name: "replay-creates-new-charge",
+    caughtBy: "a/idempotency/replay-returns-original",
+    breaks: "a used Idempotency-Key returns the original charge, with no new QR code",
+    family: "a",
+    // Every request reaches the server under a key of its own: each replay creates a charge.
+    request: (request) => {
+      const key = request.headers["idempotency-key"];
+      return isChargeCreation(request) && key && key.length >= 8 ? withHeader(request, "idempotency-key", `${key}-${unique()}`) : request;
+    },
+  },
+  {
+    name: "idempotency-keys-shared-between-api-keys",
+    caughtBy: "a/idempotency/scoped-per-api-key",
+    breaks: "Idempotency-Keys are scoped per API key",
+    family: "a",
+    response: (request, reply) => {
+      const key = request.headers["idempotency-key"];
+      if (!isChargeCreation(request) || !key || !ok(reply)) return reply;
+      const seen = chargesByIdempotencyKey.get(key);
+      if (seen === undefined) chargesByIdempotencyKey.set(key, reply.body);
+      return seen === undefined ? reply : { ...reply, body: seen };
+    },
+  },
+  {
+    name: "parallel-requests-create-several-charges",
+    caughtBy: "a/idempotency/parallel-one-charge",
+    breaks: "one Idempotency-Key yields one charge, also when its requests arrive at once",
+    family: "a",
+    request: (request) => {
+      const key = request.headers["idempotency-key"];
+      if (!isChargeCreation(request) || !key || key.length < 8) return request;
+      if (!inFlight.has(key)) {
+        inFlight.add(key);
+        setTimeout(() => inFlight.delete(key), 2_000);
+        return request;
+      }
+      return withHeader(request, "idempotency-key", `${key}-${unique()}`);
+    },
+  },
+  {
+    name: "new-key-returns-an-old-charge",
+    caughtBy: "a/idempotency/new-key-creates",
+    breaks: "a never-seen Idempotency-Key creates the charge",
+    family: "a",
+    response: (request, reply) => {
+      if (!isChargeCreation(request) || !ok(reply)) return reply;
+      firstCharge ??= reply.body;
+      return { ...reply, body: firstCharge };
+    },
+  },
+  {
+    name: "eight-character-key-refused",
+    caughtBy: "a/idempotency/writes-need-key",
+    breaks: "an Idempotency-Key of 8 characters is accepted",
+    family: "a",
+    request: (request) => {
+      const key = request.headers["idempotency-key"];
+      return isChargeCreation(request) && key?.length === 8 ? withHeader(request, "idempotency-key", key.slice(0, 7)) : request;
+    },
+  },
+  {
+    name: "new-charge-already-paid-at",
+    caughtBy: "a/charges/created-pending",
+    breaks: "paid_at is null while a charge is unpaid",
+    family: "a",
+    response: (request, reply) => (isChargeCreation(request) && ok(reply) ? editBody(reply, (b) => (b.paid_at = b.created_at)) : reply),
+  },
+  {
+    name: "charge-read-differs-from-creation",
+    caughtBy: "a/charges/created-pending",
+    breaks: "GET /v1/charges/{id} returns the charge creation returned",
+    family: "a",
+    response: (request, reply) =>
+      request.method === "GET" && /^\/v1\/charges\/[^/]+$/.test(request.path) && ok(reply) ? editBody(reply, (b) => (b.amount = Number(b.amount) + 1)) : reply,
+  },
+  {
+    name: "charge-readable-by-another-account",
+    caughtBy: "a/auth/tenant-isolation-charge",
+    breaks: "an account cannot read another account's charge",
+    family: "a",
+    request: (request, keys) =>
+      request.method === "GET" && request.path.startsWith("/v1/charges/") && request.headers["x-api-key"] === keys.familyA.secondAccount
+        ? withHeader(request, "x-api-key", keys.familyA.primary)
+        : request,
+  },
+  {
+    name: "family-a-key-read-from-query",
+    caughtBy: "a/auth/key-never-in-query",
+    breaks: "the key travels in the x-api-key header, never in the URL query",
+    family: "a",
+    request: (request) => {
+      const key = new URLSearchParams(request.search).get("api_key");
+      return request.path.startsWith("/v1") && request.headers["x-api-key"] === undefined && key ? { ...withHeader(request, "x-api-key", key), search: "" } : request;
+    },
+  },
+  {
+    name: "family-a-moved-off-v1",
+    caughtBy: "a/versioning/v1-path-segment",
+    breaks: "family A lives under the path segment /v1",
+    family: "a",
+    request: (request) => (request.path === "/v1/merchant" ? { ...request, path: "/v2/merchant" } : request),
+  },
+  {
+    name: "family-b-key-read-from-query",
+    caughtBy: "b/auth/key-never-in-query",
+    breaks: "the key must never be sent in a URL query",
+    family: "b",
+    request: (request) => {
+      const key = new URLSearchParams(request.search).get("X-API-Key");
+      return !request.path.startsWith("/v1") && request.headers["x-api-key"] === undefined && key ? { ...withHeader(request, "x-api-key", key), search: "" } : request;
+    },
+  },
+  {
+    name: "x-idempotency-key-ignored",
+    caughtBy: "b/idempotency/no-duplicates",
+    breaks: "X-Idempotency-Key avoids duplicated transactions",
+    family: "b",
+    request: (request) => {
+      const key = request.headers["x-idempotency-key"];
+      return request.method === "POST" && key ? withHeader(request, "x-idempotency-key", `${key}-${unique()}`) : request;
+    },
+  },
+  {
+    name: "customer-readable-by-another-account",
+    caughtBy: "b/auth/tenant-isolation-customer",
+    breaks: "an account cannot read another account's customer",
+    family: "b",
+    request: (request, keys) =>
+      /^\/api\/v1\/sdk\/customers\/[^/]+$/.test(request.path) && request.headers["x-api-key"] === keys.familyB.secondAccount
+        ? withHeader(request, "x-api-key", keys.familyB.primary)
+        : request,
+  },
+  {
+    name: "customer-created-inactive",
+    caughtBy: "b/customers/lifecycle",
+    breaks: "a new customer is ACTIVE",
+    family: "b",
+    response: (request, reply) =>
+      request.method === "POST" && request.path === "/api/v1/sdk/customers" && ok(reply) ? editBody(reply, (b) => (b.data.status = "INACTIVE")) : reply,
+  },
+  {
+    name: "deleted-customer-still-active",
+    caughtBy: "b/customers/lifecycle",
+    breaks: "a deleted customer is marked as deleted (soft delete)",
+    family: "b",
+    response: (request, reply) => (isCustomerRead(request) && ok(reply) ? editBody(reply, (b) => b.data.status === "DELETED" && (b.data.status = "ACTIVE")) : reply),
+  },
+  {
+    name: "refused-delete-still-deletes",
+    caughtBy: "b/customers/delete-refused-unchanged",
+    breaks: "a refused delete (409 OCD001) leaves the customer unchanged",
+    family: "b",
+    // The first refused delete removes the customer anyway: a second delete finds no customer.
+    response: (request, reply) => {
+      const id = request.path.split("/").pop()!;
+      if (request.method !== "DELETE" || !request.path.startsWith("/api/sdk/customers/") || reply.status !== 409) return reply;
+      if (!refusedDeletes.has(id)) {
+        refusedDeletes.add(id);
+        return reply;
+      }
+      return { ...reply, status: 404 };
+    },
+  },
+  {
+    name: "empty-customer-update-accepted",
+    caughtBy: "b/customers/lifecycle",
+    breaks: "an update needs at least one field",
+    family: "b",
+    request: (request) =>
+      request.method === "PUT" && request.body.replace(/\s/g, "") === "{}" ? { ...request, body: JSON.stringify({ notes: "filled in" }) } : request,
+  },
+  {
+    name: "canceled-boleto-shown-registered",
+    caughtBy: "b/boletos/cancel-state-machine",
+    breaks: "a cancelled boleto is CANCELED afterwards (REGISTERED -> CANCELED)",
+    family: "b",
+    response: (request, reply) => (isBoletoRead(request) && ok(reply) ? editBody(reply, (b) => b.data.status === "CANCELED" && (b.data.status = "REGISTERED")) : reply),
+  },
+  {
+    name: "refused-cancel-changes-boleto",
+    caughtBy: "b/boletos/cancel-state-machine",
+    breaks: "a cancel refused with ODE003 leaves the boleto unchanged",
+    family: "b",
+    // The 201-character reason is refused, but the boleto is cancelled anyway.
+    request: (request) => {
+      if (request.method !== "DELETE" || !request.path.endsWith("/cancel") || !request.body) return request;
+      const body = JSON.parse(request.body) as Json;
+      return typeof body.reason === "string" && body.reason.length > 200 ? { ...request, body: JSON.stringify({ reason: "x".repeat(150) }) } : request;
+    },
+    response: (request, reply) => {
+      if (request.method !== "DELETE" || !request.path.endsWith("/cancel") || !request.body.includes("x".repeat(150))) return reply;
+      return {
+        status: 400,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ version: "1.0.0", status: "ERROR", error: { errorCode: "ODE003", message: "reason too long" } }),
+      };
+    },
+  },
+  {
+    name: "json-put-body-ignored",
+    caughtBy: "b/headers/content-type-json",
+    breaks: "PUT bodies are read as application/json",
+    family: "b",
+    request: (request) => {
+      if (request.method !== "PUT" || !(request.headers["content-type"] ?? "").startsWith("application/json")) return request;
+      const body = JSON.parse(request.body) as Json;
+      return "name" in body ? { ...request, body: JSON.stringify({ notes: "name dropped" }) } : request;
+    },
+  },
+  {
+    name: "rate-limit-remaining-frozen",
+    caughtBy: "b/rate-limits/headers-consistent",
+    breaks: "X-RateLimit-Remaining counts down the requests left in the window",
+    family: "b",
+    response: (_request, reply) =>
+      reply.headers["x-ratelimit-limit"] ? { ...reply, headers: { ...reply.headers, "x-ratelimit-remaining": String(Number(reply.headers["x-ratelimit-limit"]) - 1) } } : reply,
+  },
+  {
+    name: "pix-limit-counts-every-request",
+    caughtBy: "b/rate-limits/per-resource-separate",
+    breaks: "the PIX creation limit is counted apart from the general one",
+    family: "b",
+    needsRateLimits: true,
+    // Every request of the account uses up the PIX creation limit, as its headers then show.
+    response: (request, reply) => {
+      const key = request.headers["x-api-key"] ?? "";
+      const isPix = request.method === "POST" && request.path === "/pix";
+      if (!isPix) {
+        otherRequests.set(key, (otherRequests.get(key) ?? 0) + 1);
+        return reply;
+      }
+      if (reply.headers["x-ratelimit-remaining"] === undefined) return reply;
+      const remaining = Math.max(0, Number(reply.headers["x-ratelimit-remaining"]) - (otherRequests.get(key) ?? 0));
+      return { ...reply, headers: { ...reply.headers, "x-ratelimit-remaining": String(remaining) } };
+    },
+  },
+  {
+    name: "retry-after-zero",
+    caughtBy: "b/rate-limits/exhaustion",
+    breaks: "a 429's Retry-After tells when to come back, consistent with X-RateLimit-Reset",
+    family: "b",
+    needsRateLimits: true,
+    response: (_request, reply) => (reply.status === 429 ? { ...reply, headers: { ...reply.headers, "retry-after": "0" } } : reply),
+  },
+];
+
+/** What a webhook relay forwards, and what it answers the server that sent the webhook. */
+interface RelayedWebhook {
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * A relay on 127.0.0.1 that passes webhooks on to `?to=<url>` after `edit` changed them, and
+ * answers the sending server with what `answer` makes of the receiver's status: a broken
+ * server's webhooks, seen from the receiver.
+ */
+function webhookRelay(edit: (webhook: RelayedWebhook) => RelayedWebhook, answer: (receiverStatus: number) => number = (status) => status) {
+  return async (): Promise<{ url: string; close(): Promise<void> }> => {
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const to = new URL(req.url ?? "/", "http://relay").searchParams.get("to");
+        const headers: Record<string, string> = {};
+        for (const [name, value] of Object.entries(req.headers)) {
+          if (typeof value === "string" && !/^host$|^content-length$|^connection$/i.test(name)) headers[name] = value;
+        }
+        const webhook = edit({ headers, body: Buffer.concat(chunks).toString("utf8") });
+        const forward = to ? fetch(to, { method: "POST", headers: webhook.headers, body: webhook.body }).then((r) => answer(r.status)) : Promise.resolve(400);
+        forward.then(
+          (status) => res.writeHead(status).end(),
+          () => res.writeHead(502).end(),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    };
+  };
+}
+
+/** The parts of a mutation that send a charge's webhooks through its relay (`companion`). */
+const throughRelay: Pick<Mutation, "request" | "response"> = {
+  // The charge's webhook_url is swapped for the relay (and given back unchanged in replies).
+  request: (request, _keys, relay) => {
+    if (!isChargeCreation(request) || !relay) return request;
+    const body = JSON.parse(request.body) as Json;
+    if (typeof body.webhook_url !== "string") return request;
+    body.webhook_url = `${relay}?to=${encodeURIComponent(body.webhook_url)}`;
+    return { ...request, body: JSON.stringify(body) };
+  },
+  response: (request, reply) => {
+    if (!isChargeCreation(request) || !ok(reply)) return reply;
+    return editBody(reply, (b) => {
+      if (typeof b.webhook_url === "string" && b.webhook_url.includes("?to=")) b.webhook_url = new URL(b.webhook_url).searchParams.get("to");
+    });
+  },
+};
+
+/** A well-formed secret that is no account's. */
+const ANOTHER_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+
+BEHAVIOUR_MUTATIONS.push(
+  {
+    name: "webhook-unsigned",
+    caughtBy: "a/events/webhook-signed",
+    breaks: "webhook events are signed with HMAC",
+    family: "a",
+    // The webhooks arrive without their signature headers.
+    companion: webhookRelay(({ headers, body }) => ({ headers: Object.fromEntries(Object.entries(headers).filter(([name]) => !/signature/i.test(name))), body })),
+    ...throughRelay,
+  },
+  {
+    name: "webhook-signed-with-another-secret",
+    caughtBy: "a/events/webhook-signature-verifies",
+    breaks: "webhook events are signed with HMAC under the account's secret (D25: Standard Webhooks)",
+    family: "a",
+    profile: "full",
+    // A well-formed Standard Webhooks signature, made with a secret that is not the account's.
+    companion: webhookRelay(({ headers, body }) => {
+      const at = new Date(Number(headers["webhook-timestamp"]) * 1000);
+      return { headers: { ...headers, "webhook-signature": new Webhook(ANOTHER_SECRET).sign(headers["webhook-id"] ?? "", at, body) }, body };
+    }),
+    ...throughRelay,
+  },
+  {
+    name: "webhook-not-retried",
+    caughtBy: "a/events/webhook-retried",
+    breaks: "a webhook the receiver did not acknowledge is retried with the same webhook-id (D26)",
+    family: "a",
+    profile: "full",
+    // The server takes every attempt for delivered, whatever the receiver answered.
+    companion: webhookRelay((webhook) => webhook, () => 204),
+    ...throughRelay,
+  },
+);
+
+/**
+ * Rules the self-test cannot break in front of the sandbox, and why; printed by the test.
+ * (The suites still check them against a target that can show them.)
+ */
+export const NOT_CATCHABLE_HERE: Array<{ rule: string; why: string }> = [
+  { rule: "A-AUTH-AUTH-test-keys: a live family A server refuses sk_test_ keys", why: "the sandbox is not a live server (it takes only sk_test_ keys, D38); the scenario runs against targets with environment: live" },
+  { rule: "A-EVENTS-EVENT-hmac with a wrong secret, under seed", why: "the signing scheme is the server's (D25), so only the presence of an HMAC is checked; under full, with the target's webhookSecret, webhook-signed-with-another-secret is caught" },
+  { rule: "B-CUSTOMER-TRANSITION-soft-delete: the record is kept", why: "under seed a server may answer 404 to a GET of a deleted customer (D19 decides DELETED), so a hard delete looks like a soft delete from outside" },
+  { rule: "A-IDEM-RULE-replay: no new ledger entry", why: "no published operation lists ledger entries or charges; only the same id, BR Code and txid are observable" },
+  { rule: "B-ERRORS-ERROR-OBE001", why: "an internal error of the server; no request provokes it" },
+];

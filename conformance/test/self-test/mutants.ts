@@ -1,0 +1,308 @@
+/**
+ * Deliberately broken servers for the self-test of the conformance suites: a small proxy in
+ * front of the correct sandbox that breaks exactly one rule of the document, in the request it
+ * forwards or in the response it returns. Each mutation names the rule it breaks.
+ */
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Profile } from "../../src/core/profiles/index.ts";
+
+export interface Exchange {
+  method: string;
+  /** Path without the query. */
+  path: string;
+  /** The query, with its `?` (or ""). */
+  search: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface Keys {
+  familyA: { primary: string; noMerchantRead: string; secondAccount: string };
+  familyB: { primary: string; secondAccount: string };
+}
+
+export interface Mutation {
+  name: string;
+  /** The rule of the document the broken server breaks. */
+  breaks: string;
+  /** Which family's suite must catch it. */
+  family: "a" | "b";
+  /** Id (or id prefix) of a check that must fail against it. */
+  caughtBy: string;
+  /** Needs the 429 checks (a small rate-limit plan). */
+  needsRateLimits?: boolean;
+  /** The profile the suite must catch it under (default seed; full for a rule a decision makes). */
+  profile?: Profile;
+  /** Changes the request before it reaches the correct server. */
+  request?(request: Exchange, keys: Keys, companion?: string): Exchange;
+  /** A server the broken one needs besides the proxy (a webhook relay...); its URL goes to `request`. */
+  companion?(): Promise<{ url: string; close(): Promise<void> }>;
+  /** Changes the correct server's reply (`request` is what was forwarded). */
+  response?(request: Exchange, reply: Reply): Reply;
+}
+
+type Json = Record<string, any>;
+
+/** Applies `edit` to the JSON body of replies that match. */
+function editJson(matches: (request: Exchange, reply: Reply) => boolean, edit: (body: Json) => void) {
+  return (request: Exchange, reply: Reply): Reply => {
+    if (!matches(request, reply)) return reply;
+    const body = JSON.parse(reply.body) as Json;
+    edit(body);
+    return { ...reply, body: JSON.stringify(body) };
+  };
+}
+
+const is = (method: string, path: RegExp, status?: number) => (request: Exchange, reply: Reply) =>
+  request.method === method && path.test(request.path) && (status === undefined || reply.status === status);
+
+export const MUTATIONS: Mutation[] = [
+  {
+    name: "charge-amount-as-string",
+    caughtBy: "a/createCharge/201/",
+    breaks: "wrong type of a field: a charge's amount is an integer",
+    family: "a",
+    response: editJson(is("POST", /^\/v1\/charges$/, 201), (body) => (body.amount = String(body.amount))),
+  },
+  {
+    name: "customer-without-email",
+    caughtBy: "b/getCustomer/200/",
+    breaks: "missing required field: get customer returns email",
+    family: "b",
+    response: editJson(is("GET", /^\/api\/v1\/sdk\/customers\/[^/]+$/, 200), (body) => delete body.data.email),
+  },
+  {
+    name: "customer-created-200",
+    caughtBy: "b/createCustomer/201/",
+    breaks: "wrong status: customer creation answers 201",
+    family: "b",
+    response: (request, reply) => (is("POST", /^\/api\/v1\/sdk\/customers$/, 201)(request, reply) ? { ...reply, status: 200 } : reply),
+  },
+  {
+    name: "cancel-unknown-boleto-wrong-code",
+    caughtBy: "b/cancelBoleto/404/",
+    breaks: "wrong error code: cancelling an unknown boleto gives ODE001",
+    family: "b",
+    response: editJson(is("DELETE", /\/cancel$/, 404), (body) => (body.error.errorCode = "ODE004")),
+  },
+  {
+    name: "unauthorized-in-envelope-2",
+    caughtBy: "b/getHealth/401/",
+    breaks: "wrong envelope: a missing or invalid key gives envelope 1 {success, error: {code, message, details}}",
+    family: "b",
+    response: editJson(is("GET", /^\/sdk\/status\/health$/, 401), (body) => {
+      const message = body.error.message;
+      for (const key of Object.keys(body)) delete body[key];
+      Object.assign(body, { version: "1.0.0", status: "ERROR", error: { errorCode: "UNAUTHORIZED", message } });
+    }),
+  },
+  {
+    name: "429-without-retry-after",
+    caughtBy: "b/getHealth/429/",
+    breaks: "missing required header: a 429 carries Retry-After",
+    family: "b",
+    needsRateLimits: true,
+    response: (_request, reply) => {
+      if (reply.status !== 429) return reply;
+      const headers = { ...reply.headers };
+      delete headers["retry-after"];
+      return { ...reply, headers };
+    },
+  },
+  {
+    name: "health-version-v2",
+    caughtBy: "b/getHealth/200/",
+    breaks: "the health check reports version v1",
+    family: "b",
+    response: editJson(is("GET", /^\/sdk\/status\/health$/, 200), (body) => (body.data.version = "v2")),
+  },
+  {
+    name: "idempotency-error-renamed",
+    caughtBy: "a/createCharge/400/",
+    breaks: "a missing Idempotency-Key gives code IDEMPOTENCY_KEY_REQUIRED",
+    family: "a",
+    response: editJson(is("POST", /^\/v1\/charges$/, 400), (body) => (body.code = "MISSING_IDEMPOTENCY_KEY")),
+  },
+  {
+    name: "error-without-code",
+    caughtBy: "a/getCharge/404/",
+    breaks: "every family A error carries a stable code",
+    family: "a",
+    response: editJson(is("GET", /^\/v1\/charges\/[^/]+$/, 404), (body) => delete body.code),
+  },
+  {
+    name: "short-idempotency-key-accepted",
+    caughtBy: "a/createCharge/400/short-idempotency-key",
+    breaks: "an Idempotency-Key under 8 characters is refused",
+    family: "a",
+    request: (request) => {
+      const key = request.headers["idempotency-key"];
+      if (key === undefined || key.length >= 8) return request;
+      return { ...request, headers: { ...request.headers, "idempotency-key": key.padEnd(8, "x") } };
+    },
+  },
+  {
+    name: "customer-with-phone-number",
+    caughtBy: "b/getCustomer/200/",
+    breaks: "get customer responses carry no phoneNumber",
+    family: "b",
+    response: editJson(is("GET", /^\/api\/v1\/sdk\/customers\/[^/]+$/, 200), (body) => (body.data.phoneNumber = "+5511987654321")),
+  },
+  {
+    name: "boleto-as-text",
+    caughtBy: "b/getBoleto/200/",
+    breaks: "all bodies are JSON",
+    family: "b",
+    response: (request, reply) =>
+      is("GET", /^\/sdk\/boleto\/[^/]+$/, 200)(request, reply) ? { ...reply, headers: { ...reply.headers, "content-type": "text/plain" } } : reply,
+  },
+  {
+    name: "envelope-2-version-not-semver",
+    caughtBy: "b/deleteCustomer/404/",
+    breaks: "error envelope 2 carries a semantic version string",
+    family: "b",
+    response: editJson(is("DELETE", /^\/api\/sdk\/customers\/[^/]+$/, 404), (body) => (body.version = "1.0")),
+  },
+  {
+    name: "boleto-status-lower-case",
+    caughtBy: "b/getBoleto/200/",
+    breaks: "boleto status values are ERROR, REGISTERED, PROCESSING, CONFIRMED, CANCELED",
+    family: "b",
+    response: editJson(is("GET", /^\/sdk\/boleto\/[^/]+$/, 200), (body) => (body.data.status = String(body.data.status).toLowerCase())),
+  },
+  {
+    name: "merchant-scope-ignored",
+    caughtBy: "a/getMerchant/403/",
+    breaks: "GET /v1/merchant requires the scope merchant:read",
+    family: "a",
+    request: (request, keys) =>
+      request.path === "/v1/merchant" && request.headers["x-api-key"] === keys.familyA.noMerchantRead
+        ? { ...request, headers: { ...request.headers, "x-api-key": keys.familyA.primary } }
+        : request,
+  },
+  {
+    name: "missing-key-accepted",
+    caughtBy: "b/getHealth/401/missing-key",
+    breaks: "a missing key gives 401 UNAUTHORIZED",
+    family: "b",
+    request: (request, keys) =>
+      request.path.startsWith("/v1") || request.headers["x-api-key"] !== undefined
+        ? request
+        : { ...request, headers: { ...request.headers, "x-api-key": keys.familyB.primary } },
+  },
+  {
+    name: "cancel-accepts-long-reason",
+    caughtBy: "b/cancelBoleto/400/",
+    breaks: "the cancellation reason has at most 200 characters (ODE003)",
+    family: "b",
+    request: (request) => {
+      if (request.method !== "DELETE" || !request.path.endsWith("/cancel") || !request.body) return request;
+      const body = JSON.parse(request.body) as Json;
+      if (typeof body.reason === "string" && body.reason.length > 200) body.reason = body.reason.slice(0, 200);
+      return { ...request, body: JSON.stringify(body) };
+    },
+  },
+];
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (c: Buffer) => chunks.push(c));
+    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    request.on("error", reject);
+  });
+}
+
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding", "host"]);
+
+/** Starts a proxy on 127.0.0.1 that forwards to `upstream` through one mutation. */
+export async function startMutant(upstream: string, mutation: Mutation, keys: Keys): Promise<{ url: string; close(): Promise<void> }> {
+  const companion = mutation.companion ? await mutation.companion() : undefined;
+  const server = createServer(async (incoming, outgoing) => {
+    try {
+      const url = new URL(incoming.url ?? "/", "http://mutant");
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(incoming.headers)) {
+        if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = Array.isArray(value) ? value.join(", ") : value;
+      }
+      let request: Exchange = { method: incoming.method ?? "GET", path: url.pathname, search: url.search, headers, body: await readBody(incoming) };
+      if (mutation.request) request = mutation.request(request, keys, companion?.url);
+      const answer = await fetch(`${upstream}${request.path}${request.search}`, {
+        method: request.method,
+        headers: request.headers,
+        body: request.body.length > 0 ? request.body : undefined,
+      });
+      const replyHeaders: Record<string, string> = {};
+      answer.headers.forEach((value, name) => {
+        if (!HOP_BY_HOP.has(name)) replyHeaders[name] = value;
+      });
+      let reply: Reply = { status: answer.status, headers: replyHeaders, body: await answer.text() };
+      if (mutation.response) reply = mutation.response(request, reply);
+      outgoing.writeHead(reply.status, { ...reply.headers, "content-length": String(Buffer.byteLength(reply.body)) });
+      outgoing.end(reply.body);
+    } catch (error) {
+      outgoing.writeHead(502, { "content-type": "text/plain" });
+      outgoing.end(String(error));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: async () => {
+      await new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
+      await companion?.close();
+    },
+  };
+}
+
+/**
+ * A faithful server that decided differently wherever the document is silent: charge creation
+ * answers 200 (D05), family A errors are plain JSON `{code, message}` (D21), a boleto cancel
+ * and a customer delete answer 204 without body (D17, D31), an unknown boleto's ODE001 comes
+ * with 400 (D18), and every JSON object response carries an extra member. It must pass the
+ * seed profile and fail the full one.
+ */
+export const OTHER_DECISIONS: Mutation = {
+  name: "other-decisions",
+  caughtBy: "",
+  breaks: "nothing the document states",
+  family: "a",
+  response: (request, reply) => {
+    let out = reply;
+    if (/json/.test(out.headers["content-type"] ?? "") && out.body.startsWith("{")) {
+      const body = JSON.parse(out.body) as Json;
+      body.livemode = false;
+      out = { ...out, body: JSON.stringify(body) };
+    }
+    if (request.method === "POST" && request.path === "/v1/charges" && out.status === 201) out = { ...out, status: 200 };
+    if (request.path.startsWith("/v1") && out.status >= 400) {
+      const problem = JSON.parse(out.body) as Json;
+      out = {
+        ...out,
+        headers: { ...out.headers, "content-type": "application/json; charset=utf-8" },
+        body: JSON.stringify({ code: problem.code, message: problem.title }),
+      };
+    }
+    const noContent =
+      (request.method === "DELETE" && /\/cancel$/.test(request.path) && out.status === 200) ||
+      (request.method === "DELETE" && /^\/api\/sdk\/customers\//.test(request.path) && out.status === 200);
+    if (noContent) {
+      const headers = { ...out.headers };
+      delete headers["content-type"];
+      out = { status: 204, headers, body: "" };
+    }
+    if (request.method === "DELETE" && /\/cancel$/.test(request.path) && out.status === 404) out = { ...out, status: 400 };
+    return out;
+  },
+};

@@ -1,0 +1,54 @@
+/**
+ * The mutation self-test of one family's suite: every broken server (mutants.ts,
+ * behaviour-mutants.ts) must be caught by the check or scenario named for it. The score and the
+ * rules no broken server here can show are printed at the end. One test file per family, so
+ * that the two run side by side.
+ */
+import { afterAll, afterEach, expect, it } from "vitest";
+import type { FamilyLetter } from "@payment-collection/contract/model/index.ts";
+import { formatReport } from "../../src/runner/report.ts";
+import { failed } from "../../src/core/results.ts";
+import { BEHAVIOUR_MUTATIONS, NOT_CATCHABLE_HERE } from "./behaviour-mutants.ts";
+import { SCENARIOS } from "../../src/scenarios/index.ts";
+import { MUTATIONS, startMutant } from "./mutants.ts";
+import { runAgainstSandbox, SMALL_PLAN } from "../sandbox-run.ts";
+
+export const ALL_MUTATIONS = [...MUTATIONS, ...BEHAVIOUR_MUTATIONS];
+
+export function mutationSuite(family: FamilyLetter): void {
+  const cleanups: Array<() => Promise<void>> = [];
+  const caught: string[] = [];
+  const mutations = ALL_MUTATIONS.filter((m) => m.family === family);
+  afterEach(async () => {
+    while (cleanups.length > 0) await cleanups.pop()!();
+  });
+  afterAll(() => {
+    const lines = [`family ${family.toUpperCase()} mutation score: ${caught.length} of ${mutations.length} broken servers caught (${ALL_MUTATIONS.length} in all)`];
+    if (family === "b") {
+      lines.push("rules no broken server of the self-test can show (the suites still check them where a target can):");
+      for (const { rule, why } of NOT_CATCHABLE_HERE) lines.push(`  - ${rule}: ${why}`);
+    }
+    console.log(lines.join("\n"));
+  });
+  for (const mutation of mutations) {
+    it(`fail (${mutation.profile ?? "seed"}) when ${mutation.breaks} [${mutation.name}]`, { timeout: 60_000 }, async () => {
+      // A broken server a scenario must catch meets the family's scenarios only (no Dredd
+      // suite): the scenarios are the checks of such rules, and the run is a few seconds shorter.
+      const byScenario = SCENARIOS.some((s) => mutation.caughtBy.startsWith(s.id));
+      const report = await runAgainstSandbox(
+        {
+          proxy: (upstream, keys) => startMutant(upstream, mutation, keys),
+          checks: byScenario ? { a: [], b: [] } : undefined,
+          families: [mutation.family],
+          profile: mutation.profile,
+          plan: mutation.needsRateLimits ? SMALL_PLAN : "generous",
+          exhaust: mutation.needsRateLimits ?? false,
+        },
+        cleanups,
+      );
+      const found = failed(report).filter((r) => r.id.startsWith(mutation.caughtBy));
+      expect(found.map((r) => r.id), formatReport(report)).not.toEqual([]);
+      caught.push(mutation.name);
+    });
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The contract model: the only code that reads the generated OpenAPI documents. Products
+ * import from here (`@payment-collection/contract/model/index.ts`).
+ *
+ *   layout             where the generated files are
+ *   documents          loading them (families, sandbox controls; 3.0/3.1; referenced/dereferenced)
+ *   operations         the one operation type and the walk over a document's paths
+ *   markings           decision markings (x-basis/x-decision, x-decided*, x-decided-responses...)
+ *   refs               $ref following, schemas reached by a body
+ *   matching           operation by method + concrete path
+ *   json-schema        OpenAPI schema -> JSON Schema, ajv validators (with the domain formats)
+ *   domain-formats     CPF/CNPJ, BR Code, boleto... as ajv formats
+ *   response-validator a response against the contract (3.0 and 3.1)
+ *   family-contract    the conformance suites' per-family view
+ */
+export { isObject, asList, type Json } from "./json.ts";
+export {
+  CONTRACT_ROOT,
+  CONTROL_SERVICES,
+  FAMILIES,
+  GENERATED_DIR,
+  OPENAPI_VERSIONS,
+  openapiFile,
+  openapiPath,
+  type ControlServiceId,
+  type FamilyId,
+  type OpenApiVersionId,
+} from "./layout.ts";
+export {
+  FAMILY_LETTERS,
+  SERVICE_IDS,
+  familyId,
+  familyLetterOf,
+  loadContractDocuments,
+  loadDocument,
+  openApiVersionOf,
+  type ContractDocument,
+  type DocumentForm,
+  type DocumentOptions,
+  type FamilyLetter,
+  type ServiceId,
+} from "./documents.ts";
+export {
+  HTTP_METHODS,
+  exampleOf,
+  listOperations,
+  operationsOf,
+  parameterOf,
+  pathTemplatesOf,
+  responseFor,
+  type ContractHeader,
+  type ContractMedia,
+  type ContractOperation,
+  type ContractParameter,
+  type ContractRequestBody,
+  type ContractResponse,
+  type SecurityRequirement,
+} from "./operations.ts";
+export {
+  decidedBehaviourOf,
+  decidedKeywordsOf,
+  decisionOf,
+  operationMarkings,
+  type DecidedAspect,
+  type DecidedBehaviour,
+  type DecidedKeywords,
+  type DecidedResponse,
+  type OperationMarkings,
+} from "./markings.ts";
+export { componentSchemasReachedBy, deref, inlineRefs, resolvePointer } from "./refs.ts";
+export { OperationIndex, pathOfUrl, type OperationMatch } from "./matching.ts";
+export {
+  compileJsonSchema,
+  compileOpenApiSchema,
+  createSchemaValidator,
+  describeSchemaErrors,
+  JSON_SCHEMA_DIALECT,
+  subschemas,
+  toJsonSchema,
+  type JsonSchema,
+} from "./json-schema.ts";
+export { DOMAIN_FORMATS, addDomainFormats, domainFormatProblem, type DomainFormat } from "./domain-formats.ts";
+export {
+  createResponseValidator,
+  headerValue,
+  isJsonMediaType,
+  mediaTypeOf,
+  parseJsonBody,
+  responseProblems,
+  schemaProblems,
+  type ObservedResponse,
+  type ResponseCheck,
+  type ResponseValidator,
+} from "./response-validator.ts";
+export { documentedPairs, findOperation, findResponse, loadFamilyContract, schemasReachedBy, type FamilyContract } from "./family-contract.ts";

@@ -1,0 +1,37 @@
+/**
+ * The `account_clocks` table: how far each account's sandbox clock runs ahead of the base
+ * clock. Offsets are read on every request, so they are cached; this process is the store's
+ * only writer, and the cache is updated by each advance.
+ */
+import type Database from "better-sqlite3";
+
+export function accountClocks(db: Database) {
+  const selectClock = db.prepare<{ offset_ms: number }>("SELECT offset_ms FROM account_clocks WHERE account_id = ?");
+  const upsertClock = db.prepare(
+    "INSERT INTO account_clocks (account_id, offset_ms) VALUES (?, ?) ON CONFLICT (account_id) DO UPDATE SET offset_ms = excluded.offset_ms",
+  );
+  const advance = db.transaction((accountId: string, ms: number): number => {
+    const offset = (selectClock.get(accountId)?.offset_ms ?? 0) + ms;
+    upsertClock.run(accountId, offset);
+    return offset;
+  });
+  const cache = new Map<string, number>();
+
+  return {
+    /** The account's offset (ms ahead of the base clock). */
+    offset(accountId: string): number {
+      let offset = cache.get(accountId);
+      if (offset === undefined) {
+        offset = selectClock.get(accountId)?.offset_ms ?? 0;
+        cache.set(accountId, offset);
+      }
+      return offset;
+    },
+    /** Moves the account's clock forward by `ms`; returns the new offset. */
+    advance(accountId: string, ms: number): number {
+      const offset = advance.immediate(accountId, ms);
+      cache.set(accountId, offset);
+      return offset;
+    },
+  };
+}

@@ -1,0 +1,106 @@
+/// <reference path="../../../types/better-sqlite3.d.ts" />
+/**
+ * The tables of the SQLite store, the connection settings, and the schema versions with the
+ * migration that brings an older database up to date when it is opened.
+ */
+import Database from "better-sqlite3";
+
+export type Durability = "process" | "power";
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS records (
+  seq INTEGER PRIMARY KEY,
+  kind TEXT NOT NULL,
+  account_id TEXT NOT NULL,
+  id TEXT NOT NULL,
+  status TEXT NOT NULL,
+  customer_id TEXT,
+  unique_key TEXT,
+  created_ms INTEGER NOT NULL,
+  data TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS records_by_id ON records (kind, account_id, id);
+CREATE INDEX IF NOT EXISTS records_by_time ON records (kind, account_id, created_ms DESC, seq DESC);
+CREATE INDEX IF NOT EXISTS records_by_customer ON records (kind, account_id, customer_id, status) WHERE customer_id IS NOT NULL;
+CREATE UNIQUE INDEX IF NOT EXISTS records_by_unique_key ON records (kind, account_id, unique_key) WHERE unique_key IS NOT NULL;
+CREATE TABLE IF NOT EXISTS idempotency_keys (
+  seq INTEGER PRIMARY KEY,
+  scope TEXT NOT NULL,
+  key TEXT NOT NULL,
+  fingerprint TEXT NOT NULL,
+  state TEXT NOT NULL,
+  status INTEGER NOT NULL,
+  body TEXT NOT NULL,
+  created_ms INTEGER NOT NULL,
+  record_kind TEXT NOT NULL,
+  record_id TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS idempotency_keys_by_key ON idempotency_keys (scope, key);
+CREATE TABLE IF NOT EXISTS webhook_outbox (
+  id TEXT PRIMARY KEY,
+  account_id TEXT NOT NULL,
+  url TEXT NOT NULL,
+  type TEXT NOT NULL,
+  payload TEXT NOT NULL,
+  state TEXT NOT NULL,
+  attempts INTEGER NOT NULL,
+  next_attempt_ms INTEGER NOT NULL,
+  created_ms INTEGER NOT NULL,
+  last_error TEXT
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS webhook_outbox_due ON webhook_outbox (state, next_attempt_ms);
+CREATE TABLE IF NOT EXISTS webhook_secrets (
+  account_id TEXT PRIMARY KEY,
+  current TEXT NOT NULL,
+  previous TEXT,
+  previous_until_ms INTEGER
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS account_clocks (
+  account_id TEXT PRIMARY KEY,
+  offset_ms INTEGER NOT NULL
+) WITHOUT ROWID;
+`;
+
+/**
+ * Schema versions (PRAGMA user_version). Version 1 keeps idempotency keys in a rowid table
+ * with a unique index on (scope, key): keys arrive in random order, and a random insert into
+ * an index of small entries is far cheaper than into a WITHOUT ROWID table whose rows carry
+ * the stored response. Version 0 databases are migrated on open.
+ */
+const SCHEMA_VERSION = 1;
+
+/** Creates the tables, or brings a database of an earlier version up to the current one. */
+export function migrate(db: Database): void {
+  const version = db.pragma("user_version", { simple: true }) as number;
+  if (version >= SCHEMA_VERSION) return;
+  const legacy = db.prepare<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'idempotency_keys'").get();
+  db.transaction(() => {
+    if (legacy && /WITHOUT ROWID/i.test(legacy.sql)) db.exec("ALTER TABLE idempotency_keys RENAME TO idempotency_keys_v0");
+    db.exec(SCHEMA);
+    if (legacy && /WITHOUT ROWID/i.test(legacy.sql)) {
+      db.exec(`INSERT INTO idempotency_keys (scope, key, fingerprint, state, status, body, created_ms, record_kind, record_id)
+               SELECT scope, key, fingerprint, state, status, body, created_ms, record_kind, record_id FROM idempotency_keys_v0;
+               DROP TABLE idempotency_keys_v0;`);
+    }
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  })();
+}
+
+/**
+ * Opens the database file with the store's settings: WAL, `synchronous` by durability, no
+ * automatic checkpoints (the checkpointer worker runs them), and a page cache large enough to
+ * keep lookups by id in memory with a million stored records. The schema is brought up to date.
+ */
+export function openDatabase(file: string, durability: Durability | undefined): Database {
+  const db = new Database(file);
+  db.pragma("journal_mode = WAL");
+  db.pragma(`synchronous = ${durability === "power" ? "FULL" : "NORMAL"}`);
+  db.pragma("busy_timeout = 5000");
+  // Checkpoints run in a worker thread (../checkpointer.ts), not inside request commits.
+  db.pragma("wal_autocheckpoint = 0");
+  db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
+  // 64 MiB of page cache: lookups by id stay in memory with a million stored records.
+  db.pragma(`cache_size = ${-64 * 1024}`);
+  migrate(db);
+  return db;
+}

@@ -1,0 +1,193 @@
+/**
+ * Delivery of the outbox's events (decisions D25, D26). Attempts follow Standard Webhooks: the
+ * body is signed with the account's secrets (`webhook-id`, `webhook-timestamp`,
+ * `webhook-signature`; `standardwebhooks` package); only a 2xx answer is a success; redirects
+ * are not followed; an attempt that takes longer than the timeout fails; failures are retried
+ * after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h, each with random
+ * jitter, then the event is given up (`failed`). A target the guard refuses is given up at once.
+ *
+ * Before an attempt starts, its event is leased (its next attempt is pushed past the timeout),
+ * so an attempt cut short by a crash is made again after a restart, never lost.
+ *
+ * `webhook-timestamp` is the real time of the attempt, because receivers check it against
+ * their own clock.
+ */
+import { Webhook } from "standardwebhooks";
+import type { OutboxEvent, SandboxStore } from "../store/types.ts";
+import type { TargetGuard } from "./target-guard.ts";
+
+/** Delays between attempts (decision D26). */
+export const DEFAULT_RETRY_DELAYS_MS = [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400].map((s) => s * 1000);
+
+/** Longest delay setTimeout accepts. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Attempts kept in the log (most recent last). */
+const ATTEMPTS_KEPT = 1000;
+
+export interface DeliveryAttempt {
+  eventId: string;
+  type: string;
+  url: string;
+  attempt: number;
+  outcome: "delivered" | "failed" | "refused";
+  detail: string;
+  /** Real time the attempt started and ended (ms since the epoch). */
+  startedMs: number;
+  endedMs: number;
+}
+
+export interface DeliveryOptions {
+  retryDelaysMs: readonly number[];
+  /** Random spread of each retry delay, as a fraction. */
+  jitter: number;
+  /** Time allowed for one attempt. */
+  timeoutMs: number;
+  /** Store events but send nothing. */
+  paused: boolean;
+}
+
+export interface OutboxDelivery {
+  /** Looks for due events now. Never throws. */
+  wake(): void;
+  /** Attempts made by this process so far (most recent last). */
+  attempts(): readonly DeliveryAttempt[];
+  /** Aborts the attempts in flight and waits for them to settle. */
+  close(): Promise<void>;
+}
+
+/** Starts delivering: events left by an earlier run (a restart) are picked up at once. */
+export function startOutboxDelivery(
+  store: SandboxStore,
+  guard: TargetGuard,
+  secrets: (accountId: string) => Promise<string[]>,
+  options: DeliveryOptions,
+): OutboxDelivery {
+  const { retryDelaysMs: delays, jitter, timeoutMs } = options;
+  const controllers = new Set<AbortController>();
+  const inFlight = new Set<Promise<void>>();
+  const log: DeliveryAttempt[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let pumping = false;
+  let pumpAgain = false;
+  let closed = false;
+
+  const record = (entry: DeliveryAttempt) => {
+    log.push(entry);
+    if (log.length > ATTEMPTS_KEPT) log.shift();
+  };
+
+  /** One attempt at one event, then its new state in the outbox. */
+  async function deliver(event: OutboxEvent): Promise<void> {
+    const number = event.attempts + 1;
+    // Lease: if the process dies during the attempt, the event is due again after it.
+    await store.outboxSettle(event.id, { state: "pending", attempts: event.attempts, nextAttemptMs: Date.now() + timeoutMs + (delays[0] ?? 0), lastError: event.lastError });
+    const startedMs = Date.now();
+    const problem = await guard.targetProblem(event.url);
+    if (problem) {
+      // A target that may not be called will not become callable by waiting: give up now.
+      record({ eventId: event.id, type: event.type, url: event.url, attempt: number, outcome: "refused", detail: problem, startedMs, endedMs: Date.now() });
+      await store.outboxSettle(event.id, { state: "failed", attempts: number, nextAttemptMs: startedMs, lastError: problem });
+      return;
+    }
+    const signing = await secrets(event.accountId);
+    const sentAt = new Date();
+    const controller = new AbortController();
+    controllers.add(controller);
+    const abort = setTimeout(() => controller.abort(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    let detail: string;
+    let delivered = false;
+    try {
+      const response = await fetch(event.url, {
+        method: "POST",
+        redirect: "manual",
+        signal: controller.signal,
+        headers: {
+          "content-type": "application/json",
+          "user-agent": "payment-collection-sandbox",
+          "webhook-id": event.id,
+          "webhook-timestamp": String(Math.floor(sentAt.getTime() / 1000)),
+          // One `v1,<signature>` per secret in use (two during a rotation).
+          "webhook-signature": signing.map((secret) => new Webhook(secret).sign(event.id, sentAt, event.payload)).join(" "),
+        },
+        body: event.payload,
+      });
+      await response.arrayBuffer().catch(() => undefined);
+      delivered = response.status >= 200 && response.status < 300;
+      detail = `HTTP ${response.status}`;
+    } catch (error) {
+      const cause = (error as Error & { cause?: Error }).cause;
+      detail = controller.signal.aborted ? String((controller.signal.reason as Error)?.message ?? "timed out") : (cause?.message ?? (error as Error).message);
+    } finally {
+      clearTimeout(abort);
+      controllers.delete(controller);
+    }
+    const endedMs = Date.now();
+    record({ eventId: event.id, type: event.type, url: event.url, attempt: number, outcome: delivered ? "delivered" : "failed", detail, startedMs, endedMs });
+    if (delivered) {
+      await store.outboxSettle(event.id, { state: "delivered", attempts: number, nextAttemptMs: endedMs, lastError: null });
+    } else if (number > delays.length) {
+      await store.outboxSettle(event.id, { state: "failed", attempts: number, nextAttemptMs: endedMs, lastError: detail });
+    } else {
+      const delay = delays[number - 1] * (1 + jitter * (2 * Math.random() - 1));
+      await store.outboxSettle(event.id, { state: "pending", attempts: number, nextAttemptMs: endedMs + Math.round(delay), lastError: detail });
+    }
+  }
+
+  /** Starts every due event, then sleeps until the next one is due. */
+  async function pump(): Promise<void> {
+    if (closed || options.paused) return;
+    if (pumping) {
+      pumpAgain = true;
+      return;
+    }
+    pumping = true;
+    try {
+      do {
+        pumpAgain = false;
+        const due = await store.outboxDue(Date.now(), 100);
+        for (const event of due) {
+          if (closed) break;
+          const running: Promise<void> = deliver(event)
+            .catch((error: unknown) => {
+              if (!closed) console.error("sandbox: webhook delivery failed", error);
+            })
+            .finally(() => {
+              inFlight.delete(running);
+              void pump();
+            });
+          inFlight.add(running);
+        }
+        // Each started delivery leases its event first; let those leases land before looking again.
+        if (due.length > 0) await new Promise((done) => setImmediate(done));
+      } while (pumpAgain && !closed);
+      if (closed) return;
+      const next = await store.outboxNextDueMs();
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      if (next !== undefined) {
+        timer = setTimeout(() => void pump(), Math.min(MAX_TIMER_MS, Math.max(0, next - Date.now())));
+        timer.unref();
+      }
+    } catch (error) {
+      if (!closed) console.error("sandbox: webhook outbox unavailable", error);
+    } finally {
+      pumping = false;
+    }
+  }
+
+  // Events left by an earlier run (a restart) are picked up at start.
+  void pump();
+
+  return {
+    wake() {
+      void pump();
+    },
+    attempts: () => log,
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      for (const controller of controllers) controller.abort(new Error("sandbox closing"));
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * The account webhook endpoint, where family B events (`boleto.paid`, `boleto.canceled`) go.
+ * It is set through a sandbox control and kept in the store as a record of kind
+ * `webhook_endpoint` (one per account), cached here (this process is the store's only writer).
+ */
+import type { SandboxStore, StoredRecord } from "../store/types.ts";
+
+/** Id of the one `webhook_endpoint` record of an account. */
+const ENDPOINT_RECORD_ID = "account";
+
+export interface EndpointRegistry {
+  /** The account's webhook endpoint, or null. */
+  get(accountId: string): Promise<string | null>;
+  /** Replaces (or first creates) the account's endpoint record, then the cached value. Not serialised: the caller runs writes one at a time. */
+  set(accountId: string, url: string | null): Promise<void>;
+}
+
+export function createEndpointRegistry(store: SandboxStore, accountNowMs: (accountId: string) => Promise<number>): EndpointRegistry {
+  /** Endpoints by account, read once from the store. */
+  const endpoints = new Map<string, string | null>();
+  return {
+    async get(accountId) {
+      if (!endpoints.has(accountId)) {
+        const record = await store.get("webhook_endpoint", accountId, ENDPOINT_RECORD_ID);
+        // A write that finished meanwhile has already cached the newer value.
+        if (!endpoints.has(accountId)) endpoints.set(accountId, (record?.data.url as string | null | undefined) ?? null);
+      }
+      return endpoints.get(accountId)!;
+    },
+    async set(accountId, url) {
+      const replace = () => store.update("webhook_endpoint", accountId, ENDPOINT_RECORD_ID, (current) => ({ next: { ...current, data: { url } }, result: null }));
+      if (!(await replace()).found) {
+        const record: StoredRecord = {
+          kind: "webhook_endpoint",
+          accountId,
+          id: ENDPOINT_RECORD_ID,
+          status: "set",
+          customerId: null,
+          uniqueKey: null,
+          createdMs: await accountNowMs(accountId),
+          data: { url },
+        };
+        await store.create({ record });
+      }
+      endpoints.set(accountId, url);
+    },
+  };
+}
