@@ -2,7 +2,7 @@
  * Runs the conformance suites against a fresh local sandbox, with the fixtures it needs made
  * through the sandbox's controls. For development and for measuring run times:
  *
- *   npx tsx scripts/run-against-sandbox.ts [--plan generous|default] [--family a|b] [--profile seed|full] [--junit PATH]
+ *   npx tsx scripts/run-against-sandbox.ts [--plan generous|default] [--family family-a|family-b] [--profile seed|full] [--junit PATH]
  */
 import { parseCliOptions, runAndReport, USAGE, UsageError } from "@payment-collection/conformance/runner/cli-options.ts";
 import { parseTarget } from "@payment-collection/conformance/core/target.ts";

@@ -28,7 +28,7 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { Middleware } from "openapi-fetch";
-import { createChargesClient, createSdkClient, type ChargesClient, type SdkClient } from "../src/index.ts";
+import { createFamilyAClient, createFamilyBClient, type FamilyAClient, type FamilyBClient } from "../src/index.ts";
 import { operationExamples, responseExample as contractResponseExample } from "../test/support/contract-examples.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -117,9 +117,9 @@ function callOf(kind: Kind, side: Measurement["side"]): () => Promise<unknown> {
     };
   }
   const options = { apiKey: API_KEY, fetch: fetchImpl };
-  const client = (kind.family === "family-a" ? createChargesClient({ baseUrl: BASE_URL, ...options }) : createSdkClient({ environment: BASE_URL, ...options })) as
-    | ChargesClient
-    | SdkClient;
+  const client = (kind.family === "family-a" ? createFamilyAClient({ baseUrl: BASE_URL, ...options }) : createFamilyBClient({ environment: BASE_URL, ...options })) as
+    | FamilyAClient
+    | FamilyBClient;
   if (kind.middleware) client.use(passThrough);
   // Untyped here: the kinds are data; the typed calls are covered by the tests.
   const method = (client as unknown as Record<string, (path: string, init: unknown) => Promise<{ data?: unknown; error?: unknown }>>)[example.method]!;

@@ -1,6 +1,6 @@
 /**
  * Errors the client raises itself (before or around the HTTP exchange). Errors that carry a
- * service error body live with their family: charges-errors.ts and sdk-errors.ts.
+ * service error body live with their family: family-a-errors.ts and family-b-errors.ts.
  */
 import type { RateLimitInfo } from "./rate-limit.ts";
 

@@ -2,24 +2,24 @@
  * Typed clients of the Payment Collection API, built on openapi-fetch and the types generated
  * from the contract. Runs in Node 20+ and in browsers (no Node-only imports).
  */
-export { createChargesClient, defaultChargesBaseUrl } from "./charges-client.ts";
-export type { ChargesClient, ChargesClientOptions, ChargesPaths } from "./charges-client.ts";
-export { createSdkClient, resolveSdkBaseUrl, sdkEnvironmentUrls } from "./sdk-client.ts";
-export type { SdkClient, SdkClientOptions, SdkEnvironment, SdkPaths } from "./sdk-client.ts";
+export { createFamilyAClient, defaultFamilyABaseUrl } from "./family-a-client.ts";
+export type { FamilyAClient, FamilyAClientOptions, FamilyAPaths } from "./family-a-client.ts";
+export { createFamilyBClient, resolveFamilyBBaseUrl, familyBEnvironmentUrls } from "./family-b-client.ts";
+export type { FamilyBClient, FamilyBClientOptions, FamilyBEnvironment, FamilyBPaths } from "./family-b-client.ts";
 export type { CommonClientOptions } from "./options.ts";
 
-export { ChargesApiError } from "./charges-errors.ts";
-export type { ChargesErrorCode, ChargesProblem } from "./charges-errors.ts";
-export { SdkApiError, SdkEnvelope1Error, SdkEnvelope2Error, isSdkError } from "./sdk-errors.ts";
+export { FamilyAApiError } from "./family-a-errors.ts";
+export type { FamilyAErrorCode, FamilyAProblem } from "./family-a-errors.ts";
+export { FamilyBApiError, FamilyBEnvelope1Error, FamilyBEnvelope2Error, isFamilyBError } from "./family-b-errors.ts";
 export type {
-  SdkError,
-  SdkErrorBody,
-  SdkErrorCode,
-  SdkEnvelope1Body,
-  SdkEnvelope1Code,
-  SdkEnvelope2Body,
-  SdkEnvelope2Code,
-} from "./sdk-errors.ts";
+  FamilyBError,
+  FamilyBErrorBody,
+  FamilyBErrorCode,
+  FamilyBEnvelope1Body,
+  FamilyBEnvelope1Code,
+  FamilyBEnvelope2Body,
+  FamilyBEnvelope2Code,
+} from "./family-b-errors.ts";
 export { ApiKeyInUrlError, IdempotencyKeyError, NetworkError, PaymentClientError, UnexpectedResponseError } from "./errors.ts";
 
 export { readRateLimit } from "./rate-limit.ts";

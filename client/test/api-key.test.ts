@@ -3,7 +3,7 @@
  * to send a request whose URL carries the key, and never echoes the key in the error.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ApiKeyInUrlError, createChargesClient, createSdkClient } from "../src/index.ts";
+import { ApiKeyInUrlError, createFamilyAClient, createFamilyBClient } from "../src/index.ts";
 import { loadDocument } from "./support/contract-examples.ts";
 import { startScriptedServer, type ScriptedServer } from "./support/scripted-server.ts";
 
@@ -26,13 +26,13 @@ function apiKeyHeader(family: "family-a" | "family-b"): string {
 
 describe("API key handling", () => {
   it("sends the key in the family's header on every request, and in no URL", async () => {
-    const charges = createChargesClient({ baseUrl: server.url, apiKey: API_KEY });
-    const sdk = createSdkClient({ environment: server.url, apiKey: API_KEY });
-    await charges.GET("/v1/merchant");
-    await charges.POST("/v1/charges", { body: { amount: 100, method: "pix" } });
-    await sdk.GET("/sdk/status/health");
-    await sdk.DELETE("/api/sdk/customers/{id}", { params: { path: { id: "3f2b8c1e-7d4a-4e9b-9c61-2a5d8e0f1b47" } } });
-    await sdk.GET("/transactions", { params: { query: { page: 2, limit: 50 } } });
+    const familyA = createFamilyAClient({ baseUrl: server.url, apiKey: API_KEY });
+    const familyB = createFamilyBClient({ environment: server.url, apiKey: API_KEY });
+    await familyA.GET("/v1/merchant");
+    await familyA.POST("/v1/charges", { body: { amount: 100, method: "pix" } });
+    await familyB.GET("/sdk/status/health");
+    await familyB.DELETE("/api/sdk/customers/{id}", { params: { path: { id: "3f2b8c1e-7d4a-4e9b-9c61-2a5d8e0f1b47" } } });
+    await familyB.GET("/transactions", { params: { query: { page: 2, limit: 50 } } });
     expect(server.received).toHaveLength(5);
     const [a1, a2, ...b] = server.received;
     for (const request of [a1!, a2!]) expect(request.headers[apiKeyHeader("family-a")]).toBe(API_KEY);
@@ -41,14 +41,14 @@ describe("API key handling", () => {
   });
 
   it("a caller's header cannot replace the key", async () => {
-    const sdk = createSdkClient({ environment: server.url, apiKey: API_KEY, headers: { "X-API-Key": "other" } });
-    await sdk.GET("/sdk/status/health", { headers: { "X-API-Key": "another" } });
+    const familyB = createFamilyBClient({ environment: server.url, apiKey: API_KEY, headers: { "X-API-Key": "other" } });
+    await familyB.GET("/sdk/status/health", { headers: { "X-API-Key": "another" } });
     expect(server.received[0]?.headers["x-api-key"]).toBe(API_KEY);
   });
 
   it("refuses a request whose path carries the key, with a typed error that does not repeat the key", async () => {
-    const sdk = createSdkClient({ environment: server.url, apiKey: API_KEY });
-    const error = await sdk.GET("/api/v1/sdk/customers/{id}", { params: { path: { id: API_KEY } } }).catch((caught: unknown) => caught);
+    const familyB = createFamilyBClient({ environment: server.url, apiKey: API_KEY });
+    const error = await familyB.GET("/api/v1/sdk/customers/{id}", { params: { path: { id: API_KEY } } }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiKeyInUrlError);
     expect((error as ApiKeyInUrlError).message).not.toContain(API_KEY);
     expect((error as ApiKeyInUrlError).url).toContain("[redacted]");
@@ -57,22 +57,22 @@ describe("API key handling", () => {
 
   it("refuses a request whose query carries the key, raw or percent-encoded", async () => {
     const key = "pcs_test_a/b+c=d";
-    const sdk = createSdkClient({ environment: server.url, apiKey: key });
-    await expect(sdk.GET("/transactions", { params: { query: { startDate: key } } })).rejects.toBeInstanceOf(ApiKeyInUrlError);
-    await expect(sdk.GET("/transactions", { querySerializer: () => `api_key=${key}` })).rejects.toBeInstanceOf(ApiKeyInUrlError);
+    const familyB = createFamilyBClient({ environment: server.url, apiKey: key });
+    await expect(familyB.GET("/transactions", { params: { query: { startDate: key } } })).rejects.toBeInstanceOf(ApiKeyInUrlError);
+    await expect(familyB.GET("/transactions", { querySerializer: () => `api_key=${key}` })).rejects.toBeInstanceOf(ApiKeyInUrlError);
     expect(server.received).toHaveLength(0);
   });
 
   it("checks the request as sent: a caller middleware can neither drop the header nor put the key in the URL", async () => {
-    const sdk = createSdkClient({ environment: server.url, apiKey: API_KEY });
-    sdk.use({
+    const familyB = createFamilyBClient({ environment: server.url, apiKey: API_KEY });
+    familyB.use({
       onRequest({ request }) {
         request.headers.delete("X-API-Key");
       },
     });
-    await sdk.GET("/sdk/status/health");
+    await familyB.GET("/sdk/status/health");
     expect(server.received[0]?.headers["x-api-key"]).toBe(API_KEY);
-    const leaking = createSdkClient({ environment: server.url, apiKey: API_KEY });
+    const leaking = createFamilyBClient({ environment: server.url, apiKey: API_KEY });
     leaking.use({
       onRequest({ request }) {
         return new Request(`${request.url}?api_key=${API_KEY}`, { headers: request.headers });
@@ -83,10 +83,10 @@ describe("API key handling", () => {
   });
 
   it("refuses a base URL that carries the key when the client is created", () => {
-    expect(() => createChargesClient({ baseUrl: `${server.url}/?key=${API_KEY}`, apiKey: API_KEY })).toThrow(ApiKeyInUrlError);
+    expect(() => createFamilyAClient({ baseUrl: `${server.url}/?key=${API_KEY}`, apiKey: API_KEY })).toThrow(ApiKeyInUrlError);
   });
 
   it("refuses an empty key", () => {
-    expect(() => createChargesClient({ baseUrl: server.url, apiKey: "" })).toThrow(TypeError);
+    expect(() => createFamilyAClient({ baseUrl: server.url, apiKey: "" })).toThrow(TypeError);
   });
 });

@@ -5,7 +5,7 @@
  * called like `globalThis.fetch`.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createChargesClient, createSdkClient } from "../src/index.ts";
+import { createFamilyAClient, createFamilyBClient } from "../src/index.ts";
 import { startScriptedServer, type ScriptedServer } from "./support/scripted-server.ts";
 
 const API_KEY = "sk_live_middleware_0001";
@@ -20,27 +20,27 @@ beforeEach(() => server.reset());
 
 describe("caller middleware and fetch", () => {
   it("a caller's middleware sees the idempotency key the client set and can read the body", async () => {
-    const charges = createChargesClient({ baseUrl: server.url, apiKey: API_KEY });
+    const familyA = createFamilyAClient({ baseUrl: server.url, apiKey: API_KEY });
     const seen: Array<{ idempotencyKey: string | null; body: unknown }> = [];
-    charges.use({
+    familyA.use({
       async onRequest({ request }) {
         seen.push({ idempotencyKey: request.headers.get("Idempotency-Key"), body: await request.json() });
       },
     });
-    await charges.POST("/v1/charges", { body: { amount: 500, method: "pix" } });
+    await familyA.POST("/v1/charges", { body: { amount: 500, method: "pix" } });
     expect(seen).toEqual([{ idempotencyKey: expect.any(String), body: { amount: 500, method: "pix" } }]);
     expect(server.received[0]?.headers["idempotency-key"]).toBe(seen[0]?.idempotencyKey);
     expect(JSON.parse(server.received[0]!.body)).toEqual({ amount: 500, method: "pix" });
   });
 
   it("a caller's middleware may return a real Request, which is sent as it is", async () => {
-    const sdk = createSdkClient({ environment: server.url, apiKey: API_KEY });
-    sdk.use({
+    const familyB = createFamilyBClient({ environment: server.url, apiKey: API_KEY });
+    familyB.use({
       onRequest({ request }) {
         return new Request(request.url, { method: request.method, headers: { "X-Trace": "t-1" } });
       },
     });
-    await sdk.GET("/sdk/status/health");
+    await familyB.GET("/sdk/status/health");
     expect(server.received[0]?.headers["x-trace"]).toBe("t-1");
     expect(server.received[0]?.headers["x-api-key"]).toBe(API_KEY);
   });
@@ -49,7 +49,7 @@ describe("caller middleware and fetch", () => {
 describe("custom fetch", () => {
   it("a custom fetch is called as fetch(url, init) with the client's headers", async () => {
     const calls: Array<{ url: string; method: string | undefined; key: string | null }> = [];
-    const sdk = createSdkClient({
+    const familyB = createFamilyBClient({
       environment: "https://sdk.invalid",
       apiKey: API_KEY,
       fetch: async (input, init) => {
@@ -59,7 +59,7 @@ describe("custom fetch", () => {
         });
       },
     });
-    const health = await sdk.unwrap(sdk.GET("/sdk/status/health"));
+    const health = await familyB.unwrap(familyB.GET("/sdk/status/health"));
     expect(health.version).toBe("v1");
     expect(calls).toEqual([{ url: "https://sdk.invalid/sdk/status/health", method: "GET", key: API_KEY }]);
   });

@@ -150,20 +150,20 @@ describe("npm package", () => {
     writeFileSync(
       join(consumer, "calls.ts"),
       [
-        `import { createChargesClient, createSdkClient, isSdkError, ChargesApiError } from "${NAME}";`,
+        `import { createFamilyAClient, createFamilyBClient, isFamilyBError, FamilyAApiError } from "${NAME}";`,
         `import type { components as A } from "${NAME}/types/family-a";`,
         `import type { components as B } from "${NAME}/types/family-b";`,
-        `const charges = createChargesClient({ baseUrl: "https://api.example.com", apiKey: "sk_live_x" });`,
+        `const familyA = createFamilyAClient({ baseUrl: "https://api.example.com", apiKey: "sk_live_x" });`,
         `export async function createCharge(): Promise<A["schemas"]["Charge"]> {`,
-        `  return charges.unwrap(charges.POST("/v1/charges", { body: { amount: 1990, method: "pix" } }));`,
+        `  return familyA.unwrap(familyA.POST("/v1/charges", { body: { amount: 1990, method: "pix" } }));`,
         `}`,
-        `const sdk = createSdkClient({ environment: "sandbox", apiKey: "pcs_test_x" });`,
+        `const familyB = createFamilyBClient({ environment: "sandbox", apiKey: "pcs_test_x" });`,
         `export async function getCustomer(id: string): Promise<B["schemas"]["Customer"]> {`,
-        `  return sdk.unwrap(sdk.GET("/api/v1/sdk/customers/{id}", { params: { path: { id } } }));`,
+        `  return familyB.unwrap(familyB.GET("/api/v1/sdk/customers/{id}", { params: { path: { id } } }));`,
         `}`,
         `export function codeOf(error: unknown): string {`,
-        `  if (error instanceof ChargesApiError) return error.code;`,
-        `  if (isSdkError(error)) { switch (error.code) { case "ODE002": return error.version; default: return error.code; } }`,
+        `  if (error instanceof FamilyAApiError) return error.code;`,
+        `  if (isFamilyBError(error)) { switch (error.code) { case "ODE002": return error.version; default: return error.code; } }`,
         `  return "unknown";`,
         `}`,
       ].join("\n"),
@@ -172,7 +172,7 @@ describe("npm package", () => {
     expect(() => run(process.execPath, [tsc, "-p", consumer, "--strict"], consumer)).not.toThrow();
 
     // A wrong field name in the consumer fails to compile against the installed package.
-    writeFileSync(join(consumer, "wrong.ts"), `import { createChargesClient } from "${NAME}";\nawait createChargesClient({ apiKey: "k" }).POST("/v1/charges", { body: { amount: 1, method: "pix", referense: "x" } });\n`);
+    writeFileSync(join(consumer, "wrong.ts"), `import { createFamilyAClient } from "${NAME}";\nawait createFamilyAClient({ apiKey: "k" }).POST("/v1/charges", { body: { amount: 1, method: "pix", referense: "x" } });\n`);
     let failure = "";
     try {
       run(process.execPath, [tsc, "-p", consumer, "--strict"], consumer);
@@ -182,7 +182,7 @@ describe("npm package", () => {
     expect(failure).toMatch(/wrong\.ts.*referense/s);
 
     // Run time: the ESM entry and the types subpath resolve from the installed package.
-    const probe = `const m = await import("${NAME}"); const a = await import("${NAME}/types/family-a"); console.log(typeof m.createChargesClient, typeof m.createSdkClient, typeof m.verifyWebhook, typeof a.contract);`;
+    const probe = `const m = await import("${NAME}"); const a = await import("${NAME}/types/family-a"); console.log(typeof m.createFamilyAClient, typeof m.createFamilyBClient, typeof m.verifyWebhook, typeof a.contract);`;
     expect(run(process.execPath, ["--input-type=module", "-e", probe], consumer).trim()).toBe("function function function object");
   }, 180_000);
 });

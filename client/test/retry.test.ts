@@ -5,7 +5,7 @@
  * Waits go through an injected sleep and clock: nothing really waits, nothing is timed.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { createChargesClient, createSdkClient, NetworkError, UnexpectedResponseError, type RetryEvent, type RetryOptions } from "../src/index.ts";
+import { createFamilyAClient, createFamilyBClient, NetworkError, UnexpectedResponseError, type RetryEvent, type RetryOptions } from "../src/index.ts";
 import { startScriptedServer, type ScriptedServer } from "./support/scripted-server.ts";
 
 const API_KEY = "sk_live_retry_test_0001";
@@ -42,7 +42,7 @@ const problem = (status: number, code: string) => ({ type: "about:blank", title:
 describe("retry schedule", () => {
   it("waits at least Retry-After seconds after a 429, then succeeds", async () => {
     const { waits, events, retry } = recorded();
-    const client = createChargesClient({ baseUrl: server.url, apiKey: API_KEY, retry });
+    const client = createFamilyAClient({ baseUrl: server.url, apiKey: API_KEY, retry });
     server.script({ status: 429, headers: { "Retry-After": "7" }, body: problem(429, "RATE_LIMITED") });
     const result = await client.GET("/v1/merchant");
     expect(result.response.status).toBe(200);
@@ -54,7 +54,7 @@ describe("retry schedule", () => {
 
   it("accepts Retry-After as an HTTP date", async () => {
     const { waits, retry } = recorded();
-    const client = createChargesClient({ baseUrl: server.url, apiKey: API_KEY, retry });
+    const client = createFamilyAClient({ baseUrl: server.url, apiKey: API_KEY, retry });
     server.script({ status: 503, headers: { "Retry-After": new Date(NOW + 4_000).toUTCString() } });
     await client.GET("/v1/merchant");
     expect(waits[0]).toBeGreaterThanOrEqual(4_000);
@@ -62,7 +62,7 @@ describe("retry schedule", () => {
 
   it("falls back to X-RateLimit-Reset when there is no Retry-After", async () => {
     const { waits, events, retry } = recorded();
-    const client = createChargesClient({ baseUrl: server.url, apiKey: API_KEY, retry });
+    const client = createFamilyAClient({ baseUrl: server.url, apiKey: API_KEY, retry });
     const reset = NOW / 1000 + 12;
     server.script({ status: 429, headers: { "X-RateLimit-Reset": String(reset), "X-RateLimit-Remaining": "0" } });
     await client.GET("/v1/merchant");
@@ -72,7 +72,7 @@ describe("retry schedule", () => {
 
   it("uses capped exponential backoff with jitter when the response gives no hint", async () => {
     const { waits, retry } = recorded({ maxAttempts: 6, baseDelayMs: 100, maxDelayMs: 1_000, random: () => 0.5 });
-    const client = createChargesClient({ baseUrl: server.url, apiKey: API_KEY, retry });
+    const client = createFamilyAClient({ baseUrl: server.url, apiKey: API_KEY, retry });
     server.script(...Array.from({ length: 5 }, () => ({ status: 503 })));
     await client.GET("/v1/merchant");
     // full jitter: random x min(cap, base x 2^(n-1)) = 0.5 x 100, 200, 400, 800, 1000 (capped)
@@ -82,7 +82,7 @@ describe("retry schedule", () => {
   it("bounds the attempts: a 503 that never ends gives up after maxAttempts and returns the last response", async () => {
     const { waits, retry } = recorded({ maxAttempts: 4 });
     server.script(...Array.from({ length: 10 }, () => ({ status: 503, body: { message: "maintenance" } })));
-    const client = createChargesClient({ baseUrl: server.url, apiKey: API_KEY, retry });
+    const client = createFamilyAClient({ baseUrl: server.url, apiKey: API_KEY, retry });
     const error = await client.unwrap(client.GET("/v1/merchant")).catch((caught: unknown) => caught);
     expect(server.received).toHaveLength(4);
     expect(waits).toHaveLength(3);
@@ -93,7 +93,7 @@ describe("retry schedule", () => {
   it("does not wait longer than maxRetryAfterMs: the 429 goes back to the caller with its rate-limit info", async () => {
     const { waits, retry } = recorded({ maxRetryAfterMs: 30_000 });
     server.script({ status: 429, headers: { "Retry-After": "3600", "X-RateLimit-Limit": "100", "X-RateLimit-Remaining": "0" }, body: problem(429, "RATE_LIMITED") });
-    const client = createChargesClient({ baseUrl: server.url, apiKey: API_KEY, retry });
+    const client = createFamilyAClient({ baseUrl: server.url, apiKey: API_KEY, retry });
     const result = await client.GET("/v1/merchant");
     expect(result.response.status).toBe(429);
     expect(result.error?.code).toBe("RATE_LIMITED");
@@ -103,7 +103,7 @@ describe("retry schedule", () => {
 
   it("does not retry other statuses (500, 400)", async () => {
     const { waits, retry } = recorded();
-    const client = createChargesClient({ baseUrl: server.url, apiKey: API_KEY, retry });
+    const client = createFamilyAClient({ baseUrl: server.url, apiKey: API_KEY, retry });
     server.script({ status: 500 });
     expect((await client.GET("/v1/merchant")).response.status).toBe(500);
     expect(server.received).toHaveLength(1);
@@ -114,7 +114,7 @@ describe("retry schedule", () => {
 describe("idempotency keys across retries", () => {
   it("POST /v1/charges: generates an Idempotency-Key of at least 8 characters and repeats the same key and body on every retry", async () => {
     const { retry } = recorded();
-    const client = createChargesClient({ baseUrl: server.url, apiKey: API_KEY, retry });
+    const client = createFamilyAClient({ baseUrl: server.url, apiKey: API_KEY, retry });
     server.script({ status: 503 }, { status: 429, headers: { "Retry-After": "1" } }, { status: 201, body: { id: "ch_1" } });
     const result = await client.POST("/v1/charges", { body: charge });
     expect(result.response.status).toBe(201);
@@ -129,7 +129,7 @@ describe("idempotency keys across retries", () => {
 
   it("keeps the caller's own key on every retry, and a new call gets a new generated key", async () => {
     const { retry } = recorded();
-    const client = createChargesClient({ baseUrl: server.url, apiKey: API_KEY, retry });
+    const client = createFamilyAClient({ baseUrl: server.url, apiKey: API_KEY, retry });
     server.script({ status: 503 }, { status: 201, body: {} });
     await client.POST("/v1/charges", { body: charge, params: { header: { "Idempotency-Key": "order-2026-0001" } } });
     expect(server.received.map((request) => request.headers["idempotency-key"])).toEqual(["order-2026-0001", "order-2026-0001"]);
@@ -142,13 +142,13 @@ describe("idempotency keys across retries", () => {
 
   it("family B: X-Idempotency-Key on POST /pix, /pix/payment and /transactions, the same key on each retry", async () => {
     const { retry } = recorded();
-    const sdk = createSdkClient({ environment: server.url, apiKey: API_KEY, retry });
+    const familyB = createFamilyBClient({ environment: server.url, apiKey: API_KEY, retry });
     server.script({ status: 503 }, { status: 201, body: {} });
-    await sdk.POST("/pix", { body: { amount: 10.5 } });
+    await familyB.POST("/pix", { body: { amount: 10.5 } });
     server.script({ status: 503 }, { status: 201, body: {} });
-    await sdk.POST("/pix/payment", { body: { endToEndId: "E18236120202611211435Qz7Lm2Np4Rs", amount: 1 } });
+    await familyB.POST("/pix/payment", { body: { endToEndId: "E18236120202611211435Qz7Lm2Np4Rs", amount: 1 } });
     server.script({ status: 503 }, { status: 201, body: {} });
-    await sdk.POST("/transactions", { body: { amount: 1 } });
+    await familyB.POST("/transactions", { body: { amount: 1 } });
     expect(server.received).toHaveLength(6);
     const keys = server.received.map((request) => request.headers["x-idempotency-key"] as string);
     for (const key of keys) expect(key.length).toBeGreaterThanOrEqual(8);
@@ -159,7 +159,7 @@ describe("idempotency keys across retries", () => {
   });
 
   it("refuses a caller's key shorter than the contract's minimum without sending anything", async () => {
-    const client = createChargesClient({ baseUrl: server.url, apiKey: API_KEY });
+    const client = createFamilyAClient({ baseUrl: server.url, apiKey: API_KEY });
     await expect(client.POST("/v1/charges", { body: charge, params: { header: { "Idempotency-Key": "short" } } })).rejects.toMatchObject({
       name: "IdempotencyKeyError",
       header: "Idempotency-Key",
@@ -172,7 +172,7 @@ describe("idempotency keys across retries", () => {
 describe("no retry without an idempotency key", () => {
   it("POST /api/v1/sdk/customers (no key in the contract) is sent once on 503 and on 429", async () => {
     const { waits, retry } = recorded();
-    const sdk = createSdkClient({ environment: server.url, apiKey: API_KEY, retry });
+    const familyB = createFamilyBClient({ environment: server.url, apiKey: API_KEY, retry });
     server.script({ status: 503 });
     const body = {
       name: "Maria da Silva Santos",
@@ -181,9 +181,9 @@ describe("no retry without an idempotency key", () => {
       phoneNumber: "+5511987654321",
       address: { postalCode: "01310100", street: "Avenida Paulista", number: "1578", neighborhood: "Bela Vista", city: "São Paulo", state: "SP" },
     };
-    expect((await sdk.POST("/api/v1/sdk/customers", { body })).response.status).toBe(503);
+    expect((await familyB.POST("/api/v1/sdk/customers", { body })).response.status).toBe(503);
     server.script({ status: 429, headers: { "Retry-After": "1" } });
-    expect((await sdk.POST("/pix/query", { body: { key: "joao@example.com.br" } })).response.status).toBe(429);
+    expect((await familyB.POST("/pix/query", { body: { key: "joao@example.com.br" } })).response.status).toBe(429);
     expect(server.received).toHaveLength(2);
     expect(server.received.every((request) => request.headers["x-idempotency-key"] === undefined)).toBe(true);
     expect(waits).toHaveLength(0);
@@ -193,9 +193,9 @@ describe("no retry without an idempotency key", () => {
 describe("network errors", () => {
   it("retries a GET whose connection dropped", async () => {
     const { waits, events, retry } = recorded();
-    const sdk = createSdkClient({ environment: server.url, apiKey: API_KEY, retry });
+    const familyB = createFamilyBClient({ environment: server.url, apiKey: API_KEY, retry });
     server.script("drop", { status: 200, body: { success: true, data: { status: "ok" } } });
-    const result = await sdk.GET("/sdk/status/health");
+    const result = await familyB.GET("/sdk/status/health");
     expect(result.response.status).toBe(200);
     expect(server.received).toHaveLength(2);
     expect(waits).toHaveLength(1);
@@ -205,9 +205,9 @@ describe("network errors", () => {
 
   it("retries a keyed POST with the same key, and gives up with NetworkError after maxAttempts", async () => {
     const { retry } = recorded({ maxAttempts: 3 });
-    const sdk = createSdkClient({ environment: server.url, apiKey: API_KEY, retry });
+    const familyB = createFamilyBClient({ environment: server.url, apiKey: API_KEY, retry });
     server.script("drop", "drop", "drop");
-    const error = await sdk.POST("/transactions", { body: { amount: 5 } }).catch((caught: unknown) => caught);
+    const error = await familyB.POST("/transactions", { body: { amount: 5 } }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).attempts).toBe(3);
     expect(server.received).toHaveLength(3);
@@ -216,9 +216,9 @@ describe("network errors", () => {
 
   it("does not retry an unkeyed POST after a network error", async () => {
     const { retry } = recorded();
-    const sdk = createSdkClient({ environment: server.url, apiKey: API_KEY, retry });
+    const familyB = createFamilyBClient({ environment: server.url, apiKey: API_KEY, retry });
     server.script("drop");
-    const error = await sdk.POST("/pix/query", { body: { key: "joao@example.com.br" } }).catch((caught: unknown) => caught);
+    const error = await familyB.POST("/pix/query", { body: { key: "joao@example.com.br" } }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).attempts).toBe(1);
     expect(server.received).toHaveLength(1);
@@ -226,13 +226,13 @@ describe("network errors", () => {
 
   it("stops waiting when the caller aborts", async () => {
     const controller = new AbortController();
-    const sdk = createSdkClient({
+    const familyB = createFamilyBClient({
       environment: server.url,
       apiKey: API_KEY,
       retry: { sleep: async () => controller.abort(new Error("caller gave up")) },
     });
     server.script({ status: 503 }, { status: 200, body: {} });
-    await expect(sdk.GET("/sdk/status/health", { signal: controller.signal })).rejects.toThrow();
+    await expect(familyB.GET("/sdk/status/health", { signal: controller.signal })).rejects.toThrow();
     expect(server.received).toHaveLength(1);
   });
 });

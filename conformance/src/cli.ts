@@ -1,5 +1,5 @@
 /**
- * `npm run conformance -- --target FILE [--family a|b] [--profile seed|full] [--junit PATH]`
+ * `npm run conformance -- --target FILE [--family family-a|family-b] [--profile seed|full] [--junit PATH]`
  *
  * Runs the conformance suites against the servers a target file names and exits non-zero on
  * any failing check (2 on a usage or target error).

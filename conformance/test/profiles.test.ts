@@ -7,8 +7,8 @@ import { findOperation, loadFamilyContract } from "@payment-collection/contract/
 import { profileSchema, responseExpectation } from "../src/core/profiles/index.ts";
 import { responseProblems, type ObservedResponse } from "../src/core/validate.ts";
 
-const a = loadFamilyContract("a");
-const b = loadFamilyContract("b");
+const a = loadFamilyContract("family-a");
+const b = loadFamilyContract("family-b");
 const createCharge = findOperation(a, "createCharge");
 const chargeSchema = createCharge.responses.find((r) => r.status === "201")!.schema!;
 

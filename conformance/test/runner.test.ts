@@ -78,39 +78,39 @@ describe("a run against a target that lacks keys and fixtures", () => {
     );
     // A behaviour scenario plugs into the same run and report.
     const scenario: Scenario = {
-      id: "b/health/reports-v1",
-      family: "b",
+      id: "family-b/health/reports-v1",
+      family: "family-b",
       title: "the health check reports version v1",
       profile: "seed",
       statements: ["B-VERSION-VERSIONING-health-v1"],
       covers: [{ operationId: "getHealth", status: "200" }],
       async run(ctx, check) {
-        const response = await ctx.send("getHealth", { checkId: "b/health/reports-v1" });
+        const response = await ctx.send("getHealth", { checkId: "family-b/health/reports-v1" });
         if (check.response("getHealth", "200", response)) check.that(JSON.parse(response.body).data.version === "v1", "version is not v1");
       },
     };
     const needsSecondAccount: Scenario = {
       ...scenario,
-      id: "b/isolation/needs-second-account",
+      id: "family-b/isolation/needs-second-account",
       async run(ctx) {
         ctx.keyValue("secondAccount");
       },
     };
     const report = await runConformance({ target, exhaust: false, scenarios: [scenario, needsSecondAccount] });
-    expect(report.results.find((r) => r.id === "b/health/reports-v1")).toMatchObject({
+    expect(report.results.find((r) => r.id === "family-b/health/reports-v1")).toMatchObject({
       source: "scenario",
       verdict: "pass",
       statements: ["B-VERSION-VERSIONING-health-v1"],
     });
-    expect(report.results.find((r) => r.id === "b/isolation/needs-second-account")).toMatchObject({ verdict: "not-applicable" });
+    expect(report.results.find((r) => r.id === "family-b/isolation/needs-second-account")).toMatchObject({ verdict: "not-applicable" });
     expect(failed(report).map((r) => `${r.id}: ${r.reasons.join("; ")}`)).toEqual([]);
-    const scope = report.results.find((r) => r.id === "a/getMerchant/403/key-without-scope")!;
+    const scope = report.results.find((r) => r.id === "family-a/getMerchant/403/key-without-scope")!;
     expect(scope.verdict).toBe("not-applicable");
     expect(scope.reasons[0]).toMatch(/no family A key "noMerchantRead"/);
-    const cancel = report.results.find((r) => r.id === "b/cancelBoleto/200/registered-boleto")!;
+    const cancel = report.results.find((r) => r.id === "family-b/cancelBoleto/200/registered-boleto")!;
     expect(cancel.verdict).toBe("not-applicable");
     expect(cancel.reasons[0]).toMatch(/registeredBoletoIds/);
-    expect(report.results.find((r) => r.id === "b/getHealth/200/primary-key")!.verdict).toBe("pass");
+    expect(report.results.find((r) => r.id === "family-b/getHealth/200/primary-key")!.verdict).toBe("pass");
   });
 });
 
@@ -144,17 +144,17 @@ describe("pacing", () => {
 
 describe("statement mapping", () => {
   const catalogue = loadCatalogue();
-  const a = loadFamilyContract("a");
-  const b = loadFamilyContract("b");
+  const a = loadFamilyContract("family-a");
+  const b = loadFamilyContract("family-b");
 
   it("names the statements a check enforces, from the catalogue's encodings", () => {
     expect(catalogue.problems).toEqual([]);
-    const missingKey = statementsFor(catalogue, a, { family: "a", operationId: "createCharge", status: "400", errorCode: "IDEMPOTENCY_KEY_REQUIRED" });
+    const missingKey = statementsFor(catalogue, a, { family: "family-a", operationId: "createCharge", status: "400", errorCode: "IDEMPOTENCY_KEY_REQUIRED" });
     expect(missingKey).toContain("A-IDEM-ERROR-key-required");
-    const charge = statementsFor(catalogue, a, { family: "a", operationId: "createCharge", status: "201" });
+    const charge = statementsFor(catalogue, a, { family: "family-a", operationId: "createCharge", status: "201" });
     expect(charge).toEqual(expect.arrayContaining(["A-CHARGE-FIELD-amount", "A-CHARGE-FIELD-pix"]));
     expect(charge).not.toContain("A-IDEM-ERROR-key-required");
-    const ode002 = statementsFor(catalogue, b, { family: "b", operationId: "cancelBoleto", status: "409", errorCode: "ODE002" });
+    const ode002 = statementsFor(catalogue, b, { family: "family-b", operationId: "cancelBoleto", status: "409", errorCode: "ODE002" });
     expect(ode002).toContain("B-ERRORS-ERROR-ODE002");
   });
 });
@@ -166,14 +166,14 @@ describe("report outputs", () => {
       profile: "seed",
       startedAt: new Date(0).toISOString(),
       durationMs: 10,
-      families: ["a"],
+      families: ["family-a"],
       documented: [],
       timings: [],
       warnings: [],
       results: [
-        { id: "a/x/200/ok", source: "dredd", family: "a", title: "ok", profile: "seed", statements: ["A-1"], decisions: [], covers: [], verdict: "pass", reasons: [], durationMs: 1 },
-        { id: "a/x/400/bad", source: "dredd", family: "a", title: "bad <&>", profile: "seed", statements: [], decisions: [], covers: [], verdict: "fail", reasons: ["status 200, expected 400"], durationMs: 1 },
-        { id: "a/x/404/na", source: "probe", family: "a", title: "na", profile: "seed", statements: [], decisions: [], covers: [], verdict: "not-applicable", reasons: ["no key"], durationMs: 0 },
+        { id: "family-a/x/200/ok", source: "dredd", family: "family-a", title: "ok", profile: "seed", statements: ["A-1"], decisions: [], covers: [], verdict: "pass", reasons: [], durationMs: 1 },
+        { id: "family-a/x/400/bad", source: "dredd", family: "family-a", title: "bad <&>", profile: "seed", statements: [], decisions: [], covers: [], verdict: "fail", reasons: ["status 200, expected 400"], durationMs: 1 },
+        { id: "family-a/x/404/na", source: "probe", family: "family-a", title: "na", profile: "seed", statements: [], decisions: [], covers: [], verdict: "not-applicable", reasons: ["no key"], durationMs: 0 },
       ],
     });
     expect(xml).toMatch(/<testsuites [^>]*tests="3" failures="1" errors="0" skipped="1"/);

@@ -7,7 +7,7 @@ import type { RateLimitPlan } from "@payment-collection/sandbox/plans.ts";
 import { startTemporarySandbox } from "@payment-collection/sandbox/harness/temporary-sandbox.ts";
 import { parseTarget } from "../src/core/target.ts";
 import type { Profile } from "../src/core/profiles/index.ts";
-import type { FamilyLetter } from "@payment-collection/contract/model/index.ts";
+import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 import { failed, type RunReport } from "../src/core/results.ts";
 import { runConformance, type RunOptions } from "../src/runner/run.ts";
 
@@ -25,7 +25,7 @@ export type SandboxProxy = (upstream: string, keys: SandboxKeys) => Promise<{ ur
 
 export interface RunSetup {
   proxy?: SandboxProxy;
-  families?: FamilyLetter[];
+  families?: FamilyId[];
   profile?: Profile;
   plan?: "generous" | RateLimitPlan;
   exhaust?: boolean;

@@ -12,7 +12,7 @@ import { SCENARIOS } from "../src/scenarios/index.ts";
 const catalogue = loadCatalogue();
 
 function result(id: string, statements: string[], verdict: CheckResult["verdict"]): CheckResult {
-  return { id, source: "scenario", family: "a", title: id, profile: "seed", statements, decisions: [], covers: [], verdict, reasons: verdict === "pass" ? [] : ["why"], durationMs: 0 };
+  return { id, source: "scenario", family: "family-a", title: id, profile: "seed", statements, decisions: [], covers: [], verdict, reasons: verdict === "pass" ? [] : ["why"], durationMs: 0 };
 }
 
 describe("behaviour scenarios", () => {
@@ -36,7 +36,7 @@ describe("the statement report", () => {
   it("marks a statement broken when one of its checks fails, and uncovered when none names it", () => {
     const [first, second] = catalogue.statements.filter((s) => s.wire && s.family === "A");
     const entries = statementCoverage(
-      { families: ["a"], results: [result("x/pass", [first!.id], "pass"), result("x/fail", [first!.id], "fail")] },
+      { families: ["family-a"], results: [result("x/pass", [first!.id], "pass"), result("x/fail", [first!.id], "fail")] },
       catalogue,
     );
     expect(entries.find((e) => e.statement.id === first!.id)!.state).toBe("fail");

@@ -11,7 +11,7 @@ import { parse } from "yaml";
 import { CHECK_KINDS, type EncodingCheck } from "./encoding/index.ts";
 import type { FamilyId } from "./model/layout.ts";
 import { join } from "node:path";
-import { CONTRACT_ROOT } from "./model/layout.ts";
+import { CONTRACT_ROOT, FAMILY_IDS, isFamilyId } from "./model/layout.ts";
 
 export const STATEMENTS_PATH = join(CONTRACT_ROOT, "spec/statements.yaml");
 export const SOURCE_DOCUMENT_PATH = join(CONTRACT_ROOT, "spec/source/interface-description.md");
@@ -92,9 +92,9 @@ export function validateCatalogue(raw: unknown): { statements: Statement[]; prob
       entry.encoding.forEach((check, i) => {
         if (!isObject(check) || !CHECK_KINDS.includes(check.check as never)) {
           problems.push(`${where}: check ${i} has unknown kind ${isObject(check) ? String(check.check) : "?"}`);
-        } else if (check.family !== undefined && check.family !== "a" && check.family !== "b") {
-          problems.push(`${where}: check ${i} family must be a or b`);
-        } else if (check.family !== undefined && entry.family !== "both" && check.family !== String(entry.family).toLowerCase()) {
+        } else if (check.family !== undefined && !isFamilyId(check.family)) {
+          problems.push(`${where}: check ${i} family must be one of ${FAMILY_IDS.join(", ")}`);
+        } else if (check.family !== undefined && entry.family !== "both" && check.family !== familyOfStatement(entry.family as "A" | "B")) {
           problems.push(`${where}: check ${i} is for family ${check.family}, the statement for ${String(entry.family)}`);
         }
       });
@@ -114,13 +114,14 @@ export function loadStatements(path: string = STATEMENTS_PATH): Statement[] {
   return statements;
 }
 
-function familyLetter(family: FamilyId): "a" | "b" {
-  return family === "family-a" ? "a" : "b";
+/** The family a statement of family `A` or `B` (the catalogue's own names) speaks about. */
+function familyOfStatement(family: "A" | "B"): FamilyId {
+  return family === "A" ? "family-a" : "family-b";
 }
 
 /** Whether a statement speaks about a family's interface. */
 export function statementAppliesTo(statement: Statement, family: FamilyId): boolean {
-  return statement.family === "both" || statement.family.toLowerCase() === familyLetter(family);
+  return statement.family === "both" || familyOfStatement(statement.family) === family;
 }
 
 /**
@@ -129,7 +130,7 @@ export function statementAppliesTo(statement: Statement, family: FamilyId): bool
  */
 export function checksFor(statement: Statement, family: FamilyId): EncodingCheck[] {
   if (statement.encoding === "none" || !statementAppliesTo(statement, family)) return [];
-  return statement.encoding.filter((check) => check.family === undefined || check.family === familyLetter(family));
+  return statement.encoding.filter((check) => check.family === undefined || check.family === family);
 }
 
 /**

@@ -48,11 +48,11 @@ describe("loading", () => {
 });
 
 describe("operations", () => {
-  const a = loadFamilyContract("a");
+  const a = loadFamilyContract("family-a");
 
   it("carry parameters, request body, responses with media types, schemas and headers", () => {
     const create = findOperation(a, "createCharge");
-    expect(create).toMatchObject({ family: "a", service: "family-a", version: "3.0", method: "POST", path: "/v1/charges" });
+    expect(create).toMatchObject({ family: "family-a", service: "family-a", version: "3.0", method: "POST", path: "/v1/charges" });
     expect(create.parameters.find((p) => p.name === "Idempotency-Key")).toMatchObject({ in: "header" });
     expect(create.requestBody?.mediaType).toBe("application/json");
     expect(create.requestBody?.example).toBeDefined();
@@ -72,7 +72,7 @@ describe("operations", () => {
     expect(create.markings.responses["201"]).toEqual({ decision: "D05", aspects: ["status"] });
     expect(findResponse(create, "201").decided).toEqual({ decision: "D05", aspects: ["status"] });
     expect(create.parameters.find((p) => p.name === "Idempotency-Key")?.decided).toEqual([{ decision: "D08", keywords: ["maxLength"] }]);
-    const transactions = findOperation(loadFamilyContract("b"), "listTransactions");
+    const transactions = findOperation(loadFamilyContract("family-b"), "listTransactions");
     expect(transactions.parameters.filter((p) => p.decision === "D15").map((p) => p.name).sort()).toEqual(["endDate", "startDate", "status"]);
     expect(transactions.markings.behaviour.length).toBeGreaterThan(0);
     expect(transactions.operation["x-decided-behaviour"]).toBeDefined(); // the raw object stays reachable

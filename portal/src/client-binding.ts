@@ -17,14 +17,14 @@ export const API_KEY_VARIABLE = "PAYMENTS_API_KEY";
 /** Which factory serves which family, and how the sample configures it. */
 const FACTORIES: Record<string, { factory: string; variable: string; options: (document: JsonObject) => string }> = {
   "family-a": {
-    factory: "createChargesClient",
-    variable: "charges",
+    factory: "createFamilyAClient",
+    variable: "familyA",
     options: (document) =>
       `{\n  baseUrl: ${JSON.stringify(serverUrl(document))}, // placeholder host (decision D37): your {base_url}\n  apiKey: process.env.${API_KEY_VARIABLE}!,\n}`,
   },
   "family-b": {
-    factory: "createSdkClient",
-    variable: "sdk",
+    factory: "createFamilyBClient",
+    variable: "familyB",
     options: () => `{\n  environment: "sandbox", // or "production", or a base URL\n  apiKey: process.env.${API_KEY_VARIABLE}!,\n}`,
   },
 };

@@ -5,7 +5,8 @@
  * publish that mapping; otherwise "coverage: not yet mapped").
  */
 import { parse } from "yaml";
-import { validateCatalogue, type Statement } from "@payment-collection/contract/statements.ts";
+import { FAMILY_IDS } from "@payment-collection/contract/model/index.ts";
+import { checksFor, validateCatalogue, type Statement } from "@payment-collection/contract/statements.ts";
 import type { CoveringCheck, StatementCoverage } from "./coverage.ts";
 import { escapeHtml } from "./html.ts";
 import { anchorOfHeadingPath, type HeadingEntry } from "./markdown.ts";
@@ -154,17 +155,13 @@ export function statedErrorCodes(yamlText: string): Map<string, Set<string>> | n
   }
   const { statements } = validateCatalogue(raw);
   if (statements.length === 0) return null;
-  const codes = new Map<string, Set<string>>([
-    ["family-a", new Set()],
-    ["family-b", new Set()],
-  ]);
+  const codes = new Map<string, Set<string>>(FAMILY_IDS.map((id) => [id, new Set<string>()]));
   for (const statement of statements) {
-    if (statement.encoding === "none") continue;
-    for (const check of statement.encoding) {
-      const { errorCode, family } = check as unknown as { errorCode?: unknown; family?: unknown };
-      if (typeof errorCode !== "string" || errorCode.length === 0) continue;
-      const letters = typeof family === "string" ? [family] : statement.family === "both" ? ["a", "b"] : [statement.family.toLowerCase()];
-      for (const letter of letters) codes.get(`family-${letter}`)?.add(errorCode);
+    for (const id of FAMILY_IDS) {
+      for (const check of checksFor(statement, id)) {
+        const { errorCode } = check as unknown as { errorCode?: unknown };
+        if (typeof errorCode === "string" && errorCode.length > 0) codes.get(id)!.add(errorCode);
+      }
     }
   }
   return codes;

@@ -4,11 +4,11 @@
  * payload with 422. Both are decisions, so these checks run under the full profile only.
  */
 import type { FamilyContext, RequestOptions } from "../core/check-context.ts";
-import type { FamilyLetter } from "@payment-collection/contract/model/index.ts";
+import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 import type { ResponseCheck } from "./response-check.ts";
 
 export interface IdempotentOperation {
-  family: FamilyLetter;
+  family: FamilyId;
   operationId: string;
   /** Name of the idempotency key header. */
   header: string;

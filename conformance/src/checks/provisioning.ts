@@ -151,7 +151,7 @@ export async function queriedPixKey(ctx: FamilyContext): Promise<string> {
  * with a PENDING transaction created for it (transaction shape: decision D15).
  */
 export function customerWithOpenCharge(ctx: FamilyContext): Promise<string> {
-  const fixture = ctx.b?.fixtures.customerWithOpenChargeId;
+  const fixture = ctx.familyB?.fixtures.customerWithOpenChargeId;
   if (fixture) return Promise.resolve(fixture);
   if (ctx.profile === "seed") {
     return Promise.reject(

@@ -8,12 +8,12 @@
 import type { Profile } from "../core/profiles/schema-profile.ts";
 import { isDecisionElement } from "../core/profiles/schema-profile.ts";
 import { NotApplicable, type FamilyContext, type RequestOptions } from "../core/check-context.ts";
-import type { FamilyLetter } from "@payment-collection/contract/model/index.ts";
+import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 import type { CheckResult } from "../core/results.ts";
 import { errorCodeProblems, type ObservedResponse } from "../core/validate.ts";
 
 export interface ResponseCheck {
-  family: FamilyLetter;
+  family: FamilyId;
   operationId: string;
   /** The documented status the check makes the server answer. */
   status: string;
@@ -137,7 +137,7 @@ export async function runProbe(check: ResponseCheck, ctx: FamilyContext): Promis
  * same for both families, on the key the target gives to rate-limit checks.
  */
 export function rateLimitedCheck(
-  family: FamilyLetter,
+  family: FamilyId,
   operationId: string,
   request: (ctx: FamilyContext) => Promise<RequestOptions>,
 ): ResponseCheck {

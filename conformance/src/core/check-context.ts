@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { Profile } from "./profiles/schema-profile.ts";
 import { responseExpectation, type ResponseExpectation } from "./profiles/response-expectation.ts";
-import { findOperation, type ContractOperation, type FamilyContract, type FamilyLetter } from "@payment-collection/contract/model/index.ts";
+import { familyName, findOperation, type ContractOperation, type FamilyContract, type FamilyId } from "@payment-collection/contract/model/index.ts";
 import type { Exchange, Pacer } from "./pacing.ts";
 import { absentMembers, valuesAt, type Catalogue } from "./statement-map.ts";
 import type { FamilyATarget, FamilyBTarget } from "./target.ts";
@@ -43,8 +43,8 @@ export interface SentRequest {
 }
 
 /** A key that no server issued, in the family's format, so that only its validity differs. */
-function madeUpKey(family: FamilyLetter, runId: string): string {
-  return family === "a" ? `sk_live_conformance0invalid0${runId}` : `pk_live_conformance0invalid0${runId}`;
+function madeUpKey(family: FamilyId, runId: string): string {
+  return family === "family-a" ? `sk_live_conformance0invalid0${runId}` : `pk_live_conformance0invalid0${runId}`;
 }
 
 export class FamilyContext {
@@ -61,7 +61,7 @@ export class FamilyContext {
   private readonly unusedBoletos: string[];
 
   constructor(
-    readonly family: FamilyLetter,
+    readonly family: FamilyId,
     readonly contract: FamilyContract,
     readonly profile: Profile,
     readonly target: FamilyATarget | FamilyBTarget,
@@ -92,20 +92,20 @@ export class FamilyContext {
 
   /** Takes one REGISTERED boleto of the target for a check that will change its state. */
   takeRegisteredBoleto(): string {
-    if (!this.b || this.b.fixtures.registeredBoletoIds.length === 0) {
+    if (!this.familyB || this.familyB.fixtures.registeredBoletoIds.length === 0) {
       throw new NotApplicable("the target names no familyB.fixtures.registeredBoletoIds");
     }
     const id = this.unusedBoletos.shift();
-    if (!id) throw new NotApplicable(`the ${this.b.fixtures.registeredBoletoIds.length} REGISTERED boleto(s) of the target are used up`);
+    if (!id) throw new NotApplicable(`the ${this.familyB.fixtures.registeredBoletoIds.length} REGISTERED boleto(s) of the target are used up`);
     return id;
   }
 
-  get a(): FamilyATarget | undefined {
-    return this.family === "a" ? (this.target as FamilyATarget) : undefined;
+  get familyA(): FamilyATarget | undefined {
+    return this.family === "family-a" ? (this.target as FamilyATarget) : undefined;
   }
 
-  get b(): FamilyBTarget | undefined {
-    return this.family === "b" ? (this.target as FamilyBTarget) : undefined;
+  get familyB(): FamilyBTarget | undefined {
+    return this.family === "family-b" ? (this.target as FamilyBTarget) : undefined;
   }
 
   operation(operationId: string): ContractOperation {
@@ -121,12 +121,12 @@ export class FamilyContext {
     if (choice === "none") return undefined;
     if (choice === "invalid") return madeUpKey(this.family, this.runId);
     const value = this.key(choice);
-    if (!value) throw new NotApplicable(`the target names no family ${this.family.toUpperCase()} key "${choice}"`);
+    if (!value) throw new NotApplicable(`the target names no ${familyName(this.family)} key "${choice}"`);
     return value;
   }
 
   fixture<K extends FixtureName>(name: K): NonNullable<FamilyBTarget["fixtures"][K]> {
-    const value = this.b?.fixtures[name];
+    const value = this.familyB?.fixtures[name];
     if (value === undefined || (Array.isArray(value) && value.length === 0)) {
       throw new NotApplicable(`the target names no fixture familyB.fixtures.${name}`);
     }
@@ -162,7 +162,7 @@ export class FamilyContext {
 
   /** Path prefix a server may put before the PIX and transaction paths (family B only). */
   prefixFor(path: string): string {
-    const prefixes = this.b?.pathPrefix;
+    const prefixes = this.familyB?.pathPrefix;
     if (!prefixes) return "";
     if (path.startsWith("/pix")) return prefixes.pix;
     if (path.startsWith("/transactions")) return prefixes.transactions;

@@ -10,7 +10,7 @@
 import type { FamilyContext } from "./check-context.ts";
 
 /** The cheapest counted request of each family: it changes nothing on the server. */
-const CHEAP_OPERATION = { a: "getMerchant", b: "getHealth" } as const;
+const CHEAP_OPERATION = { "family-a": "getMerchant", "family-b": "getHealth" } as const;
 
 export interface ExhaustOptions {
   /** Highest limit the suite agrees to use up (requests per window). */

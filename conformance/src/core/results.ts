@@ -4,7 +4,7 @@
  * yields one CheckResult; the report, the coverage and the JUnit output read only these.
  */
 import type { Profile } from "./profiles/schema-profile.ts";
-import type { FamilyLetter } from "@payment-collection/contract/model/index.ts";
+import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 
 export type Verdict = "pass" | "fail" | "not-applicable";
 
@@ -27,7 +27,7 @@ export interface CheckResult {
   id: string;
   /** What produced the result: `dredd`, `probe`, `scenario`, ... */
   source: string;
-  family: FamilyLetter;
+  family: FamilyId;
   title: string;
   /** The lowest profile the check belongs to: a `seed` check also runs under `full`. */
   profile: Profile;
@@ -47,7 +47,7 @@ export interface CheckResult {
 
 export interface SuiteTiming {
   suite: string;
-  family?: FamilyLetter;
+  family?: FamilyId;
   durationMs: number;
   requests: number;
   pacingWaitMs: number;
@@ -61,9 +61,9 @@ export interface RunReport {
   results: CheckResult[];
   timings: SuiteTiming[];
   /** Families run in this report. */
-  families: FamilyLetter[];
+  families: FamilyId[];
   /** Every documented (operation, status) pair of the families run. */
-  documented: Array<ResponsePair & { family: FamilyLetter }>;
+  documented: Array<ResponsePair & { family: FamilyId }>;
   warnings: string[];
 }
 
@@ -89,7 +89,7 @@ export function failed(report: Pick<RunReport, "results">): CheckResult[] {
 }
 
 export interface CoverageEntry extends ResponsePair {
-  family: FamilyLetter;
+  family: FamilyId;
   /** Checks that exercised the pair (pass or fail). */
   exercisedBy: CheckResult[];
   /** Checks that target the pair but were not applicable in this run. */

@@ -5,7 +5,7 @@
  * in the same report, with the same result model.
  *
  *   export const replayReturnsOriginal: Scenario = {
- *     id: "a/idempotency/replay", family: "a", profile: "seed",
+ *     id: "family-a/idempotency/replay", family: "family-a", profile: "seed",
  *     title: "a used Idempotency-Key returns the original charge",
  *     statements: ["A-IDEM-RULE-replay"],
  *     covers: [{ operationId: "createCharge", status: "201" }],
@@ -20,14 +20,14 @@
  */
 import type { Profile } from "./profiles/schema-profile.ts";
 import { NotApplicable, type FamilyContext } from "./check-context.ts";
-import type { FamilyLetter } from "@payment-collection/contract/model/index.ts";
+import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 import type { CheckResult, ResponsePair } from "./results.ts";
 import type { ObservedResponse } from "./validate.ts";
 
 export interface Scenario {
   /** Unique, stable: `<family>/<area>/<rule>`. */
   id: string;
-  family: FamilyLetter;
+  family: FamilyId;
   title: string;
   /** `seed`: the document states the rule; `full`: a decision of the project (not applicable under seed). */
   profile: Profile;

@@ -11,7 +11,7 @@
 import { existsSync } from "node:fs";
 import type { EncodingCheck } from "@payment-collection/contract/encoding/index.ts";
 import { checksFor, loadStatements, STATEMENTS_PATH, type Statement } from "@payment-collection/contract/statements.ts";
-import { familyId, schemasReachedBy, type FamilyContract, type FamilyLetter } from "@payment-collection/contract/model/index.ts";
+import { schemasReachedBy, type FamilyContract, type FamilyId } from "@payment-collection/contract/model/index.ts";
 
 export interface Catalogue {
   statements: Statement[];
@@ -33,7 +33,7 @@ export function loadCatalogue(path: string = STATEMENTS_PATH): Catalogue {
 
 /** What a check targets, as far as statements are concerned. */
 export interface CheckTarget {
-  family: FamilyLetter;
+  family: FamilyId;
   operationId: string;
   status: string;
   /** The stated error code the check expects, if any. */
@@ -106,7 +106,7 @@ function encodingMatches(contract: FamilyContract, enc: EncodingCheck, target: C
  * query", "write operations require the Idempotency-Key header") is not shown by the answer to
  * one request: such statements are left to behaviour scenarios.
  */
-function isCrossCutting(statement: Statement, family: ReturnType<typeof familyId>): boolean {
+function isCrossCutting(statement: Statement, family: FamilyId): boolean {
   return checksFor(statement, family).some((enc) => enc.check === "parameter" && (enc as { operation?: string }).operation === "*");
 }
 
@@ -115,7 +115,7 @@ function isCrossCutting(statement: Statement, family: ReturnType<typeof familyId
  * key is absent, 400 IDEMPOTENCY_KEY_REQUIRED") is shown by the response carrying that code
  * only, not by every request that sends the parameter it also names.
  */
-function evidence(statement: Statement, family: ReturnType<typeof familyId>): EncodingCheck[] {
+function evidence(statement: Statement, family: FamilyId): EncodingCheck[] {
   const encodings = checksFor(statement, family);
   const errorCodes = encodings.filter((enc) => enc.check === "response" && (enc as { errorCode?: string }).errorCode !== undefined);
   return errorCodes.length > 0 ? errorCodes : encodings;
@@ -123,7 +123,7 @@ function evidence(statement: Statement, family: ReturnType<typeof familyId>): En
 
 /** Ids of the wire statements a check enforces, in catalogue order. */
 export function statementsFor(catalogue: Catalogue, contract: FamilyContract, target: CheckTarget): string[] {
-  const family = familyId(target.family);
+  const family = target.family;
   return catalogue.statements
     .filter((s) => s.wire && !isCrossCutting(s, family))
     .filter((s) => evidence(s, family).some((enc) => encodingMatches(contract, enc, target)))
@@ -142,7 +142,7 @@ export interface AbsentMember {
  * property checks. Open schemas allow unknown members, so the schema alone cannot say this.
  */
 export function absentMembers(catalogue: Catalogue, contract: FamilyContract, target: CheckTarget): AbsentMember[] {
-  const family = familyId(target.family);
+  const family = target.family;
   const found: AbsentMember[] = [];
   for (const statement of catalogue.statements) {
     if (!statement.wire) continue;

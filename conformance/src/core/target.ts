@@ -25,6 +25,7 @@
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
 import { parse as parseYaml } from "yaml";
+import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 
 export interface FamilyATarget {
   baseUrl: string;
@@ -56,6 +57,14 @@ export interface Target {
   mock?: "prism";
   /** Problems that did not stop loading (unset variables, unknown members). */
   warnings: string[];
+}
+
+/** The member of a target file that describes a family's server: the family id in camelCase. */
+export const TARGET_KEYS = { "family-a": "familyA", "family-b": "familyB" } as const satisfies Record<FamilyId, keyof Target>;
+
+/** A family's server as the target describes it (undefined when the target names none). */
+export function familyTarget(target: Target, family: FamilyId): FamilyATarget | FamilyBTarget | undefined {
+  return target[TARGET_KEYS[family]];
 }
 
 export class TargetError extends Error {}

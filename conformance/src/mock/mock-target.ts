@@ -3,20 +3,20 @@
  * keys are placeholders in each family's documented format; ids come from the contract's
  * examples, which Prism serves.
  */
-import type { FamilyLetter } from "@payment-collection/contract/model/index.ts";
+import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 import { parseTarget, type Target } from "../core/target.ts";
 
-export function mockTarget(urls: Record<FamilyLetter, string>): Target {
+export function mockTarget(urls: Record<FamilyId, string>): Target {
   return parseTarget(
     {
       mock: "prism",
       familyA: {
-        baseUrl: urls.a,
+        baseUrl: urls["family-a"],
         environment: "live",
         keys: { primary: "sk_live_mock_primary", secondAccount: "sk_live_mock_second", noMerchantRead: "sk_live_mock_noscope", testKey: "sk_test_mock" },
       },
       familyB: {
-        baseUrl: urls.b,
+        baseUrl: urls["family-b"],
         keys: { primary: "pk_test_mock_primary", secondAccount: "pk_test_mock_second" },
       },
     },

@@ -3,19 +3,19 @@
  * family. Used by `npm run mock` and by the conformance run against the mock.
  */
 import { startPrism, type RunningPrism } from "./prism.ts";
-import { FAMILY_LETTERS, loadFamilyContract, type FamilyLetter } from "@payment-collection/contract/model/index.ts";
+import { FAMILY_IDS, loadFamilyContract, type FamilyId } from "@payment-collection/contract/model/index.ts";
 
 export interface RunningMock {
-  urls: Record<FamilyLetter, string>;
+  urls: Record<FamilyId, string>;
   close(): Promise<void>;
 }
 
 /** Starts one Prism per family; closes what it started if one of them fails. */
-export async function startMock(options: { host?: string; ports?: Partial<Record<FamilyLetter, number>>; dynamic?: boolean } = {}): Promise<RunningMock> {
+export async function startMock(options: { host?: string; ports?: Partial<Record<FamilyId, number>>; dynamic?: boolean } = {}): Promise<RunningMock> {
   const started: RunningPrism[] = [];
-  const urls = {} as Record<FamilyLetter, string>;
+  const urls = {} as Record<FamilyId, string>;
   try {
-    for (const family of FAMILY_LETTERS) {
+    for (const family of FAMILY_IDS) {
       const prism = await startPrism({
         document: loadFamilyContract(family).mockDocument,
         host: options.host ?? "127.0.0.1",

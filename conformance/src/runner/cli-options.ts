@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { Profile } from "../core/profiles/schema-profile.ts";
-import { FAMILY_LETTERS, type FamilyLetter } from "@payment-collection/contract/model/index.ts";
+import { FAMILY_IDS, isFamilyId, type FamilyId } from "@payment-collection/contract/model/index.ts";
 import { toJunitXml } from "./junit.ts";
 import { formatReport } from "./report.ts";
 import { failed, type RunReport } from "../core/results.ts";
@@ -18,7 +18,7 @@ import type { Target } from "../core/target.ts";
 export const USAGE = `usage: npm run conformance -- --target FILE [options]
 
   --target FILE        target file (JSON or YAML): servers, keys, fixtures (see conformance/README.md)
-  --family a|b         run one family only (default: both)
+  --family ID          run one family only: family-a or family-b (default: both)
   --profile seed|full  seed: what the document states (default; full against the mock, which is
                        the contract with its decisions); full: also the project's decisions
   --junit PATH         write JUnit XML
@@ -33,7 +33,7 @@ export const USAGE = `usage: npm run conformance -- --target FILE [options]
 
 export interface CliOptions {
   target?: string;
-  families?: FamilyLetter[];
+  families?: FamilyId[];
   /** Undefined when not given: the command picks its default. */
   profile?: Profile;
   junit?: string;
@@ -72,15 +72,15 @@ export function parseCliOptions(argv: string[]): CliOptions {
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  if (values.family !== undefined && !FAMILY_LETTERS.includes(values.family as FamilyLetter)) {
-    throw new UsageError(`--family must be a or b, got ${values.family}`);
+  if (values.family !== undefined && !isFamilyId(values.family)) {
+    throw new UsageError(`--family must be ${FAMILY_IDS.join(" or ")}, got ${values.family}`);
   }
   if (values.profile !== undefined && values.profile !== "seed" && values.profile !== "full") throw new UsageError(`--profile must be seed or full, got ${values.profile}`);
   const cap = Number(values["exhaust-cap"]);
   if (!Number.isInteger(cap) || cap < 1) throw new UsageError(`--exhaust-cap must be a positive integer`);
   return {
     target: callerPath(values.target),
-    families: values.family ? [values.family as FamilyLetter] : undefined,
+    families: values.family !== undefined && isFamilyId(values.family) ? [values.family] : undefined,
     profile: values.profile as Profile | undefined,
     junit: callerPath(values.junit),
     json: callerPath(values.json),

@@ -20,7 +20,7 @@ function xml(text: string): string {
 
 function testCase(result: CheckResult): string {
   const [operation] = result.covers;
-  const classname = `family-${result.family}.${operation ? operation.operationId : result.source}`;
+  const classname = `${result.family}.${operation ? operation.operationId : result.source}`;
   const attributes = `classname="${xml(classname)}" name="${xml(`${result.id}: ${result.title}`)}" time="${(result.durationMs / 1000).toFixed(3)}"`;
   const inner: string[] = [];
   const properties = [
@@ -41,7 +41,7 @@ function testCase(result: CheckResult): string {
 export function toJunitXml(report: RunReport, catalogue?: Catalogue): string {
   const groups = new Map<string, CheckResult[]>();
   for (const result of report.results) {
-    const key = `family ${result.family.toUpperCase()} · ${result.source}`;
+    const key = `${result.family} · ${result.source}`;
     groups.set(key, [...(groups.get(key) ?? []), result]);
   }
   const count = (list: CheckResult[], verdict: CheckResult["verdict"]) => list.filter((r) => r.verdict === verdict).length;

@@ -5,7 +5,8 @@
  */
 import type { Catalogue } from "../core/statement-map.ts";
 import { formatStatementCoverage, statementCoverage } from "./statement-coverage.ts";
-import { loadFamilyContract } from "@payment-collection/contract/model/index.ts";
+import { familyName, loadFamilyContract } from "@payment-collection/contract/model/index.ts";
+import { statementAppliesTo } from "@payment-collection/contract/statements.ts";
 import { coverage, type CheckResult, type RunReport } from "../core/results.ts";
 
 const MARK: Record<CheckResult["verdict"], string> = { pass: "pass", fail: "FAIL", "not-applicable": "n/a " };
@@ -70,7 +71,7 @@ export function formatCoverage(report: RunReport, detailed: boolean): string {
         : e.notApplicable.length > 0
           ? `not exercised: ${e.notApplicable[0]!.reasons[0] ?? "not applicable"}`
           : "NO CHECK";
-    lines.push(`  ${e.family.toUpperCase()} ${e.operationId} ${e.status}: ${who}`);
+    lines.push(`  ${e.family} ${e.operationId} ${e.status}: ${who}`);
   }
   return lines.join("\n");
 }
@@ -81,7 +82,7 @@ export function formatStatements(report: RunReport, catalogue: Catalogue): strin
   for (const result of report.results) {
     for (const id of result.statements) byStatement.set(id, [...(byStatement.get(id) ?? []), result]);
   }
-  const wire = catalogue.statements.filter((s) => s.wire && report.families.some((f) => s.family === "both" || s.family.toLowerCase() === f));
+  const wire = catalogue.statements.filter((s) => s.wire && report.families.some((f) => statementAppliesTo(s, f)));
   const lines = [`Statements: ${[...byStatement.keys()].length} statements named by checks; ${wire.filter((s) => byStatement.has(s.id)).length} of ${wire.length} wire statements of the families run.`];
   const ids = [...new Set([...catalogue.statements.map((s) => s.id), ...byStatement.keys()])];
   for (const id of ids) {
@@ -101,7 +102,7 @@ export function formatTimings(report: RunReport): string {
   const lines = ["Run time:"];
   for (const t of report.timings) {
     const wait = t.pacingWaitMs > 0 ? `, ${seconds(t.pacingWaitMs)} waiting for rate-limit windows` : "";
-    lines.push(`  ${t.family?.toUpperCase() ?? "-"} ${t.suite}: ${seconds(t.durationMs)} (${t.requests} requests${wait})`);
+    lines.push(`  ${t.family ?? "-"} ${t.suite}: ${seconds(t.durationMs)} (${t.requests} requests${wait})`);
   }
   lines.push(`  total: ${seconds(report.durationMs)}`);
   return lines.join("\n");
@@ -117,7 +118,7 @@ export interface SummaryOptions {
 export function formatReport(report: RunReport, options: SummaryOptions = {}): string {
   const count = totals(report);
   const parts = [
-    `Conformance of ${report.target} · profile ${report.profile} · families ${report.families.map((f) => f.toUpperCase()).join(", ")}`,
+    `Conformance of ${report.target} · profile ${report.profile} · ${report.families.map(familyName).join(", ")}`,
     ...report.warnings.map((w) => `warning: ${w}`),
     formatResults(report),
     "",

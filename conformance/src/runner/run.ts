@@ -8,19 +8,19 @@ import { checkId, runProbe, type ResponseCheck } from "../checks/response-check.
 import { boundChecks, runDreddSuite } from "../dredd/run-dredd.ts";
 import type { Profile } from "../core/profiles/schema-profile.ts";
 import { FamilyContext, NotApplicable } from "../core/check-context.ts";
-import { documentedPairs, FAMILY_LETTERS, loadFamilyContract, type FamilyContract, type FamilyLetter } from "@payment-collection/contract/model/index.ts";
+import { documentedPairs, FAMILY_IDS, familyName, loadFamilyContract, type FamilyContract, type FamilyId } from "@payment-collection/contract/model/index.ts";
 import { exhaustLimit } from "../core/exhaust.ts";
 import { Pacer } from "../core/pacing.ts";
 import { ResultSink, type CheckResult, type ExchangeNote, type RunReport, type SuiteTiming } from "../core/results.ts";
 import { SCENARIOS } from "../scenarios/index.ts";
 import { runScenario, type Scenario } from "../core/scenario.ts";
 import { loadCatalogue, statementsFor, type Catalogue } from "../core/statement-map.ts";
-import type { Target } from "../core/target.ts";
+import { familyTarget, TARGET_KEYS, type Target } from "../core/target.ts";
 
 export interface RunOptions {
   target: Target;
   /** Families to run (default: both). */
-  families?: FamilyLetter[];
+  families?: FamilyId[];
   profile?: Profile;
   /** Run the 429 checks, which use up the account's rate limit (default true). */
   exhaust?: boolean;
@@ -29,15 +29,11 @@ export interface RunOptions {
   /** Behaviour scenarios to run with the response checks (default: src/scenarios). */
   scenarios?: Scenario[];
   /** Response checks (default: the suites of src/checks). */
-  checks?: Record<FamilyLetter, ResponseCheck[]>;
+  checks?: Record<FamilyId, ResponseCheck[]>;
   /** Progress lines. */
   log?: (line: string) => void;
   /** Build output to read the contract from (default generated/). */
   generatedDir?: string;
-}
-
-function familyTarget(target: Target, family: FamilyLetter) {
-  return family === "a" ? target.familyA : target.familyB;
 }
 
 function exchangeNotes(ctx: FamilyContext, id: string): ExchangeNote[] {
@@ -50,7 +46,7 @@ function exchangeNotes(ctx: FamilyContext, id: string): ExchangeNote[] {
 }
 
 interface FamilyRun {
-  family: FamilyLetter;
+  family: FamilyId;
   contract: FamilyContract;
   ctx?: FamilyContext;
   checks: ResponseCheck[];
@@ -59,7 +55,7 @@ interface FamilyRun {
 export async function runConformance(options: RunOptions): Promise<RunReport> {
   const started = Date.now();
   const profile = options.profile ?? "seed";
-  const families = options.families ?? [...FAMILY_LETTERS];
+  const families = options.families ?? [...FAMILY_IDS];
   const log = options.log ?? (() => {});
   const catalogue: Catalogue = loadCatalogue();
   const pacer = new Pacer({ onWait: (line) => log(`  pacing: ${line}`) });
@@ -112,7 +108,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     });
   };
 
-  const timed = async (suite: string, family: FamilyLetter, work: () => Promise<void>) => {
+  const timed = async (suite: string, family: FamilyId, work: () => Promise<void>) => {
     const before = { at: Date.now(), requests: pacer.requests, waited: pacer.waitedMs };
     await work();
     timings.push({
@@ -129,7 +125,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     const inStage = run.checks.filter((c) => (c.stage ?? "main") === stage);
     const scenarios = (options.scenarios ?? SCENARIOS).filter((s) => s.family === run.family && (s.stage ?? "main") === stage);
     if (!ctx) {
-      const reason = `the target names no family${run.family.toUpperCase()} server`;
+      const reason = `the target names no ${TARGET_KEYS[run.family]} server`;
       for (const check of inStage) addCheckResult(run, check, "dredd", { verdict: "not-applicable", reasons: [reason], durationMs: 0, decisions: [] });
       for (const scenario of scenarios) addScenarioResult(run, scenario, { verdict: "not-applicable", reasons: [reason], durationMs: 0 });
       return;
@@ -142,7 +138,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     }
     const bound = new Set(boundChecks(inStage).values());
     const label = stage === "main" ? "" : " (rate limits)";
-    if (inStage.length > 0) log(`family ${run.family.toUpperCase()}: Dredd suite${label}`);
+    if (inStage.length > 0) log(`${familyName(run.family)}: Dredd suite${label}`);
     if (inStage.length > 0) await timed(`dredd${stage === "exhaust" ? "-429" : ""}`, run.family, () =>
       runDreddSuite({
         ctx,
@@ -154,7 +150,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     );
     const probes = inStage.filter((c) => !bound.has(c));
     if (probes.length > 0) {
-      log(`family ${run.family.toUpperCase()}: ${probes.length} probes${label}`);
+      log(`${familyName(run.family)}: ${probes.length} probes${label}`);
       await timed(`probes${stage === "exhaust" ? "-429" : ""}`, run.family, async () => {
         for (const check of probes) {
           const at = Date.now();
@@ -168,7 +164,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
       });
     }
     if (scenarios.length > 0) {
-      log(`family ${run.family.toUpperCase()}: ${scenarios.length} scenarios${label}`);
+      log(`${familyName(run.family)}: ${scenarios.length} scenarios${label}`);
       await timed(`scenarios${stage === "exhaust" ? "-429" : ""}`, run.family, async () => {
         for (const scenario of scenarios) addScenarioResult(run, scenario, await runScenario(scenario, ctx));
       });

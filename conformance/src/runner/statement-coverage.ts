@@ -4,7 +4,8 @@
  * no check on the wire can observe it. Rendered for the terminal, as a JUnit test suite (one
  * case per statement) and as a self-contained Markdown page (`--report PATH`).
  */
-import type { Statement } from "@payment-collection/contract/statements.ts";
+import { familyName } from "@payment-collection/contract/model/index.ts";
+import { statementAppliesTo, type Statement } from "@payment-collection/contract/statements.ts";
 import type { Catalogue } from "../core/statement-map.ts";
 import type { CheckResult, RunReport } from "../core/results.ts";
 
@@ -18,7 +19,7 @@ export const NOT_ON_THE_WIRE: Record<string, string> = {
   "A-SERVICE-RULE-base-url": "the base address is the deployment's; the target file names it",
   "B-SERVICE-RULE-base-urls": "the base addresses are the deployment's; the target file names them",
   "A-CHARGE-PRINCIPLE-central-object": "a description of the model, not a behaviour",
-  "A-SERVICE-PRINCIPLE-live-only": "where the service runs; its wire consequence (sk_test_ refused by a live server) is checked by a/auth/test-keys-refused-live",
+  "A-SERVICE-PRINCIPLE-live-only": "where the service runs; its wire consequence (sk_test_ refused by a live server) is checked by family-a/auth/test-keys-refused-live",
   "A-SERVICE-PRINCIPLE-real-money": "money movement happens outside the HTTP exchange",
   "A-SERVICE-PRINCIPLE-no-sandbox": "a fact about the provider's offer, not about a server's answers",
   "B-SERVICE-PRINCIPLE-environments": "a fact about the provider's deployments; each is a separate target",
@@ -65,7 +66,7 @@ export function statementCoverage(report: Pick<RunReport, "results" | "families"
   for (const result of report.results) {
     for (const id of result.statements) byStatement.set(id, [...(byStatement.get(id) ?? []), result]);
   }
-  const inRun = (s: Statement) => s.family === "both" || report.families.some((f) => s.family.toLowerCase() === f);
+  const inRun = (s: Statement) => report.families.some((f) => statementAppliesTo(s, f));
   return catalogue.statements.filter(inRun).map((statement) => {
     const checks = byStatement.get(statement.id) ?? [];
     const ran = checks.filter((c) => c.verdict !== "not-applicable");
@@ -123,7 +124,7 @@ export function statementReportMarkdown(report: RunReport, entries: StatementCov
     `# Conformance report`,
     "",
     `- Target: ${cell(report.target)}`,
-    `- Profile: \`${report.profile}\` · families ${report.families.map((f) => f.toUpperCase()).join(", ")} · started ${report.startedAt} · ${(report.durationMs / 1000).toFixed(1)} s`,
+    `- Profile: \`${report.profile}\` · ${report.families.map(familyName).join(", ")} · started ${report.startedAt} · ${(report.durationMs / 1000).toFixed(1)} s`,
     `- Checks: ${report.results.length}: ${report.results.filter((r) => r.verdict === "pass").length} pass, ${report.results.filter((r) => r.verdict === "fail").length} fail, ${report.results.filter((r) => r.verdict === "not-applicable").length} not applicable`,
     `- ${headline(entries)}`,
     "",

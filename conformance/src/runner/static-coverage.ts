@@ -4,7 +4,7 @@
  * plus the ones it names itself; each behaviour scenario enforces the statements it names.
  * The docs portal shows this beside every statement; a run's own report says which passed.
  */
-import { loadFamilyContract, FAMILY_LETTERS } from "@payment-collection/contract/model/index.ts";
+import { familyName, loadFamilyContract, FAMILY_IDS } from "@payment-collection/contract/model/index.ts";
 import { FAMILY_CHECKS } from "../checks/index.ts";
 import { checkId } from "../checks/response-check.ts";
 import { loadCatalogue, statementsFor } from "../core/statement-map.ts";
@@ -29,17 +29,17 @@ export function staticStatementCoverage(): Map<string, CoveringCheck[]> {
     if (!list.some((known) => known.name === check.name && known.profile === check.profile)) list.push(check);
     byStatement.set(statement, list);
   };
-  for (const family of FAMILY_LETTERS) {
+  for (const family of FAMILY_IDS) {
     const contract = loadFamilyContract(family);
     for (const check of FAMILY_CHECKS[family]) {
       const ids = new Set(statementsFor(catalogue, contract, { family, operationId: check.operationId, status: check.status, errorCode: check.errorCode }));
       for (const extra of check.statements ?? []) ids.add(extra);
-      const covering = { name: checkId(check), title: check.title, profile: check.profile ?? "seed", suite: `family ${family.toUpperCase()}` };
+      const covering = { name: checkId(check), title: check.title, profile: check.profile ?? "seed", suite: familyName(family) };
       for (const id of ids) add(id, covering);
     }
   }
   for (const scenario of SCENARIOS) {
-    const covering = { name: scenario.id, title: scenario.title, profile: scenario.profile, suite: `family ${scenario.family.toUpperCase()} scenario` };
+    const covering = { name: scenario.id, title: scenario.title, profile: scenario.profile, suite: `${familyName(scenario.family)} scenario` };
     for (const id of scenario.statements) add(id, covering);
   }
   return byStatement;

@@ -4,7 +4,7 @@
  * might read, is not accepted: the request is answered as one without a key.
  */
 import type { FamilyContext } from "../core/check-context.ts";
-import type { FamilyLetter } from "@payment-collection/contract/model/index.ts";
+import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 import type { Scenario, ScenarioAssertions } from "../core/scenario.ts";
 import { describe, expectCode, sender } from "./support.ts";
 
@@ -17,15 +17,15 @@ async function keyOnlyInQuery(ctx: FamilyContext, check: ScenarioAssertions, id:
   const query = Object.fromEntries(NAMES(ctx.contract.apiKeyHeader).map((name) => [name, key]));
   const response = await send(operationId, { key: "none", query });
   // Family A's 401 status is decision D21: under seed any refusal counts; family B states 401.
-  const refused = ctx.family === "b" ? response.status === 401 : response.status >= 400 && response.status < 500;
+  const refused = ctx.family === "family-b" ? response.status === 401 : response.status >= 400 && response.status < 500;
   check.that(refused, `the primary key sent only in the URL query was answered ${describe(response)}, expected a 401 as without a key`);
   if (refused) {
     check.response(operationId, "401", response);
-    if (ctx.family === "b") expectCode(check, response, "UNAUTHORIZED", "key in the query");
+    if (ctx.family === "family-b") expectCode(check, response, "UNAUTHORIZED", "key in the query");
   }
 }
 
-function scenario(family: FamilyLetter, operationId: string, statements: string[]): Scenario {
+function scenario(family: FamilyId, operationId: string, statements: string[]): Scenario {
   return {
     id: `${family}/auth/key-never-in-query`,
     family,
@@ -39,5 +39,5 @@ function scenario(family: FamilyLetter, operationId: string, statements: string[
   };
 }
 
-export const keyNeverInQueryA = scenario("a", "getMerchant", ["A-AUTH-AUTH-header"]);
-export const keyNeverInQueryB = scenario("b", "getHealth", ["B-AUTH-AUTH-never-in-query", "B-AUTH-AUTH-header", "B-AUTH-ERROR-unauthorized"]);
+export const keyNeverInQueryA = scenario("family-a", "getMerchant", ["A-AUTH-AUTH-header"]);
+export const keyNeverInQueryB = scenario("family-b", "getHealth", ["B-AUTH-AUTH-never-in-query", "B-AUTH-AUTH-header", "B-AUTH-ERROR-unauthorized"]);

@@ -6,8 +6,8 @@ import type { Scenario } from "../core/scenario.ts";
 import { describe, is2xx, sender } from "./support.ts";
 
 export const merchantReadScope: Scenario = {
-  id: "a/auth/merchant-read-scope",
-  family: "a",
+  id: "family-a/auth/merchant-read-scope",
+  family: "family-a",
   profile: "seed",
   title: "GET /v1/merchant needs merchant:read; a key of the same account without it is refused",
   statements: ["A-AUTH-AUTH-merchant-scope"],

@@ -8,8 +8,8 @@ import type { Scenario } from "../core/scenario.ts";
 import { chargeRequest, describe, sender } from "./support.ts";
 
 export const testKeysRefusedByLive: Scenario = {
-  id: "a/auth/test-keys-refused-live",
-  family: "a",
+  id: "family-a/auth/test-keys-refused-live",
+  family: "family-a",
   profile: "seed",
   title: "a live family A server refuses sk_test_ keys",
   statements: ["A-AUTH-AUTH-test-keys", "A-SERVICE-PRINCIPLE-live-only"],
@@ -18,7 +18,7 @@ export const testKeysRefusedByLive: Scenario = {
     { operationId: "createCharge", status: "401" },
   ],
   async run(ctx, check) {
-    if (ctx.a?.environment !== "live") throw new NotApplicable("the target is a sandbox (environment: sandbox): only a live server must refuse sk_test_ keys");
+    if (ctx.familyA?.environment !== "live") throw new NotApplicable("the target is a sandbox (environment: sandbox): only a live server must refuse sk_test_ keys");
     const key = ctx.keyValue("testKey")!;
     if (!key.startsWith("sk_test_")) throw new NotApplicable("the target's testKey does not start with sk_test_");
     const send = sender(ctx, this.id);

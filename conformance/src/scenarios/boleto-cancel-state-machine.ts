@@ -31,8 +31,8 @@ async function statusOf(ctx: FamilyContext, id: string, scenarioId: string, chec
 }
 
 export const boletoCancelStateMachine: Scenario = {
-  id: "b/boletos/cancel-state-machine",
-  family: "b",
+  id: "family-b/boletos/cancel-state-machine",
+  family: "family-b",
   profile: "seed",
   title: "REGISTERED -> CANCELED on cancel; other states, long reasons and unknown ids refused, nothing changed",
   statements: [
@@ -77,7 +77,7 @@ export const boletoCancelStateMachine: Scenario = {
     envelope2(check, again, "cancel CANCELED");
     check.that((await statusOf(ctx, id, this.id, check)) === "CANCELED", "the refused second cancel changed the boleto");
 
-    const confirmed = ctx.b?.fixtures.confirmedBoletoId;
+    const confirmed = ctx.familyB?.fixtures.confirmedBoletoId;
     if (confirmed) {
       const before = await statusOf(ctx, confirmed, this.id, check);
       const refused = await send("cancelBoleto", { params: { boletoId: confirmed }, body: { reason: "not registered" } });

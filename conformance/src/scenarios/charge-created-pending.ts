@@ -16,8 +16,8 @@ const STATED: Array<[path: string, value: unknown, statement: string]> = [
 ];
 
 export const chargeCreatedPending: Scenario = {
-  id: "a/charges/created-pending",
-  family: "a",
+  id: "family-a/charges/created-pending",
+  family: "family-a",
   profile: "seed",
   title: "a new charge is pending, unpaid, BRL, pix, and reads back as created",
   statements: ["A-CHARGE-TRANSITION-pending-on-creation", "A-CHARGES-RULE-returns-charge", ...new Set(STATED.map(([, , s]) => s))],

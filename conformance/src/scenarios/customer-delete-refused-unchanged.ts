@@ -7,8 +7,8 @@ import type { Scenario } from "../core/scenario.ts";
 import { at, describe, expectCode, sender } from "./support.ts";
 
 export const customerDeleteRefusedUnchanged: Scenario = {
-  id: "b/customers/delete-refused-unchanged",
-  family: "b",
+  id: "family-b/customers/delete-refused-unchanged",
+  family: "family-b",
   profile: "seed",
   title: "a customer tied to an open charge is not deleted (409 OCD001) and stays as it was",
   statements: ["B-ERRORS-ERROR-OCD001-409", "B-CUSTOMER-TRANSITION-soft-delete"],

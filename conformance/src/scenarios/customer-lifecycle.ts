@@ -10,8 +10,8 @@ import type { Scenario } from "../core/scenario.ts";
 import { at, customerRequest, describe, expectCode, is2xx, is4xx, require2xx, sender } from "./support.ts";
 
 export const customerLifecycle: Scenario = {
-  id: "b/customers/lifecycle",
-  family: "b",
+  id: "family-b/customers/lifecycle",
+  family: "family-b",
   profile: "seed",
   title: "a customer is created ACTIVE, read, updated, refused an empty update, and soft-deleted",
   statements: [

@@ -15,8 +15,8 @@ const EARLIEST_RETRY_MS = 4_000;
 const RETRY_WAIT_MS = 10_000;
 
 export const webhookRetriedAfterFailure: Scenario = {
-  id: "a/events/webhook-retried",
-  family: "a",
+  id: "family-a/events/webhook-retried",
+  family: "family-a",
   profile: "full",
   decision: "D26",
   title: "a webhook the receiver answers with 500 comes again, same webhook-id, after about 5 s",

@@ -23,8 +23,8 @@ const STANDARD_SIGNATURE = /^v1,[A-Za-z0-9+/]{43}=$/;
 type Json = Record<string, unknown>;
 
 export const webhookSignedWithHmac: Scenario = {
-  id: "a/events/webhook-signed",
-  family: "a",
+  id: "family-a/events/webhook-signed",
+  family: "family-a",
   profile: "seed",
   title: "the payment webhook of a charge arrives signed with an HMAC",
   statements: ["A-EVENTS-EVENT-hmac", "A-EVENTS-EVENT-payment-webhook", "A-CHARGE-FIELD-request.webhook_url"],

@@ -13,15 +13,15 @@ import { payChargeTowards, plainHeaders, startReceiver } from "./events-webhook-
 const WAIT_MS = 5_000;
 
 export const webhookSignatureVerifies: Scenario = {
-  id: "a/events/webhook-signature-verifies",
-  family: "a",
+  id: "family-a/events/webhook-signature-verifies",
+  family: "family-a",
   profile: "full",
   decision: "D25",
   title: "the payment webhook's signature verifies with the account's secret (Standard Webhooks)",
   statements: ["A-EVENTS-EVENT-hmac"],
   covers: [{ operationId: "createCharge", status: "201" }],
   async run(ctx, check) {
-    const secret = ctx.a?.webhookSecret;
+    const secret = ctx.familyA?.webhookSecret;
     if (!secret) throw new NotApplicable("the target names no familyA.webhookSecret, so a signature cannot be verified");
     const receiver = await startReceiver();
     try {

@@ -6,8 +6,8 @@ import type { Scenario } from "../core/scenario.ts";
 import { at, chargeRequest, expectCode, require2xx, sender, type Json } from "./support.ts";
 
 export const mismatchKeepsOriginal: Scenario = {
-  id: "a/idempotency/mismatch-keeps-original",
-  family: "a",
+  id: "family-a/idempotency/mismatch-keeps-original",
+  family: "family-a",
   profile: "full",
   decision: "D07",
   title: "a used key with another payload gives 422 and leaves the original charge",

@@ -6,8 +6,8 @@ import type { Scenario } from "../core/scenario.ts";
 import { at, chargeRequest, is2xx, require2xx, sender } from "./support.ts";
 
 export const newKeyCreatesCharge: Scenario = {
-  id: "a/idempotency/new-key-creates",
-  family: "a",
+  id: "family-a/idempotency/new-key-creates",
+  family: "family-a",
   profile: "seed",
   title: "each never-seen Idempotency-Key creates its own charge",
   statements: ["A-IDEM-RULE-new-key", "A-CHARGES-RULE-returns-charge"],

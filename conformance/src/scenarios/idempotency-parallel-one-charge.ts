@@ -9,8 +9,8 @@ import { at, chargeRequest, describe, is2xx, is4xx, sender } from "./support.ts"
 const PARALLEL = 6;
 
 export const parallelRequestsOneCharge: Scenario = {
-  id: "a/idempotency/parallel-one-charge",
-  family: "a",
+  id: "family-a/idempotency/parallel-one-charge",
+  family: "family-a",
   profile: "seed",
   title: `${PARALLEL} simultaneous requests with one Idempotency-Key yield one charge`,
   statements: ["A-IDEM-RULE-replay", "A-IDEM-RULE-new-key"],

@@ -6,8 +6,8 @@ import type { Scenario } from "../core/scenario.ts";
 import { chargeRequest, json, require2xx, sameJson, sender } from "./support.ts";
 
 export const replayMarker: Scenario = {
-  id: "a/idempotency/replay-marker",
-  family: "a",
+  id: "family-a/idempotency/replay-marker",
+  family: "family-a",
   profile: "full",
   decision: "D07",
   title: "a replay is the stored response, marked Idempotent-Replayed: true",

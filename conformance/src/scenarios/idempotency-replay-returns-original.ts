@@ -7,8 +7,8 @@ import type { Scenario } from "../core/scenario.ts";
 import { at, chargeRequest, is2xx, require2xx, sender } from "./support.ts";
 
 export const replayReturnsOriginal: Scenario = {
-  id: "a/idempotency/replay-returns-original",
-  family: "a",
+  id: "family-a/idempotency/replay-returns-original",
+  family: "family-a",
   profile: "seed",
   title: "a used Idempotency-Key returns the original charge (same id, BR Code and txid)",
   statements: ["A-IDEM-RULE-replay"],

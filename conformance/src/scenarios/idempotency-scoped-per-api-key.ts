@@ -7,8 +7,8 @@ import type { Scenario } from "../core/scenario.ts";
 import { at, chargeRequest, is2xx, require2xx, sender } from "./support.ts";
 
 export const keysScopedPerApiKey: Scenario = {
-  id: "a/idempotency/scoped-per-api-key",
-  family: "a",
+  id: "family-a/idempotency/scoped-per-api-key",
+  family: "family-a",
   profile: "seed",
   title: "the same Idempotency-Key under another API key creates an independent charge",
   statements: ["A-IDEM-RULE-scoped-per-key", "A-IDEM-RULE-new-key"],

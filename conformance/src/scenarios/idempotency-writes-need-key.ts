@@ -7,8 +7,8 @@ import type { Scenario } from "../core/scenario.ts";
 import { chargeRequest, expectCode, is2xx, sender } from "./support.ts";
 
 export const writesNeedIdempotencyKey: Scenario = {
-  id: "a/idempotency/writes-need-key",
-  family: "a",
+  id: "family-a/idempotency/writes-need-key",
+  family: "family-a",
   profile: "seed",
   title: "a charge creation needs an Idempotency-Key of at least 8 characters",
   statements: ["A-IDEM-PRINCIPLE-writes-need-key", "A-IDEM-RULE-mandatory", "A-IDEM-ERROR-key-required", "A-LIMITS-LIMIT-idempotency-key"],

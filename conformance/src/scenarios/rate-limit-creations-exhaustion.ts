@@ -24,8 +24,8 @@ function header(response: { headers: Record<string, string | undefined> }, name:
 
 function creationLimitEnforcedSeparately(resource: string, operationId: string, statement: string): Scenario {
   return {
-    id: `b/rate-limits/${resource}-limit-exhaustion`,
-    family: "b",
+    id: `family-b/rate-limits/${resource}-limit-exhaustion`,
+    family: "family-b",
     profile: "seed",
     title: `used-up ${resource} creations give 429 while other requests of the account still pass`,
     statements: [statement, "B-LIMITS-STATUS-429", "B-LIMITS-HEADER-retry-after"],

@@ -13,8 +13,8 @@ import { describe, is2xx, sender } from "./support.ts";
 const SLACK_SECONDS = 2;
 
 export const rateLimitExhaustion: Scenario = {
-  id: "b/rate-limits/exhaustion",
-  family: "b",
+  id: "family-b/rate-limits/exhaustion",
+  family: "family-b",
   profile: "seed",
   stage: "exhaust",
   title: "a used-up limit gives 429 with Retry-After >= 1 matching Reset; another account is unaffected",

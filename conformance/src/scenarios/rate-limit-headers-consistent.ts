@@ -20,8 +20,8 @@ interface Reading {
 const integer = (value: string | undefined) => (value !== undefined && /^\d+$/.test(value.trim()) ? Number(value) : undefined);
 
 export const rateLimitHeadersConsistent: Scenario = {
-  id: "b/rate-limits/headers-consistent",
-  family: "b",
+  id: "family-b/rate-limits/headers-consistent",
+  family: "family-b",
   profile: "seed",
   title: "X-RateLimit-Limit, -Remaining and -Reset agree over a series of requests",
   statements: ["B-LIMITS-HEADER-rate-limit", "B-LIMITS-RULE-plan", "B-LIMITS-RULE-family-b"],

@@ -21,8 +21,8 @@ function reading(response: ObservedResponse) {
 }
 
 export const perResourceLimitsSeparate: Scenario = {
-  id: "b/rate-limits/per-resource-separate",
-  family: "b",
+  id: "family-b/rate-limits/per-resource-separate",
+  family: "family-b",
   profile: "seed",
   title: "the PIX creation limit is counted apart from the general limit",
   statements: ["B-LIMITS-LIMIT-pix", "B-LIMITS-LIMIT-general", "B-LIMITS-HEADER-rate-limit"],

@@ -7,8 +7,8 @@ import type { Scenario } from "../core/scenario.ts";
 import { at, chargeRequest, describe, is2xx, sender } from "./support.ts";
 
 export const familyAUnderV1: Scenario = {
-  id: "a/versioning/v1-path-segment",
-  family: "a",
+  id: "family-a/versioning/v1-path-segment",
+  family: "family-a",
   profile: "seed",
   title: "every family A operation answers under {base_url}/v1",
   statements: ["A-SERVICE-RULE-v1-prefix", "A-VERSION-VERSIONING-path-segment", "A-CHARGES-ENDPOINT-create", "A-CHARGES-ENDPOINT-get", "A-MERCHANT-ENDPOINT-get"],

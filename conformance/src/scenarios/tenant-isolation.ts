@@ -8,8 +8,8 @@ import type { Scenario } from "../core/scenario.ts";
 import { at, describe, is2xx, sender } from "./support.ts";
 
 export const chargeTenantIsolation: Scenario = {
-  id: "a/auth/tenant-isolation-charge",
-  family: "a",
+  id: "family-a/auth/tenant-isolation-charge",
+  family: "family-a",
   profile: "seed",
   title: "secondAccount cannot read the first account's charge",
   statements: ["A-AUTH-AUTH-header", "A-CHARGES-ENDPOINT-get"],
@@ -27,8 +27,8 @@ export const chargeTenantIsolation: Scenario = {
 };
 
 export const customerTenantIsolation: Scenario = {
-  id: "b/auth/tenant-isolation-customer",
-  family: "b",
+  id: "family-b/auth/tenant-isolation-customer",
+  family: "family-b",
   profile: "seed",
   title: "secondAccount cannot read, change or delete the first account's customer",
   statements: ["B-AUTH-AUTH-header", "B-CUSTOMER-ENDPOINT-get"],

@@ -10,8 +10,8 @@ import { at, describe, sender } from "./support.ts";
 const SEMVER = /^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 
 export const healthV1EnvelopeSemver: Scenario = {
-  id: "b/versioning/health-v1-envelope-semver",
-  family: "b",
+  id: "family-b/versioning/health-v1-envelope-semver",
+  family: "family-b",
   profile: "seed",
   title: "health reports v1; error envelope 2 carries a semantic version",
   statements: ["B-VERSION-VERSIONING-health-v1", "B-VERSION-VERSIONING-envelope-2-semver", "B-HEALTH-FIELD-response"],

@@ -40,9 +40,9 @@ const refusedDeletes = new Set<string>();
 export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   {
     name: "replay-creates-new-charge",
-    caughtBy: "a/idempotency/replay-returns-original",
+    caughtBy: "family-a/idempotency/replay-returns-original",
     breaks: "a used Idempotency-Key returns the original charge, with no new QR code",
-    family: "a",
+    family: "family-a",
     // Every request reaches the server under a key of its own: each replay creates a charge.
     request: (request) => {
       const key = request.headers["idempotency-key"];
@@ -51,9 +51,9 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "idempotency-keys-shared-between-api-keys",
-    caughtBy: "a/idempotency/scoped-per-api-key",
+    caughtBy: "family-a/idempotency/scoped-per-api-key",
     breaks: "Idempotency-Keys are scoped per API key",
-    family: "a",
+    family: "family-a",
     response: (request, reply) => {
       const key = request.headers["idempotency-key"];
       if (!isChargeCreation(request) || !key || !ok(reply)) return reply;
@@ -64,9 +64,9 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "parallel-requests-create-several-charges",
-    caughtBy: "a/idempotency/parallel-one-charge",
+    caughtBy: "family-a/idempotency/parallel-one-charge",
     breaks: "one Idempotency-Key yields one charge, also when its requests arrive at once",
-    family: "a",
+    family: "family-a",
     request: (request) => {
       const key = request.headers["idempotency-key"];
       if (!isChargeCreation(request) || !key || key.length < 8) return request;
@@ -80,9 +80,9 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "new-key-returns-an-old-charge",
-    caughtBy: "a/idempotency/new-key-creates",
+    caughtBy: "family-a/idempotency/new-key-creates",
     breaks: "a never-seen Idempotency-Key creates the charge",
-    family: "a",
+    family: "family-a",
     response: (request, reply) => {
       if (!isChargeCreation(request) || !ok(reply)) return reply;
       firstCharge ??= reply.body;
@@ -91,9 +91,9 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "eight-character-key-refused",
-    caughtBy: "a/idempotency/writes-need-key",
+    caughtBy: "family-a/idempotency/writes-need-key",
     breaks: "an Idempotency-Key of 8 characters is accepted",
-    family: "a",
+    family: "family-a",
     request: (request) => {
       const key = request.headers["idempotency-key"];
       return isChargeCreation(request) && key?.length === 8 ? withHeader(request, "idempotency-key", key.slice(0, 7)) : request;
@@ -101,24 +101,24 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "new-charge-already-paid-at",
-    caughtBy: "a/charges/created-pending",
+    caughtBy: "family-a/charges/created-pending",
     breaks: "paid_at is null while a charge is unpaid",
-    family: "a",
+    family: "family-a",
     response: (request, reply) => (isChargeCreation(request) && ok(reply) ? editBody(reply, (b) => (b.paid_at = b.created_at)) : reply),
   },
   {
     name: "charge-read-differs-from-creation",
-    caughtBy: "a/charges/created-pending",
+    caughtBy: "family-a/charges/created-pending",
     breaks: "GET /v1/charges/{id} returns the charge creation returned",
-    family: "a",
+    family: "family-a",
     response: (request, reply) =>
       request.method === "GET" && /^\/v1\/charges\/[^/]+$/.test(request.path) && ok(reply) ? editBody(reply, (b) => (b.amount = Number(b.amount) + 1)) : reply,
   },
   {
     name: "charge-readable-by-another-account",
-    caughtBy: "a/auth/tenant-isolation-charge",
+    caughtBy: "family-a/auth/tenant-isolation-charge",
     breaks: "an account cannot read another account's charge",
-    family: "a",
+    family: "family-a",
     request: (request, keys) =>
       request.method === "GET" && request.path.startsWith("/v1/charges/") && request.headers["x-api-key"] === keys.familyA.secondAccount
         ? withHeader(request, "x-api-key", keys.familyA.primary)
@@ -126,9 +126,9 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "family-a-key-read-from-query",
-    caughtBy: "a/auth/key-never-in-query",
+    caughtBy: "family-a/auth/key-never-in-query",
     breaks: "the key travels in the x-api-key header, never in the URL query",
-    family: "a",
+    family: "family-a",
     request: (request) => {
       const key = new URLSearchParams(request.search).get("api_key");
       return request.path.startsWith("/v1") && request.headers["x-api-key"] === undefined && key ? { ...withHeader(request, "x-api-key", key), search: "" } : request;
@@ -136,16 +136,16 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "family-a-moved-off-v1",
-    caughtBy: "a/versioning/v1-path-segment",
+    caughtBy: "family-a/versioning/v1-path-segment",
     breaks: "family A lives under the path segment /v1",
-    family: "a",
+    family: "family-a",
     request: (request) => (request.path === "/v1/merchant" ? { ...request, path: "/v2/merchant" } : request),
   },
   {
     name: "family-b-key-read-from-query",
-    caughtBy: "b/auth/key-never-in-query",
+    caughtBy: "family-b/auth/key-never-in-query",
     breaks: "the key must never be sent in a URL query",
-    family: "b",
+    family: "family-b",
     request: (request) => {
       const key = new URLSearchParams(request.search).get("X-API-Key");
       return !request.path.startsWith("/v1") && request.headers["x-api-key"] === undefined && key ? { ...withHeader(request, "x-api-key", key), search: "" } : request;
@@ -153,9 +153,9 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "x-idempotency-key-ignored",
-    caughtBy: "b/idempotency/no-duplicates",
+    caughtBy: "family-b/idempotency/no-duplicates",
     breaks: "X-Idempotency-Key avoids duplicated transactions",
-    family: "b",
+    family: "family-b",
     request: (request) => {
       const key = request.headers["x-idempotency-key"];
       return request.method === "POST" && key ? withHeader(request, "x-idempotency-key", `${key}-${unique()}`) : request;
@@ -163,9 +163,9 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "customer-readable-by-another-account",
-    caughtBy: "b/auth/tenant-isolation-customer",
+    caughtBy: "family-b/auth/tenant-isolation-customer",
     breaks: "an account cannot read another account's customer",
-    family: "b",
+    family: "family-b",
     request: (request, keys) =>
       /^\/api\/v1\/sdk\/customers\/[^/]+$/.test(request.path) && request.headers["x-api-key"] === keys.familyB.secondAccount
         ? withHeader(request, "x-api-key", keys.familyB.primary)
@@ -173,24 +173,24 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "customer-created-inactive",
-    caughtBy: "b/customers/lifecycle",
+    caughtBy: "family-b/customers/lifecycle",
     breaks: "a new customer is ACTIVE",
-    family: "b",
+    family: "family-b",
     response: (request, reply) =>
       request.method === "POST" && request.path === "/api/v1/sdk/customers" && ok(reply) ? editBody(reply, (b) => (b.data.status = "INACTIVE")) : reply,
   },
   {
     name: "deleted-customer-still-active",
-    caughtBy: "b/customers/lifecycle",
+    caughtBy: "family-b/customers/lifecycle",
     breaks: "a deleted customer is marked as deleted (soft delete)",
-    family: "b",
+    family: "family-b",
     response: (request, reply) => (isCustomerRead(request) && ok(reply) ? editBody(reply, (b) => b.data.status === "DELETED" && (b.data.status = "ACTIVE")) : reply),
   },
   {
     name: "refused-delete-still-deletes",
-    caughtBy: "b/customers/delete-refused-unchanged",
+    caughtBy: "family-b/customers/delete-refused-unchanged",
     breaks: "a refused delete (409 OCD001) leaves the customer unchanged",
-    family: "b",
+    family: "family-b",
     // The first refused delete removes the customer anyway: a second delete finds no customer.
     response: (request, reply) => {
       const id = request.path.split("/").pop()!;
@@ -204,24 +204,24 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "empty-customer-update-accepted",
-    caughtBy: "b/customers/lifecycle",
+    caughtBy: "family-b/customers/lifecycle",
     breaks: "an update needs at least one field",
-    family: "b",
+    family: "family-b",
     request: (request) =>
       request.method === "PUT" && request.body.replace(/\s/g, "") === "{}" ? { ...request, body: JSON.stringify({ notes: "filled in" }) } : request,
   },
   {
     name: "canceled-boleto-shown-registered",
-    caughtBy: "b/boletos/cancel-state-machine",
+    caughtBy: "family-b/boletos/cancel-state-machine",
     breaks: "a cancelled boleto is CANCELED afterwards (REGISTERED -> CANCELED)",
-    family: "b",
+    family: "family-b",
     response: (request, reply) => (isBoletoRead(request) && ok(reply) ? editBody(reply, (b) => b.data.status === "CANCELED" && (b.data.status = "REGISTERED")) : reply),
   },
   {
     name: "refused-cancel-changes-boleto",
-    caughtBy: "b/boletos/cancel-state-machine",
+    caughtBy: "family-b/boletos/cancel-state-machine",
     breaks: "a cancel refused with ODE003 leaves the boleto unchanged",
-    family: "b",
+    family: "family-b",
     // The 201-character reason is refused, but the boleto is cancelled anyway.
     request: (request) => {
       if (request.method !== "DELETE" || !request.path.endsWith("/cancel") || !request.body) return request;
@@ -239,9 +239,9 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "json-put-body-ignored",
-    caughtBy: "b/headers/content-type-json",
+    caughtBy: "family-b/headers/content-type-json",
     breaks: "PUT bodies are read as application/json",
-    family: "b",
+    family: "family-b",
     request: (request) => {
       if (request.method !== "PUT" || !(request.headers["content-type"] ?? "").startsWith("application/json")) return request;
       const body = JSON.parse(request.body) as Json;
@@ -250,17 +250,17 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "rate-limit-remaining-frozen",
-    caughtBy: "b/rate-limits/headers-consistent",
+    caughtBy: "family-b/rate-limits/headers-consistent",
     breaks: "X-RateLimit-Remaining counts down the requests left in the window",
-    family: "b",
+    family: "family-b",
     response: (_request, reply) =>
       reply.headers["x-ratelimit-limit"] ? { ...reply, headers: { ...reply.headers, "x-ratelimit-remaining": String(Number(reply.headers["x-ratelimit-limit"]) - 1) } } : reply,
   },
   {
     name: "pix-limit-counts-every-request",
-    caughtBy: "b/rate-limits/per-resource-separate",
+    caughtBy: "family-b/rate-limits/per-resource-separate",
     breaks: "the PIX creation limit is counted apart from the general one",
-    family: "b",
+    family: "family-b",
     needsRateLimits: true,
     // Every request of the account uses up the PIX creation limit, as its headers then show.
     response: (request, reply) => {
@@ -277,9 +277,9 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "retry-after-zero",
-    caughtBy: "b/rate-limits/exhaustion",
+    caughtBy: "family-b/rate-limits/exhaustion",
     breaks: "a 429's Retry-After tells when to come back, consistent with X-RateLimit-Reset",
-    family: "b",
+    family: "family-b",
     needsRateLimits: true,
     response: (_request, reply) => (reply.status === 429 ? { ...reply, headers: { ...reply.headers, "retry-after": "0" } } : reply),
   },
@@ -351,18 +351,18 @@ const ANOTHER_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 BEHAVIOUR_MUTATIONS.push(
   {
     name: "webhook-unsigned",
-    caughtBy: "a/events/webhook-signed",
+    caughtBy: "family-a/events/webhook-signed",
     breaks: "webhook events are signed with HMAC",
-    family: "a",
+    family: "family-a",
     // The webhooks arrive without their signature headers.
     companion: webhookRelay(({ headers, body }) => ({ headers: Object.fromEntries(Object.entries(headers).filter(([name]) => !/signature/i.test(name))), body })),
     ...throughRelay,
   },
   {
     name: "webhook-signed-with-another-secret",
-    caughtBy: "a/events/webhook-signature-verifies",
+    caughtBy: "family-a/events/webhook-signature-verifies",
     breaks: "webhook events are signed with HMAC under the account's secret (D25: Standard Webhooks)",
-    family: "a",
+    family: "family-a",
     profile: "full",
     // A well-formed Standard Webhooks signature, made with a secret that is not the account's.
     companion: webhookRelay(({ headers, body }) => {
@@ -373,9 +373,9 @@ BEHAVIOUR_MUTATIONS.push(
   },
   {
     name: "webhook-not-retried",
-    caughtBy: "a/events/webhook-retried",
+    caughtBy: "family-a/events/webhook-retried",
     breaks: "a webhook the receiver did not acknowledge is retried with the same webhook-id (D26)",
-    family: "a",
+    family: "family-a",
     profile: "full",
     // The server takes every attempt for delivered, whatever the receiver answered.
     companion: webhookRelay((webhook) => webhook, () => 204),

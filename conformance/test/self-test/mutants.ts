@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Profile } from "../../src/core/profiles/index.ts";
+import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 
 export interface Exchange {
   method: string;
@@ -33,7 +34,7 @@ export interface Mutation {
   /** The rule of the document the broken server breaks. */
   breaks: string;
   /** Which family's suite must catch it. */
-  family: "a" | "b";
+  family: FamilyId;
   /** Id (or id prefix) of a check that must fail against it. */
   caughtBy: string;
   /** Needs the 429 checks (a small rate-limit plan). */
@@ -66,37 +67,37 @@ const is = (method: string, path: RegExp, status?: number) => (request: Exchange
 export const MUTATIONS: Mutation[] = [
   {
     name: "charge-amount-as-string",
-    caughtBy: "a/createCharge/201/",
+    caughtBy: "family-a/createCharge/201/",
     breaks: "wrong type of a field: a charge's amount is an integer",
-    family: "a",
+    family: "family-a",
     response: editJson(is("POST", /^\/v1\/charges$/, 201), (body) => (body.amount = String(body.amount))),
   },
   {
     name: "customer-without-email",
-    caughtBy: "b/getCustomer/200/",
+    caughtBy: "family-b/getCustomer/200/",
     breaks: "missing required field: get customer returns email",
-    family: "b",
+    family: "family-b",
     response: editJson(is("GET", /^\/api\/v1\/sdk\/customers\/[^/]+$/, 200), (body) => delete body.data.email),
   },
   {
     name: "customer-created-200",
-    caughtBy: "b/createCustomer/201/",
+    caughtBy: "family-b/createCustomer/201/",
     breaks: "wrong status: customer creation answers 201",
-    family: "b",
+    family: "family-b",
     response: (request, reply) => (is("POST", /^\/api\/v1\/sdk\/customers$/, 201)(request, reply) ? { ...reply, status: 200 } : reply),
   },
   {
     name: "cancel-unknown-boleto-wrong-code",
-    caughtBy: "b/cancelBoleto/404/",
+    caughtBy: "family-b/cancelBoleto/404/",
     breaks: "wrong error code: cancelling an unknown boleto gives ODE001",
-    family: "b",
+    family: "family-b",
     response: editJson(is("DELETE", /\/cancel$/, 404), (body) => (body.error.errorCode = "ODE004")),
   },
   {
     name: "unauthorized-in-envelope-2",
-    caughtBy: "b/getHealth/401/",
+    caughtBy: "family-b/getHealth/401/",
     breaks: "wrong envelope: a missing or invalid key gives envelope 1 {success, error: {code, message, details}}",
-    family: "b",
+    family: "family-b",
     response: editJson(is("GET", /^\/sdk\/status\/health$/, 401), (body) => {
       const message = body.error.message;
       for (const key of Object.keys(body)) delete body[key];
@@ -105,9 +106,9 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "429-without-retry-after",
-    caughtBy: "b/getHealth/429/",
+    caughtBy: "family-b/getHealth/429/",
     breaks: "missing required header: a 429 carries Retry-After",
-    family: "b",
+    family: "family-b",
     needsRateLimits: true,
     response: (_request, reply) => {
       if (reply.status !== 429) return reply;
@@ -118,30 +119,30 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "health-version-v2",
-    caughtBy: "b/getHealth/200/",
+    caughtBy: "family-b/getHealth/200/",
     breaks: "the health check reports version v1",
-    family: "b",
+    family: "family-b",
     response: editJson(is("GET", /^\/sdk\/status\/health$/, 200), (body) => (body.data.version = "v2")),
   },
   {
     name: "idempotency-error-renamed",
-    caughtBy: "a/createCharge/400/",
+    caughtBy: "family-a/createCharge/400/",
     breaks: "a missing Idempotency-Key gives code IDEMPOTENCY_KEY_REQUIRED",
-    family: "a",
+    family: "family-a",
     response: editJson(is("POST", /^\/v1\/charges$/, 400), (body) => (body.code = "MISSING_IDEMPOTENCY_KEY")),
   },
   {
     name: "error-without-code",
-    caughtBy: "a/getCharge/404/",
+    caughtBy: "family-a/getCharge/404/",
     breaks: "every family A error carries a stable code",
-    family: "a",
+    family: "family-a",
     response: editJson(is("GET", /^\/v1\/charges\/[^/]+$/, 404), (body) => delete body.code),
   },
   {
     name: "short-idempotency-key-accepted",
-    caughtBy: "a/createCharge/400/short-idempotency-key",
+    caughtBy: "family-a/createCharge/400/short-idempotency-key",
     breaks: "an Idempotency-Key under 8 characters is refused",
-    family: "a",
+    family: "family-a",
     request: (request) => {
       const key = request.headers["idempotency-key"];
       if (key === undefined || key.length >= 8) return request;
@@ -150,38 +151,38 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "customer-with-phone-number",
-    caughtBy: "b/getCustomer/200/",
+    caughtBy: "family-b/getCustomer/200/",
     breaks: "get customer responses carry no phoneNumber",
-    family: "b",
+    family: "family-b",
     response: editJson(is("GET", /^\/api\/v1\/sdk\/customers\/[^/]+$/, 200), (body) => (body.data.phoneNumber = "+5511987654321")),
   },
   {
     name: "boleto-as-text",
-    caughtBy: "b/getBoleto/200/",
+    caughtBy: "family-b/getBoleto/200/",
     breaks: "all bodies are JSON",
-    family: "b",
+    family: "family-b",
     response: (request, reply) =>
       is("GET", /^\/sdk\/boleto\/[^/]+$/, 200)(request, reply) ? { ...reply, headers: { ...reply.headers, "content-type": "text/plain" } } : reply,
   },
   {
     name: "envelope-2-version-not-semver",
-    caughtBy: "b/deleteCustomer/404/",
+    caughtBy: "family-b/deleteCustomer/404/",
     breaks: "error envelope 2 carries a semantic version string",
-    family: "b",
+    family: "family-b",
     response: editJson(is("DELETE", /^\/api\/sdk\/customers\/[^/]+$/, 404), (body) => (body.version = "1.0")),
   },
   {
     name: "boleto-status-lower-case",
-    caughtBy: "b/getBoleto/200/",
+    caughtBy: "family-b/getBoleto/200/",
     breaks: "boleto status values are ERROR, REGISTERED, PROCESSING, CONFIRMED, CANCELED",
-    family: "b",
+    family: "family-b",
     response: editJson(is("GET", /^\/sdk\/boleto\/[^/]+$/, 200), (body) => (body.data.status = String(body.data.status).toLowerCase())),
   },
   {
     name: "merchant-scope-ignored",
-    caughtBy: "a/getMerchant/403/",
+    caughtBy: "family-a/getMerchant/403/",
     breaks: "GET /v1/merchant requires the scope merchant:read",
-    family: "a",
+    family: "family-a",
     request: (request, keys) =>
       request.path === "/v1/merchant" && request.headers["x-api-key"] === keys.familyA.noMerchantRead
         ? { ...request, headers: { ...request.headers, "x-api-key": keys.familyA.primary } }
@@ -189,9 +190,9 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "missing-key-accepted",
-    caughtBy: "b/getHealth/401/missing-key",
+    caughtBy: "family-b/getHealth/401/missing-key",
     breaks: "a missing key gives 401 UNAUTHORIZED",
-    family: "b",
+    family: "family-b",
     request: (request, keys) =>
       request.path.startsWith("/v1") || request.headers["x-api-key"] !== undefined
         ? request
@@ -199,9 +200,9 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "cancel-accepts-long-reason",
-    caughtBy: "b/cancelBoleto/400/",
+    caughtBy: "family-b/cancelBoleto/400/",
     breaks: "the cancellation reason has at most 200 characters (ODE003)",
-    family: "b",
+    family: "family-b",
     request: (request) => {
       if (request.method !== "DELETE" || !request.path.endsWith("/cancel") || !request.body) return request;
       const body = JSON.parse(request.body) as Json;
@@ -277,7 +278,7 @@ export const OTHER_DECISIONS: Mutation = {
   name: "other-decisions",
   caughtBy: "",
   breaks: "nothing the document states",
-  family: "a",
+  family: "family-a",
   response: (request, reply) => {
     let out = reply;
     if (/json/.test(out.headers["content-type"] ?? "") && out.body.startsWith("{")) {

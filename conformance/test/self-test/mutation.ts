@@ -5,7 +5,7 @@
  * that the two run side by side.
  */
 import { afterAll, afterEach, expect, it } from "vitest";
-import type { FamilyLetter } from "@payment-collection/contract/model/index.ts";
+import { familyName, type FamilyId } from "@payment-collection/contract/model/index.ts";
 import { formatReport } from "../../src/runner/report.ts";
 import { failed } from "../../src/core/results.ts";
 import { BEHAVIOUR_MUTATIONS, NOT_CATCHABLE_HERE } from "./behaviour-mutants.ts";
@@ -15,7 +15,7 @@ import { runAgainstSandbox, SMALL_PLAN } from "../sandbox-run.ts";
 
 export const ALL_MUTATIONS = [...MUTATIONS, ...BEHAVIOUR_MUTATIONS];
 
-export function mutationSuite(family: FamilyLetter): void {
+export function mutationSuite(family: FamilyId): void {
   const cleanups: Array<() => Promise<void>> = [];
   const caught: string[] = [];
   const mutations = ALL_MUTATIONS.filter((m) => m.family === family);
@@ -23,8 +23,8 @@ export function mutationSuite(family: FamilyLetter): void {
     while (cleanups.length > 0) await cleanups.pop()!();
   });
   afterAll(() => {
-    const lines = [`family ${family.toUpperCase()} mutation score: ${caught.length} of ${mutations.length} broken servers caught (${ALL_MUTATIONS.length} in all)`];
-    if (family === "b") {
+    const lines = [`${familyName(family)} mutation score: ${caught.length} of ${mutations.length} broken servers caught (${ALL_MUTATIONS.length} in all)`];
+    if (family === "family-b") {
       lines.push("rules no broken server of the self-test can show (the suites still check them where a target can):");
       for (const { rule, why } of NOT_CATCHABLE_HERE) lines.push(`  - ${rule}: ${why}`);
     }
@@ -38,7 +38,7 @@ export function mutationSuite(family: FamilyLetter): void {
       const report = await runAgainstSandbox(
         {
           proxy: (upstream, keys) => startMutant(upstream, mutation, keys),
-          checks: byScenario ? { a: [], b: [] } : undefined,
+          checks: byScenario ? { "family-a": [], "family-b": [] } : undefined,
           families: [mutation.family],
           profile: mutation.profile,
           plan: mutation.needsRateLimits ? SMALL_PLAN : "generous",

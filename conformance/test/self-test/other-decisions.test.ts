@@ -22,7 +22,7 @@ describe("the conformance suites against a faithful server that decided differen
     expect(failures(seed), formatReport(seed)).toEqual([]);
     const full = await runAgainstSandbox({ proxy: otherDecisions, profile: "full" }, cleanups);
     expect(failed(full).map((r) => r.id)).toEqual(
-      expect.arrayContaining(["a/createCharge/201/new-key", "b/cancelBoleto/200/registered-boleto", "b/deleteCustomer/200/new-customer", "b/cancelBoleto/404/unknown-id"]),
+      expect.arrayContaining(["family-a/createCharge/201/new-key", "family-b/cancelBoleto/200/registered-boleto", "family-b/deleteCustomer/200/new-customer", "family-b/cancelBoleto/404/unknown-id"]),
     );
   });
 });

@@ -13,7 +13,7 @@ afterEach(async () => {
 
 describe("the conformance suites against a sandbox enforcing small rate limits", () => {
   it("pace themselves, and check every 429", { timeout: 180_000 }, async () => {
-    const report = await runAgainstSandbox({ plan: SMALL_PLAN, families: ["b"], exhaust: true }, cleanups);
+    const report = await runAgainstSandbox({ plan: SMALL_PLAN, families: ["family-b"], exhaust: true }, cleanups);
     expect(failures(report), formatReport(report)).toEqual([]);
     const rateLimited = report.results.filter((r) => r.covers.some((c) => c.status === "429"));
     expect(rateLimited.length).toBeGreaterThan(0);

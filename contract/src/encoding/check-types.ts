@@ -3,7 +3,7 @@
  * spec/statements.yaml). Each check names one element of a generated document and what it
  * must say; the checks themselves are in checks-*.ts.
  */
-import type { Json } from "../model/index.ts";
+import type { FamilyId, Json } from "../model/index.ts";
 
 export type { Json };
 export type OpenApiDocument = Json;
@@ -60,8 +60,8 @@ export interface SchemaAssertions {
 
 interface CheckBase {
   check: string;
-  /** Restricts the check to one family's documents ("a" or "b"). */
-  family?: "a" | "b";
+  /** Restricts the check to one family's documents (`family-a` or `family-b`). */
+  family?: FamilyId;
 }
 
 export interface OperationCheck extends CheckBase {

@@ -7,26 +7,19 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Json } from "./json.ts";
-import { CONTROL_SERVICES, FAMILIES, GENERATED_DIR, openapiPath, type ControlServiceId, type FamilyId, type OpenApiVersionId } from "./layout.ts";
+import { CONTROL_SERVICES, FAMILIES, GENERATED_DIR, isFamilyId, openapiPath, type ControlServiceId, type FamilyId, type OpenApiVersionId } from "./layout.ts";
 
 /** A service of the TypeSpec program: an interface family or the sandbox controls. */
 export type ServiceId = FamilyId | ControlServiceId;
-/** The short name of a family the conformance suites and reports use. */
-export type FamilyLetter = "a" | "b";
-export const FAMILY_LETTERS: readonly FamilyLetter[] = ["a", "b"];
 /** Every service with a generated document: both families, then the controls. */
 export const SERVICE_IDS: readonly ServiceId[] = [...FAMILIES.map((f) => f.id), ...CONTROL_SERVICES.map((c) => c.id)];
 
 /** `referenced`: the plain JSON, `$ref`s kept; `dereferenced`: every `$ref` inlined. */
 export type DocumentForm = "referenced" | "dereferenced";
 
-export function familyId(letter: FamilyLetter): FamilyId {
-  return letter === "a" ? "family-a" : "family-b";
-}
-
-/** The letter of a family's service; undefined for the sandbox controls. */
-export function familyLetterOf(service: ServiceId): FamilyLetter | undefined {
-  return service === "family-a" ? "a" : service === "family-b" ? "b" : undefined;
+/** The family of a service; undefined for the sandbox controls. */
+export function familyOf(service: ServiceId): FamilyId | undefined {
+  return isFamilyId(service) ? service : undefined;
 }
 
 /** The OpenAPI version a document declares (`openapi: 3.1.x` or else 3.0). */

@@ -7,7 +7,7 @@
  * dereferenced JSON of the same build, so both views are of one document.
  */
 import { resolve } from "node:path";
-import { familyId, loadDocument, type FamilyLetter } from "./documents.ts";
+import { loadDocument } from "./documents.ts";
 import { isObject, type Json } from "./json.ts";
 import { CONTRACT_ROOT, FAMILIES, GENERATED_DIR, openapiPath, type FamilyId } from "./layout.ts";
 import { operationsOf, type ContractOperation, type ContractResponse } from "./operations.ts";
@@ -16,8 +16,7 @@ import { componentSchemasReachedBy } from "./refs.ts";
 export const ROOT = CONTRACT_ROOT;
 
 export interface FamilyContract {
-  family: FamilyLetter;
-  id: FamilyId;
+  family: FamilyId;
   title: string;
   /** Absolute path of the 3.0 YAML document (what Dredd reads). */
   dreddDocument: string;
@@ -35,25 +34,23 @@ export interface FamilyContract {
 const cache = new Map<string, FamilyContract>();
 
 /** Loads one family's contract from `generated/` (or another build output folder). */
-export function loadFamilyContract(family: FamilyLetter, generatedDir = GENERATED_DIR): FamilyContract {
+export function loadFamilyContract(family: FamilyId, generatedDir = GENERATED_DIR): FamilyContract {
   const key = `${generatedDir}:${family}`;
   const cached = cache.get(key);
   if (cached) return cached;
-  const id = familyId(family);
-  const { document } = loadDocument(id, { version: "3.0", form: "dereferenced", generatedDir });
-  const { document: referenced } = loadDocument(id, { version: "3.0", form: "referenced", generatedDir });
+  const { document } = loadDocument(family, { version: "3.0", form: "dereferenced", generatedDir });
+  const { document: referenced } = loadDocument(family, { version: "3.0", form: "referenced", generatedDir });
   const schemes = isObject(document.components) && isObject(document.components.securitySchemes) ? document.components.securitySchemes : {};
   const apiKey = Object.values(schemes).find((s) => isObject(s) && s.type === "apiKey" && s.in === "header");
   const contract: FamilyContract = {
     family,
-    id,
-    title: FAMILIES.find((f) => f.id === id)!.title,
-    dreddDocument: resolve(generatedDir, openapiPath("3.0", id, "yaml")),
-    mockDocument: resolve(generatedDir, openapiPath("3.0", id, "yaml")),
+    title: FAMILIES.find((f) => f.id === family)!.title,
+    dreddDocument: resolve(generatedDir, openapiPath("3.0", family, "yaml")),
+    mockDocument: resolve(generatedDir, openapiPath("3.0", family, "yaml")),
     document,
     referenced,
     apiKeyHeader: isObject(apiKey) ? String(apiKey.name) : "x-api-key",
-    operations: operationsOf(document, { service: id }),
+    operations: operationsOf(document, { service: family }),
   };
   cache.set(key, contract);
   return contract;
@@ -61,7 +58,7 @@ export function loadFamilyContract(family: FamilyLetter, generatedDir = GENERATE
 
 export function findOperation(contract: FamilyContract, operationId: string): ContractOperation {
   const op = contract.operations.find((o) => o.operationId === operationId);
-  if (!op) throw new Error(`family ${contract.family}: no operation ${operationId} in the contract`);
+  if (!op) throw new Error(`${contract.family}: no operation ${operationId} in the contract`);
   return op;
 }
 

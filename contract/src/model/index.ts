@@ -18,8 +18,11 @@ export {
   CONTRACT_ROOT,
   CONTROL_SERVICES,
   FAMILIES,
+  FAMILY_IDS,
   GENERATED_DIR,
   OPENAPI_VERSIONS,
+  familyName,
+  isFamilyId,
   openapiFile,
   openapiPath,
   type ControlServiceId,
@@ -27,17 +30,14 @@ export {
   type OpenApiVersionId,
 } from "./layout.ts";
 export {
-  FAMILY_LETTERS,
   SERVICE_IDS,
-  familyId,
-  familyLetterOf,
+  familyOf,
   loadContractDocuments,
   loadDocument,
   openApiVersionOf,
   type ContractDocument,
   type DocumentForm,
   type DocumentOptions,
-  type FamilyLetter,
   type ServiceId,
 } from "./documents.ts";
 export {

@@ -11,10 +11,28 @@ export type OpenApiVersionId = "3.0" | "3.1";
 /** Services that are not interface families: the sandbox's controls (sandbox only, never part of A or B). */
 export type ControlServiceId = "sandbox-controls";
 
+/**
+ * The two interface families. `id` is the one identifier of a family everywhere (files, check
+ * and scenario ids, reports, the conformance CLI); `name` is how prose calls it, in the
+ * interface description's own words ("family A"); `title` heads its documents.
+ */
 export const FAMILIES = [
-  { id: "family-a", letter: "a", emitterName: "PaymentCollection.FamilyA", title: "Family A (v1)" },
-  { id: "family-b", letter: "b", emitterName: "PaymentCollection.FamilyB", title: "Family B (SDK)" },
-] as const satisfies ReadonlyArray<{ id: FamilyId; letter: string; emitterName: string; title: string }>;
+  { id: "family-a", name: "family A", emitterName: "PaymentCollection.FamilyA", title: "Family A (v1)" },
+  { id: "family-b", name: "family B", emitterName: "PaymentCollection.FamilyB", title: "Family B (SDK)" },
+] as const satisfies ReadonlyArray<{ id: FamilyId; name: string; emitterName: string; title: string }>;
+
+/** The ids of both families, in order. */
+export const FAMILY_IDS: readonly FamilyId[] = FAMILIES.map((f) => f.id);
+
+/** Whether a string is a family id (`family-a`, `family-b`). */
+export function isFamilyId(value: unknown): value is FamilyId {
+  return FAMILY_IDS.includes(value as FamilyId);
+}
+
+/** How prose names a family: `family A`, `family B` (the interface description's words). */
+export function familyName(id: FamilyId): string {
+  return FAMILIES.find((f) => f.id === id)!.name;
+}
 
 /**
  * The sandbox controls, a third service of the same TypeSpec program. Deliberately not in

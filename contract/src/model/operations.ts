@@ -7,10 +7,10 @@
  * responses and headers are followed through `$ref`; schemas are kept as the document has
  * them (a referenced document keeps its schema `$ref`s, so component names stay visible).
  */
-import type { ServiceId, FamilyLetter, ContractDocument } from "./documents.ts";
-import { familyLetterOf, openApiVersionOf } from "./documents.ts";
+import type { ServiceId, ContractDocument } from "./documents.ts";
+import { familyOf, openApiVersionOf } from "./documents.ts";
 import { asList, isObject, type Json } from "./json.ts";
-import type { OpenApiVersionId } from "./layout.ts";
+import type { FamilyId, OpenApiVersionId } from "./layout.ts";
 import { decidedKeywordsOf, decisionOf, operationMarkings, type DecidedKeywords, type DecidedResponse, type OperationMarkings } from "./markings.ts";
 import { deref } from "./refs.ts";
 
@@ -95,8 +95,8 @@ export type SecurityRequirement = Record<string, string[]>;
 export interface ContractOperation {
   /** The service of the generated document, when the operation was read from one. */
   service?: ServiceId;
-  /** The family letter (undefined for the sandbox controls and documents of no service). */
-  family?: FamilyLetter;
+  /** The family (undefined for the sandbox controls and documents of no service). */
+  family?: FamilyId;
   /** The OpenAPI version of the document the operation was read from. */
   version: OpenApiVersionId;
   /** operationId, or `METHOD /path` when the document gives none. */
@@ -212,11 +212,11 @@ function readSecurity(document: Json, operation: Json): SecurityRequirement[] {
 
 /**
  * Every operation of a document, in document order. `service` tags the operations with the
- * generated document they come from (and its family letter).
+ * generated document they come from (and its family).
  */
 export function operationsOf(document: Json, options: { service?: ServiceId } = {}): ContractOperation[] {
   const version = openApiVersionOf(document);
-  const family = options.service ? familyLetterOf(options.service) : undefined;
+  const family = options.service ? familyOf(options.service) : undefined;
   const operations: ContractOperation[] = [];
   for (const [path, rawItem] of Object.entries(isObject(document.paths) ? document.paths : {})) {
     const pathItem = deref<unknown>(document, rawItem);

@@ -6,7 +6,7 @@ import { rateLimitedCheck, type ResponseCheck } from "../response-check.ts";
 import type { FamilyContext, KeyChoice, RequestOptions } from "../../core/check-context.ts";
 import { errorCodeOf, parseJsonBody } from "../../core/validate.ts";
 
-export const family = "a" as const;
+export const family = "family-a" as const;
 
 /** Checks that a key is refused: an invalid key (the Dredd transaction) and no key at all. */
 export function unauthorized(operationId: string, request: (ctx: FamilyContext, key: KeyChoice) => Promise<RequestOptions>): ResponseCheck[] {

@@ -6,7 +6,7 @@ import { family, rateLimited, unauthorized, unknownId } from "./support.ts";
 
 /** A boleto the target names, for reading (reading changes nothing). */
 function anyBoleto(ctx: FamilyContext): string {
-  const fixtures = ctx.b?.fixtures;
+  const fixtures = ctx.familyB?.fixtures;
   const id = fixtures?.registeredBoletoIds[0] ?? fixtures?.confirmedBoletoId;
   if (!id) throw new NotApplicable("the target names no boleto (familyB.fixtures.registeredBoletoIds or confirmedBoletoId)");
   return id;
@@ -17,7 +17,7 @@ const REASON_LIMIT = 200;
 
 /** A boleto that is not REGISTERED: the target's CONFIRMED one, or one this run canceled. */
 async function notRegisteredBoleto(ctx: FamilyContext): Promise<string> {
-  const confirmed = ctx.b?.fixtures.confirmedBoletoId;
+  const confirmed = ctx.familyB?.fixtures.confirmedBoletoId;
   if (confirmed) return confirmed;
   const canceled = ctx.notes.get("canceled-boleto");
   if (canceled) return canceled;

@@ -9,7 +9,7 @@ import { family, rateLimited, unauthorized, unknownId } from "./support.ts";
  * well-formed id looks like is the server's own (decision D30 makes it a UUID).
  */
 function unknownCustomerId(ctx: FamilyContext, forDelete: boolean): string {
-  const fixture = ctx.b?.fixtures.unknownCustomerId;
+  const fixture = ctx.familyB?.fixtures.unknownCustomerId;
   if (fixture) return fixture;
   if (forDelete && ctx.profile === "seed") {
     throw new NotApplicable("the target names no familyB.fixtures.unknownCustomerId (what a well-formed customer id is, is the server's own)");
@@ -119,7 +119,7 @@ export const CUSTOMER_CHECKS: ResponseCheck[] = [
     title: "an id of an incorrect format",
     errorCode: "OCD001",
     request: async (ctx) => {
-      const fixture = ctx.b?.fixtures.malformedCustomerId;
+      const fixture = ctx.familyB?.fixtures.malformedCustomerId;
       if (fixture) return { params: { id: fixture } };
       if (ctx.profile === "seed") {
         throw new NotApplicable("the target names no familyB.fixtures.malformedCustomerId (what a malformed id is, is the server's own)");

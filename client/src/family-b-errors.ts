@@ -12,21 +12,21 @@ import { PaymentClientError, UnexpectedResponseError } from "./errors.ts";
 import { readRateLimit, type RateLimitInfo } from "./rate-limit.ts";
 
 /** Every error body family B can answer with. */
-export type SdkErrorBody = ErrorBodies<operations>;
+export type FamilyBErrorBody = ErrorBodies<operations>;
 /** Envelope 1 bodies: `{success: false, error: {code, message, details}}`. */
-export type SdkEnvelope1Body = Extract<SdkErrorBody, { success: false }>;
+export type FamilyBEnvelope1Body = Extract<FamilyBErrorBody, { success: false }>;
 /** Envelope 2 bodies: `{version, status: "ERROR", error: {errorCode, message}}`. */
-export type SdkEnvelope2Body = Extract<SdkErrorBody, { status: "ERROR" }>;
-export type SdkEnvelope1Code = SdkEnvelope1Body["error"]["code"];
-export type SdkEnvelope2Code = SdkEnvelope2Body["error"]["errorCode"];
-export type SdkErrorCode = SdkEnvelope1Code | SdkEnvelope2Code;
+export type FamilyBEnvelope2Body = Extract<FamilyBErrorBody, { status: "ERROR" }>;
+export type FamilyBEnvelope1Code = FamilyBEnvelope1Body["error"]["code"];
+export type FamilyBEnvelope2Code = FamilyBEnvelope2Body["error"]["errorCode"];
+export type FamilyBErrorCode = FamilyBEnvelope1Code | FamilyBEnvelope2Code;
 
 /** Common part of both family B error classes. */
-export abstract class SdkApiError extends PaymentClientError {
-  override name = "SdkApiError";
-  readonly kind = "sdk-api";
+export abstract class FamilyBApiError extends PaymentClientError {
+  override name = "FamilyBApiError";
+  readonly kind = "family-b-api";
   abstract readonly envelope: 1 | 2;
-  abstract readonly code: SdkErrorCode;
+  abstract readonly code: FamilyBErrorCode;
   readonly status: number;
   readonly response: Response;
   readonly rateLimit: RateLimitInfo | undefined;
@@ -39,13 +39,13 @@ export abstract class SdkApiError extends PaymentClientError {
 }
 
 /** Envelope 1 error (`error.code`). */
-export class SdkEnvelope1Error extends SdkApiError {
-  override name = "SdkEnvelope1Error";
+export class FamilyBEnvelope1Error extends FamilyBApiError {
+  override name = "FamilyBEnvelope1Error";
   readonly envelope = 1 as const;
-  readonly code: SdkEnvelope1Code;
+  readonly code: FamilyBEnvelope1Code;
   readonly details: string;
-  readonly body: SdkEnvelope1Body;
-  constructor(body: SdkEnvelope1Body, response: Response) {
+  readonly body: FamilyBEnvelope1Body;
+  constructor(body: FamilyBEnvelope1Body, response: Response) {
     super(`HTTP ${response.status} ${body.error.code}: ${body.error.message}`, response);
     this.code = body.error.code;
     this.details = body.error.details;
@@ -54,15 +54,15 @@ export class SdkEnvelope1Error extends SdkApiError {
 }
 
 /** Envelope 2 error (`error.errorCode`, also exposed as `code`). */
-export class SdkEnvelope2Error extends SdkApiError {
-  override name = "SdkEnvelope2Error";
+export class FamilyBEnvelope2Error extends FamilyBApiError {
+  override name = "FamilyBEnvelope2Error";
   readonly envelope = 2 as const;
-  readonly code: SdkEnvelope2Code;
-  readonly errorCode: SdkEnvelope2Code;
+  readonly code: FamilyBEnvelope2Code;
+  readonly errorCode: FamilyBEnvelope2Code;
   /** Semantic version of the interface that produced the error. */
   readonly version: string;
-  readonly body: SdkEnvelope2Body;
-  constructor(body: SdkEnvelope2Body, response: Response) {
+  readonly body: FamilyBEnvelope2Body;
+  constructor(body: FamilyBEnvelope2Body, response: Response) {
     super(`HTTP ${response.status} ${body.error.errorCode}: ${body.error.message}`, response);
     this.code = body.error.errorCode;
     this.errorCode = body.error.errorCode;
@@ -72,10 +72,10 @@ export class SdkEnvelope2Error extends SdkApiError {
 }
 
 /** A family B error: `switch (error.code)` is checked against the contract's codes. */
-export type SdkError = SdkEnvelope1Error | SdkEnvelope2Error;
+export type FamilyBError = FamilyBEnvelope1Error | FamilyBEnvelope2Error;
 
-export function isSdkError(value: unknown): value is SdkError {
-  return value instanceof SdkEnvelope1Error || value instanceof SdkEnvelope2Error;
+export function isFamilyBError(value: unknown): value is FamilyBError {
+  return value instanceof FamilyBEnvelope1Error || value instanceof FamilyBEnvelope2Error;
 }
 
 function errorField(body: unknown): Record<string, unknown> | undefined {
@@ -85,9 +85,9 @@ function errorField(body: unknown): Record<string, unknown> | undefined {
 }
 
 /** The error to throw for a failed family B call, by the envelope the body uses. */
-export function sdkErrorFrom(body: unknown, response: Response): SdkError | UnexpectedResponseError {
+export function familyBErrorFrom(body: unknown, response: Response): FamilyBError | UnexpectedResponseError {
   const error = errorField(body);
-  if (typeof error?.errorCode === "string") return new SdkEnvelope2Error(body as SdkEnvelope2Body, response);
-  if (typeof error?.code === "string") return new SdkEnvelope1Error(body as SdkEnvelope1Body, response);
+  if (typeof error?.errorCode === "string") return new FamilyBEnvelope2Error(body as FamilyBEnvelope2Body, response);
+  if (typeof error?.code === "string") return new FamilyBEnvelope1Error(body as FamilyBEnvelope1Body, response);
   return new UnexpectedResponseError(response.status, body, response, readRateLimit(response));
 }

@@ -8,8 +8,8 @@ import type { Scenario } from "../core/scenario.ts";
 import { at, customerRequest, describe, is2xx, require2xx, sender, type Json } from "./support.ts";
 
 export const postAndPutTakeJson: Scenario = {
-  id: "b/headers/content-type-json",
-  family: "b",
+  id: "family-b/headers/content-type-json",
+  family: "family-b",
   profile: "seed",
   title: "POST and PUT bodies are application/json",
   statements: ["B-AUTH-HEADER-content-type", "AB-SERVICE-PRINCIPLE-json-bodies"],

@@ -2,4 +2,4 @@
 import { describe } from "vitest";
 import { mutationSuite } from "./mutation.ts";
 
-describe("the family A suite against servers broken in one way", () => mutationSuite("a"));
+describe("the family A suite against servers broken in one way", () => mutationSuite("family-a"));

@@ -9,24 +9,24 @@ import { PaymentClientError, UnexpectedResponseError } from "./errors.ts";
 import { readRateLimit, type RateLimitInfo } from "./rate-limit.ts";
 
 /** Every problem body family A can answer with. */
-export type ChargesProblem = ErrorBodies<operations>;
+export type FamilyAProblem = ErrorBodies<operations>;
 /** Every error code of family A, e.g. `IDEMPOTENCY_KEY_REQUIRED`, `NOT_FOUND`. */
-export type ChargesErrorCode = ChargesProblem["code"];
+export type FamilyAErrorCode = FamilyAProblem["code"];
 
 /**
  * A family A error response. `code` is the problem's stable code. (Not generic on purpose:
  * `instanceof` on a generic class yields `any` type arguments, which would untype `code`.)
  */
-export class ChargesApiError extends PaymentClientError {
-  override name = "ChargesApiError";
-  readonly kind = "charges-api";
-  readonly code: ChargesErrorCode;
+export class FamilyAApiError extends PaymentClientError {
+  override name = "FamilyAApiError";
+  readonly kind = "family-a-api";
+  readonly code: FamilyAErrorCode;
   readonly status: number;
   /** The RFC 9457 problem body: type, title, status, detail, code. */
-  readonly problem: ChargesProblem;
+  readonly problem: FamilyAProblem;
   readonly response: Response;
   readonly rateLimit: RateLimitInfo | undefined;
-  constructor(problem: ChargesProblem, response: Response) {
+  constructor(problem: FamilyAProblem, response: Response) {
     super(`HTTP ${response.status} ${problem.code}: ${problem.detail ?? problem.title}`);
     this.code = problem.code;
     this.status = response.status;
@@ -36,13 +36,13 @@ export class ChargesApiError extends PaymentClientError {
   }
 }
 
-function looksLikeProblem(body: unknown): body is ChargesProblem {
+function looksLikeProblem(body: unknown): body is FamilyAProblem {
   return typeof body === "object" && body !== null && typeof (body as { code?: unknown }).code === "string";
 }
 
 /** The error to throw for a failed family A call. */
-export function chargesErrorFrom(body: unknown, response: Response): ChargesApiError | UnexpectedResponseError {
+export function familyAErrorFrom(body: unknown, response: Response): FamilyAApiError | UnexpectedResponseError {
   return looksLikeProblem(body)
-    ? new ChargesApiError(body, response)
+    ? new FamilyAApiError(body, response)
     : new UnexpectedResponseError(response.status, body, response, readRateLimit(response));
 }

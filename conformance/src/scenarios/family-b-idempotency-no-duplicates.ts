@@ -32,8 +32,8 @@ async function sentTwice(ctx: FamilyContext, check: ScenarioAssertions, scenario
 }
 
 export const idempotencyKeyAvoidsDuplicates: Scenario = {
-  id: "b/idempotency/no-duplicates",
-  family: "b",
+  id: "family-b/idempotency/no-duplicates",
+  family: "family-b",
   profile: "seed",
   title: "a PIX charge or transaction repeated with one X-Idempotency-Key is not duplicated",
   statements: ["B-AUTH-HEADER-x-idempotency-key", "B-PIX-HEADER-x-idempotency-key"],

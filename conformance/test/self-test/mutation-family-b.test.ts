@@ -2,4 +2,4 @@
 import { describe } from "vitest";
 import { mutationSuite } from "./mutation.ts";
 
-describe("the family B suite against servers broken in one way", () => mutationSuite("b"));
+describe("the family B suite against servers broken in one way", () => mutationSuite("family-b"));
