@@ -12,14 +12,30 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { Surface } from "./envelopes.ts";
 import { FAMILY_B_KEY_PREFIX, type KeyRing, type SandboxAccount, type SandboxApiKey } from "./keys.ts";
 
-export type AuthResult = { ok: true; key: SandboxApiKey; account: SandboxAccount } | { ok: false; detail: string };
+/**
+ * A refusal names the account of a valid key used where it does not belong (the other family's
+ * key, a key next to a key in the query), so that the request still counts against that
+ * account's rate limits rather than the anonymous ones.
+ */
+export type AuthResult = { ok: true; key: SandboxApiKey; account: SandboxAccount } | { ok: false; detail: string; accountId?: string };
 
-const KEY_IN_QUERY = /^(x[-_]?)?api[-_]?key$/i;
+/**
+ * Query parameter names that carry a credential, compared without case, `-`, `_` or `.`:
+ * `api_key`, `apikey`, `x-api-key`, `key`, `access_token`, `token`, `auth`, `secret`...
+ */
+const KEY_IN_QUERY = /^(x?api(key|token|secret)?|key|(access|auth|bearer|id|refresh|api|session)?token|auth(orization)?|(client)?secret|password|sig(nature)?)$/;
+
+/** Whether a query parameter name is one a credential travels in. */
+export function isKeyQueryName(name: string): boolean {
+  return KEY_IN_QUERY.test(name.toLowerCase().replace(/[-_.\s]/g, ""));
+}
 
 export function authenticate(keyRing: KeyRing, surface: Surface, headers: IncomingHttpHeaders, query: URLSearchParams): AuthResult {
   for (const name of query.keys()) {
-    if (KEY_IN_QUERY.test(name)) {
-      return { ok: false, detail: "API keys are accepted only in the X-API-Key header, never in the URL query." };
+    if (isKeyQueryName(name)) {
+      const raw = headers["x-api-key"];
+      const accountId = keyRing.bySecret(Array.isArray(raw) ? raw[0] : (raw ?? ""))?.accountId;
+      return { ok: false, detail: "API keys are accepted only in the X-API-Key header, never in the URL query.", accountId };
     }
   }
   const raw = headers["x-api-key"];
@@ -34,7 +50,7 @@ export function authenticate(keyRing: KeyRing, surface: Surface, headers: Incomi
   const key = keyRing.bySecret(secret);
   if (!key) return { ok: false, detail: "The API key is not valid." };
   if (surface !== "controls" && key.family !== surface) {
-    return { ok: false, detail: `This is a family ${key.family} key; family ${surface} operations need a family ${surface} key.` };
+    return { ok: false, detail: `This is a family ${key.family} key; family ${surface} operations need a family ${surface} key.`, accountId: key.accountId };
   }
   return { ok: true, key, account: keyRing.accounts.get(key.accountId)! };
 }

@@ -10,6 +10,7 @@
  *   --plan NAME           SANDBOX_PLAN       rate-limit plan: default | generous
  *   --durability LEVEL    SANDBOX_DURABILITY process (survives kill -9) | power (fsync per commit)
  *   --allow-private-webhooks  SANDBOX_ALLOW_PRIVATE_WEBHOOKS=1  let webhooks reach local addresses
+ *   --access-log          SANDBOX_ACCESS_LOG=1  one stdout line per request: method, path (no query), status, ms, account
  *   --json                                   print one JSON line instead of the text banner
  */
 import { parseArgs } from "node:util";
@@ -24,13 +25,19 @@ const { values } = parseArgs({
     plan: { type: "string" },
     durability: { type: "string" },
     "allow-private-webhooks": { type: "boolean" },
+    "access-log": { type: "boolean" },
     json: { type: "boolean" },
     help: { type: "boolean", short: "h" },
   },
 });
 
 if (values.help) {
-  console.log("usage: npm run sandbox -- [--host HOST] [--port PORT] [--data-dir DIR] [--plan default|generous] [--durability process|power] [--allow-private-webhooks] [--json]");
+  console.log(
+    [
+      "usage: npm run sandbox -- [--host HOST] [--port PORT] [--data-dir DIR] [--plan default|generous] [--durability process|power] [--allow-private-webhooks] [--access-log] [--json]",
+      "  --access-log   print one line per request to stdout: method, path (without query), status, milliseconds, account (or -)",
+    ].join("\n"),
+  );
   process.exit(0);
 }
 
@@ -58,6 +65,7 @@ const sandbox = await startSandbox({
   plan,
   durability,
   allowPrivateWebhookTargets: values["allow-private-webhooks"] ?? env.SANDBOX_ALLOW_PRIVATE_WEBHOOKS === "1",
+  accessLog: values["access-log"] ?? env.SANDBOX_ACCESS_LOG === "1",
 });
 
 if (values.json) {

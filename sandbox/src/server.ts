@@ -13,7 +13,8 @@
  * resource handler. Bad input of any kind ends in the surface's documented error body, never
  * in a 5xx.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import { resolve } from "node:path";
 import FindMyWay from "find-my-way";
 import { loadContractDocuments, type ServiceId } from "@payment-collection/contract/model/index.ts";
@@ -63,6 +64,13 @@ export interface StartSandboxOptions {
   webhooks?: Omit<WebhookOptions, "allowPrivateTargets" | "now">;
   /** Folder of the generated contract (default: the repository's generated/). */
   generatedDir?: string;
+  /**
+   * One line per request (method, path without query, status, milliseconds, account): `true`
+   * writes to stdout, a function receives each line. Off by default.
+   */
+  accessLog?: boolean | ((line: string) => void);
+  /** HTTP timeouts (ms): headers (default 60 s), whole request (default 60 s), how often they are checked (default 30 s). */
+  timeouts?: { headersMs?: number; requestMs?: number; checkIntervalMs?: number };
 }
 
 export interface RunningSandbox {
@@ -103,12 +111,15 @@ function surfaceOfService(service: ServiceId): Surface {
   return service === "family-a" ? "A" : service === "family-b" ? "B" : "controls";
 }
 
-/** The surface of a path no operation matches, for the error body of its 404/405. */
+/** The surface of a path no operation matches, for the error body of its 404/405 (`/V1` is family A too). */
 function surfaceOfPath(path: string): Surface {
-  if (/^\/v1(\/|$)/.test(path)) return "A";
-  if (/^\/_sandbox(\/|$)/.test(path)) return "controls";
+  if (/^\/v1(\/|$)/i.test(path)) return "A";
+  if (/^\/_sandbox(\/|$)/i.test(path)) return "controls";
   return "B";
 }
+
+/** The request, with what the access log reports besides the response. */
+type SandboxRequest = IncomingMessage & { sandboxAccount?: string };
 
 function buildRouter(app: SandboxApp) {
   const router = FindMyWay({ ignoreTrailingSlash: false, ignoreDuplicateSlashes: false, caseSensitive: true, maxParamLength: 4096 });
@@ -149,7 +160,7 @@ function buildRouter(app: SandboxApp) {
   return { find };
 }
 
-async function handle(app: SandboxApp, router: ReturnType<typeof buildRouter>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(app: SandboxApp, router: ReturnType<typeof buildRouter>, req: SandboxRequest, res: ServerResponse): Promise<void> {
   const method = req.method ?? "GET";
   const target = req.url ?? "/";
   const queryAt = target.indexOf("?");
@@ -170,15 +181,18 @@ async function handle(app: SandboxApp, router: ReturnType<typeof buildRouter>, r
   const offset = auth.ok ? await app.store.clockOffset(auth.account.id) : 0;
   const now = new Date(app.baseNow().getTime() + offset);
 
-  let rateHeaders: Record<string, string> = {};
-  if (surface !== "controls") {
-    const subject = auth.ok ? auth.account.id : `anonymous:${req.socket.remoteAddress ?? "unknown"}`;
-    const decision = countRequest(app, subject, auth.ok ? op?.operationId : undefined, now.getTime());
-    rateHeaders = decision.headers;
-    if (!decision.admitted) {
-      const detail = `Limit of ${decision.headers["X-RateLimit-Limit"]} requests per window reached; retry after ${decision.headers["Retry-After"]} seconds.`;
-      return send(res, commonError(surface, "RATE_LIMITED", detail), rateHeaders);
-    }
+  // Every request counts, controls included: against the key's account when the key is valid
+  // (even where it is refused: the other family's key, a key next to one in the query), else
+  // against the client address. Windows run on the base clock (real time), never on the
+  // account's clock, so advancing an account's clock renews no window.
+  const accountId = auth.ok ? auth.account.id : auth.accountId;
+  req.sandboxAccount = accountId;
+  const subject = accountId ?? `anonymous:${req.socket.remoteAddress ?? "unknown"}`;
+  const decision = countRequest(app, subject, auth.ok ? op?.operationId : undefined, app.baseNow().getTime());
+  const rateHeaders = decision.headers;
+  if (!decision.admitted) {
+    const detail = `Limit of ${decision.headers["X-RateLimit-Limit"]} requests per window reached; retry after ${decision.headers["Retry-After"]} seconds.`;
+    return send(res, commonError(surface, "RATE_LIMITED", detail), rateHeaders);
   }
 
   if (!found) {
@@ -252,6 +266,35 @@ async function handle(app: SandboxApp, router: ReturnType<typeof buildRouter>, r
   send(res, reply, rateHeaders);
 }
 
+/**
+ * Requests Node refuses before the pipeline sees them (headers too large: 431, too slow: 408,
+ * unparseable: 400) get a JSON error body too, not Node's empty one. The body follows the path
+ * when the request line could be read (problem details under `/v1`, envelope 1 elsewhere, as
+ * for a 404); when it could not, there is no family to follow, and the body is problem details
+ * (RFC 9457, the one standard error format, which family A clients already parse) with a code.
+ */
+function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex, log?: (line: string) => void): void {
+  if (error.code === "ECONNRESET" || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, detail] =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? [431, "REQUEST_HEADER_FIELDS_TOO_LARGE", "The request headers are larger than the server accepts."]
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "REQUEST_TIMEOUT", "The request was not received in time."]
+        : [400, "BAD_REQUEST", "The request is not valid HTTP."];
+  const line = error.rawPacket ? /^([A-Z]+) (\/\S*) HTTP\/1\.[01]\r?\n/.exec(error.rawPacket.toString("latin1", 0, 8192)) : null;
+  const path = line ? line[2].split("?")[0] : undefined;
+  const surface = path === undefined ? undefined : surfaceOfPath(path);
+  const reply = surface === undefined || surface === "A" ? problem(status, code, detail) : sdkError(status, code, STATUS_CODES[status] ?? "Bad request", detail);
+  const payload = JSON.stringify(reply.body);
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${reply.contentType ?? "application/json"}\r\nContent-Length: ${Buffer.byteLength(payload)}\r\nConnection: close\r\n\r\n${payload}`,
+  );
+  log?.(`${line?.[1] ?? "-"} ${path ?? "-"} ${status} 0.0ms -`);
+}
+
 function listen(server: ReturnType<typeof createServer>, port: number, host: string): Promise<number> {
   return new Promise((resolvePort, reject) => {
     server.once("error", reject);
@@ -287,7 +330,23 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   };
   const router = buildRouter(app);
 
-  const server = createServer({ keepAliveTimeout: 5_000, requestTimeout: 60_000 }, (req, res) => {
+  const log = options.accessLog === true ? (line: string) => process.stdout.write(`${line}\n`) : options.accessLog || undefined;
+  const timeouts = options.timeouts ?? {};
+  const server = createServer(
+    {
+      keepAliveTimeout: 5_000,
+      requestTimeout: timeouts.requestMs ?? 60_000,
+      headersTimeout: timeouts.headersMs ?? Math.min(60_000, timeouts.requestMs ?? 60_000),
+      connectionsCheckingInterval: timeouts.checkIntervalMs ?? 30_000,
+    },
+    (req: SandboxRequest, res) => {
+    if (log) {
+      const started = performance.now();
+      res.once("finish", () => {
+        const path = (req.url ?? "/").split("?")[0];
+        log(`${req.method} ${path} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms ${req.sandboxAccount ?? "-"}`);
+      });
+    }
     handle(app, router, req, res).catch((error: unknown) => {
       // A bug, never an expected outcome: the tests assert that no request gets here.
       console.error("sandbox: unexpected error", error);
@@ -298,7 +357,9 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       const path = (req.url ?? "/").split("?")[0];
       send(res, commonError(surfaceOfPath(path), "INTERNAL_ERROR", "Unexpected error in the sandbox."));
     });
-  });
+  },
+  );
+  server.on("clientError", (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => answerClientError(error, socket, log));
   let port: number;
   try {
     port = await listen(server, options.port ?? 0, host);

@@ -5,6 +5,7 @@
  * parameters and unknown body members are ignored, as the contract's open objects allow.
  */
 import type { IncomingHttpHeaders } from "node:http";
+import { headerText } from "./http/body.ts";
 import { problemsOf, type OperationSpec, type ValidationProblem } from "./contract/operations.ts";
 
 type Json = Record<string, unknown>;
@@ -57,7 +58,9 @@ export function validateParameters(
     } else if (parameter.in === "header") {
       if (ownHeaders.some((h) => h.toLowerCase() === parameter.name.toLowerCase())) continue;
       const raw = headers[parameter.name.toLowerCase()];
-      const value = Array.isArray(raw) ? raw.join(", ") : raw;
+      const joined = Array.isArray(raw) ? raw.join(", ") : raw;
+      // Checked as the characters the client wrote (UTF-8), not Node's Latin-1 reading of the bytes.
+      const value = joined === undefined ? undefined : headerText(joined);
       if (value === undefined) {
         if (parameter.required) problems.push({ location: `header ${parameter.name}`, message: "is required" });
         continue;

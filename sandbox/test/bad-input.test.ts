@@ -20,6 +20,7 @@ import {
   pathMutations,
   queryMutations,
   schemaBodyMutations,
+  structurallyLargeBodies,
   type BadRequest,
 } from "./bad-requests.ts";
 import { contractValidator, expectAllConformant, freshKey, startTestSandbox, type TestSandbox } from "./support.ts";
@@ -74,6 +75,7 @@ const RUNS = {
   schemaBody: 2300,
   bodyShape: 900,
   oversized: 12,
+  structure: 60,
   path: 900,
   query: 500,
   header: 300,
@@ -88,6 +90,10 @@ describe("bad input", () => {
   it("gets a documented 4xx for bodies that are not a JSON object of the right media type or depth", async () => {
     await fc.assert(fc.asyncProperty(bodyShapeMutations(facts, keys), sendBad), { numRuns: RUNS.bodyShape });
     await fc.assert(fc.asyncProperty(oversizedBodies(facts, keys), sendBad), { numRuns: RUNS.oversized });
+  });
+
+  it("gets a documented 4xx for bodies with large arrays, deep objects or too many values", async () => {
+    await fc.assert(fc.asyncProperty(structurallyLargeBodies(facts, keys), sendBad), { numRuns: RUNS.structure });
   });
 
   it("gets a documented 4xx for bad path ids", async () => {

@@ -202,6 +202,31 @@ export function oversizedBodies(facts: OperationFacts[], keys: { a: string; b: s
   }));
 }
 
+/**
+ * Bodies under the size limit whose structure is too large: an array longer than the sandbox
+ * accepts, objects nested deeper, or too many values in all (each refused before parsing).
+ */
+export function structurallyLargeBodies(facts: OperationFacts[], keys: { a: string; b: string }): fc.Arbitrary<BadRequest> {
+  const candidates = operationsWith(facts, (f) => f.bodySchema !== undefined);
+  const padding = fc.oneof(
+    fc.integer({ min: 1_001, max: 200_000 }).map((n) => `[${"0,".repeat(n - 1)}0]`),
+    fc.integer({ min: 65, max: 5_000 }).map((n) => `${'{"a":'.repeat(n)}1${"}".repeat(n)}`),
+    fc.integer({ min: 65, max: 5_000 }).map((n) => `${"[".repeat(n)}${"]".repeat(n)}`),
+    fc.integer({ min: 400, max: 20_000 }).map((n) => `[${Array.from({ length: n }, () => '{"k":[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25]}').join(",")}]`),
+  );
+  return fc.tuple(fc.constantFrom(...candidates), padding).map(([f, pad]) => {
+    const example = JSON.stringify(f.example ?? {});
+    return {
+      kind: "structure too large",
+      operationId: f.op.operationId,
+      method: f.op.method,
+      path: fillPath(f.op.pathTemplate, f.pathParams),
+      headers: { ...baseHeaders(f, keys, unique()), "content-type": "application/json" },
+      body: example === "{}" ? `{"padding":${pad}}` : `${example.slice(0, -1)},"padding":${pad}}`,
+    };
+  });
+}
+
 /** Path parameters that name nothing, or are malformed. */
 export function pathMutations(facts: OperationFacts[], keys: { a: string; b: string }): fc.Arbitrary<BadRequest> {
   const candidates = operationsWith(facts, (f) => Object.keys(f.pathParams).length > 0);

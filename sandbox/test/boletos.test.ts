@@ -2,7 +2,7 @@
  * Boletos on the sandbox: created in any state by the control with valid FEBRABAN numbers,
  * another account's boleto not found (ODE001, D33), a malformed cancel body in envelope 2,
  * and the payment control. The cancellation state machine and its ODE002/ODE003 answers are
- * checked by the conformance suites (b/boletos/cancel-state-machine, b/cancelBoleto/*).
+ * checked by the conformance suites (family-b/boletos/cancel-state-machine, family-b/cancelBoleto/*).
  */
 import * as boletoUtils from "@mrmgomes/boleto-utils";
 import { parsePix } from "pix-utils";

@@ -3,7 +3,7 @@
  * sandbox's key format, the get shape (no phoneNumber, address without postalCode), document
  * and field validation (D23), the soft delete once the open charge is settled through the
  * control (D19, D30), and what a deleted customer refuses. Creation, reading, updates, the
- * OCD001 cases and tenant isolation are checked by the conformance suites (b/customers/*).
+ * OCD001 cases and tenant isolation are checked by the conformance suites (family-b/customers/*).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { customerBody, expectAllConformant, freshKey, startTestSandbox, type TestSandbox } from "./support.ts";

@@ -2,7 +2,7 @@
  * State survives: a restart keeps every record, idempotency key and clock; and a sandbox
  * killed with SIGKILL in the middle of a write load keeps every charge whose creation it
  * acknowledged. (Parallel requests with one Idempotency-Key: conformance scenario
- * a/idempotency/parallel-one-charge.)
+ * family-a/idempotency/parallel-one-charge.)
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";

@@ -3,7 +3,7 @@
  * Code, amount bounds, other accounts' records, the payment control, X-Idempotency-Key
  * lengths and creation without a key (D36), the sandbox's PIX keys, and the transaction list
  * with its filters and pagination (D15, D28). Creation and reading, replays and unknown ids
- * are checked by the conformance suites (b/createPixCharge/*, b/idempotency/no-duplicates...).
+ * are checked by the conformance suites (family-b/createPixCharge/*, family-b/idempotency/no-duplicates...).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { decodeQrPng } from "@payment-collection/contract/domain/domain-checks.ts";

@@ -2,8 +2,9 @@
  * Rate limits on the sandbox (Limits table, D09, D27): headers on every response, consistent
  * (Limit constant, Remaining one lower per request and never negative, Reset an integer Unix
  * time within the window), 429 with Retry-After consistent with Reset, per-resource limits
- * enforced separately from the general one, accounts independent, windows renewed by the
- * clock. The base clock is frozen so that no window boundary falls inside a test.
+ * enforced separately from the general one, accounts independent, windows renewed by the base
+ * (real) clock and never by an account's clock control. The base clock is frozen (and moved by
+ * hand) so that no window boundary falls inside a test.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { expectAllConformant, startTestSandbox, type ApiResponse, type TestSandbox } from "./support.ts";
@@ -22,8 +23,9 @@ function limits(res: ApiResponse) {
 
 describe("the default plan", () => {
   let t: TestSandbox;
+  let baseMs = FROZEN.getTime();
   beforeAll(async () => {
-    t = await startTestSandbox({ plan: "default", now: () => FROZEN });
+    t = await startTestSandbox({ plan: "default", now: () => new Date(baseMs) });
   });
   afterAll(async () => {
     await t.close();
@@ -61,13 +63,16 @@ describe("the default plan", () => {
     expect((await t.b.get("/sdk/status/health")).status).toBe(200);
   });
 
-  it("renews the window when the account's clock reaches Reset", async () => {
+  it("renews the window when the base clock reaches Reset, not when the account's clock does", async () => {
     const client = t.client(t.sandbox.keys.familyB.rateLimits);
     expect((await client.get("/sdk/status/health")).status).toBe(429);
-    await client.post("/_sandbox/clock/advance", { seconds: 50 });
+    // The clock control counts too, so a spent account cannot even advance its clock.
+    expect((await client.post("/_sandbox/clock/advance", { seconds: 50 })).status).toBe(429);
+    baseMs += 50_000;
     const res = await client.get("/sdk/status/health");
     expect(res.status).toBe(200);
     expect(limits(res)).toMatchObject({ limit: 100, remaining: 99, reset: WINDOW_END + 60 });
+    baseMs = FROZEN.getTime();
   });
 
   it("limits PIX creations to 30 per minute across POST /pix, POST /pix/payment and POST /v1/charges", async () => {
@@ -99,13 +104,14 @@ describe("the default plan", () => {
     expect((await b.post("/pix", { amount: 1 })).status).toBe(201);
   });
 
-  it("puts the headers on 401 responses too, and none on the controls", async () => {
+  it("puts the headers on 401 responses too, and on the controls, which count against the account", async () => {
     const anonymous = await t.b.get("/sdk/status/health", { key: null });
     expect(anonymous.status).toBe(401);
     expect(limits(anonymous).limit).toBe(100);
+    const before = limits(await t.b.get("/sdk/status/health"));
     const control = await t.b.get("/_sandbox/clock");
     expect(control.status).toBe(200);
-    expect(control.headers.get("x-ratelimit-limit")).toBeNull();
+    expect(limits(control)).toMatchObject({ limit: 100, remaining: before.remaining - 1 });
   });
 });
 

@@ -5,7 +5,7 @@
  * valid against the contract's `webhooks` entry, across retries with a configured schedule, a
  * restart between payment and delivery, and a kill -9 during an attempt. Retry timings are
  * printed, never asserted. (A first delivery, signed and verifiable, is checked by the
- * conformance scenarios a/events/webhook-signed and a/events/webhook-signature-verifies.)
+ * conformance scenarios family-a/events/webhook-signed and family-a/events/webhook-signature-verifies.)
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";

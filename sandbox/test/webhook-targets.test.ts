@@ -3,7 +3,7 @@
  * private and link-local targets are refused unless the sandbox allows private targets (tests,
  * local development); other schemes and URLs longer than 2048 characters always are.
  * Delivery itself (signing, retries, the outbox) is tested in webhook-outbox.test.ts and
- * webhook-e2e.test.ts, and by the conformance scenarios a/events/*.
+ * webhook-e2e.test.ts, and by the conformance scenarios family-a/events/*.
  */
 import { describe, expect, it } from "vitest";
 import { expectAllConformant, freshKey, startTestSandbox } from "./support.ts";

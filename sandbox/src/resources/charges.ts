@@ -3,6 +3,7 @@
  * `GET /v1/charges/{id}` (D06). A charge is created `pending`; it becomes `paid` through the
  * payment control and `expired` once `expires_at` passes on the account's clock (D04).
  */
+import { characterCount, headerText } from "../http/body.ts";
 import type { components } from "../../../generated/types/family-a.ts";
 import type { HandlerTable, RequestContext } from "../app.ts";
 import { dynamicBrCode } from "../domain/brcode.ts";
@@ -34,12 +35,14 @@ export const chargeHandlers: HandlerTable = {
     ownHeaders: [IDEMPOTENCY_HEADER],
     precheck(ctx) {
       const raw = ctx.headers["idempotency-key"];
-      const key = Array.isArray(raw) ? raw.join(", ") : raw;
+      const sent = Array.isArray(raw) ? raw.join(", ") : raw;
+      // Counted in characters (code points) of the UTF-8 text sent, not in bytes.
+      const length = sent === undefined ? 0 : characterCount(headerText(sent));
       const { min, max } = lengthBounds(ctx);
-      if (key === undefined || key.length < min) {
+      if (sent === undefined || length < min) {
         return problem(400, "IDEMPOTENCY_KEY_REQUIRED", `The ${IDEMPOTENCY_HEADER} header is mandatory and must have at least ${min} characters.`);
       }
-      if (key.length > max) {
+      if (length > max) {
         return problem(400, "VALIDATION_ERROR", `The ${IDEMPOTENCY_HEADER} header must have at most ${max} characters.`);
       }
       return undefined;

@@ -11,6 +11,7 @@ import type { StoredRecord } from "../store/types.ts";
 import { boletoRecord, buildBoleto, withStatus, type BoletoCharge, type BoletoStatus } from "./boletos.ts";
 import { chargeView, type Charge } from "./charges.ts";
 import { pixChargeView, type PixCharge } from "./pix.ts";
+import { OPEN_TRANSACTION_STATUSES } from "./customers.ts";
 import type { Transaction } from "./transactions.ts";
 
 /** Payer recorded on a charge paid through the control when the charge named none. */
@@ -19,9 +20,24 @@ const SANDBOX_PAYER = { name: "Pagador Sandbox da Silva", document: "47437751089
 const FIRST_DUE_DATE = "1997-10-08";
 const DEFAULT_BOLETO_AMOUNT = 150;
 const DEFAULT_DUE_DAYS = 30;
+/**
+ * Latest time an account's clock may be advanced to: RFC 3339 writes years up to 9999, and a
+ * year of margin keeps the clock (which keeps running) and the dates computed from it (expiry,
+ * due dates, retention) within that.
+ */
+export const LATEST_ACCOUNT_TIME_MS = Date.UTC(9999, 0, 1);
 
-function controlError(status: number, code: "VALIDATION_ERROR" | "NOT_FOUND" | "INVALID_STATE", message: string, details: string) {
+function controlError(status: number, code: "VALIDATION_ERROR" | "NOT_FOUND" | "INVALID_STATE" | "INSUFFICIENT_SCOPE", message: string, details: string) {
   return sdkError(status, code, message, details);
+}
+
+/**
+ * The webhook secrets sign what the merchant's receivers trust: reading or rotating them needs
+ * `merchant:read` (the scope of the merchant's own settings), like `GET /v1/merchant`.
+ */
+function secretScopeCheck(ctx: Pick<RequestContext, "key">) {
+  if (ctx.key.scopes.includes("merchant:read")) return undefined;
+  return controlError(403, "INSUFFICIENT_SCOPE", "Insufficient scope.", "Reading or rotating the webhook signing secrets requires the scope merchant:read.");
 }
 
 const notFound = (what: string) => controlError(404, "NOT_FOUND", "Resource not found.", `${what} in this account.`);
@@ -119,6 +135,17 @@ export const controlHandlers: HandlerTable = {
   setTransactionStatusFixture: {
     async handle(ctx) {
       const { status } = ctx.body as { status: FamilyB["schemas"]["TransactionStatus"] };
+      // Invariant: a PENDING or PROCESSING transaction never names a deleted customer (the
+      // customer delete refuses while one exists, 409 OCD001); the control keeps it too.
+      const opens = (OPEN_TRANSACTION_STATUSES as readonly string[]).includes(status);
+      const existing = opens ? await ctx.app.store.get("transaction", ctx.account.id, ctx.params.transactionId) : undefined;
+      const customerId = (existing?.data as unknown as Transaction | undefined)?.customerId;
+      if (customerId) {
+        const customer = await ctx.app.store.get("customer", ctx.account.id, customerId);
+        if (customer?.status === "DELETED") {
+          return controlError(409, "INVALID_STATE", "The transaction's customer is deleted.", `Transaction ${ctx.params.transactionId} names the deleted customer ${customerId}; it cannot become ${status}.`);
+        }
+      }
       const outcome = await ctx.app.store.update("transaction", ctx.account.id, ctx.params.transactionId, (current: StoredRecord) => {
         const next: Transaction = { ...(current.data as unknown as Transaction), status, updatedAt: ctx.now.toISOString() };
         return { next: { ...current, status, data: asData(next) }, result: next };
@@ -137,11 +164,18 @@ export const controlHandlers: HandlerTable = {
   advanceClockFixture: {
     async handle(ctx) {
       const { seconds } = ctx.body as { seconds: number };
-      return clockReply(ctx, await ctx.app.store.advanceClock(ctx.account.id, seconds * 1000));
+      const maxOffsetMs = LATEST_ACCOUNT_TIME_MS - ctx.app.baseNow().getTime();
+      const offset = await ctx.app.store.advanceClock(ctx.account.id, seconds * 1000, maxOffsetMs);
+      if (offset === null) {
+        const detail = `body/seconds: the account's clock cannot pass ${new Date(LATEST_ACCOUNT_TIME_MS).toISOString()} (RFC 3339 writes years up to 9999); the clock was not moved.`;
+        return controlError(400, "VALIDATION_ERROR", "The request is invalid.", detail);
+      }
+      return clockReply(ctx, offset);
     },
   },
 
   getWebhookSecretsFixture: {
+    precheck: secretScopeCheck,
     async handle(ctx) {
       const { secrets, previousUntilMs } = await ctx.app.webhooks.signingSecrets(ctx.account.id);
       return { status: 200, body: { secrets, previousUntil: previousUntilMs === null ? null : new Date(previousUntilMs).toISOString() } };
@@ -149,6 +183,7 @@ export const controlHandlers: HandlerTable = {
   },
 
   rotateWebhookSecretFixture: {
+    precheck: secretScopeCheck,
     async handle(ctx) {
       const { current, previous, previousUntilMs } = await ctx.app.webhooks.rotateSecret(ctx.account.id);
       return { status: 200, body: { current, previous, previousUntil: new Date(previousUntilMs).toISOString() } };

@@ -80,8 +80,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SandboxStore {
     async clockOffset(accountId) {
       return clocks.offset(accountId);
     },
-    async advanceClock(accountId, ms) {
-      return clocks.advance(accountId, ms);
+    async advanceClock(accountId, ms, maxOffsetMs) {
+      return clocks.advance(accountId, ms, maxOffsetMs);
     },
     async outboxDue(nowMs, limit) {
       return outbox.due(nowMs, limit);

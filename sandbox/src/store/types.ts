@@ -109,8 +109,9 @@ export interface OutboxEvent extends OutboxEventInput {
 /** An account's webhook signing secrets: the current one and, during a rotation, the previous one. */
 export interface WebhookSecrets {
   current: string;
-  previous: string | null;
-  /** Time on the account's clock until which the previous secret still signs (ms). */
+  /** Earlier secrets that still sign until `previousUntilMs`, the most recent first (empty: none). */
+  previous: string[];
+  /** Time on the account's clock until which the previous secrets still sign (ms). */
   previousUntilMs: number | null;
 }
 
@@ -150,8 +151,11 @@ export interface SandboxStore {
 
   /** The account's clock offset (ms ahead of the base clock). */
   clockOffset(accountId: string): Promise<number>;
-  /** Moves the account's clock forward by `ms`; returns the new offset. */
-  advanceClock(accountId: string, ms: number): Promise<number>;
+  /**
+   * Moves the account's clock forward by `ms`; returns the new offset, or null (and stores
+   * nothing) when the new offset would exceed `maxOffsetMs`.
+   */
+  advanceClock(accountId: string, ms: number, maxOffsetMs?: number): Promise<number | null>;
 
   /** Pending outbox events due at `nowMs` (real time), oldest first. */
   outboxDue(nowMs: number, limit: number): Promise<OutboxEvent[]>;

@@ -4,7 +4,14 @@
  * `webhook-signature`; `standardwebhooks` package); only a 2xx answer is a success; redirects
  * are not followed; an attempt that takes longer than the timeout fails; failures are retried
  * after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h, each with random
- * jitter, then the event is given up (`failed`). A target the guard refuses is given up at once.
+ * jitter, then the event is given up (`failed`). A target the guard refuses (a non-public
+ * address) is given up at once; a name that does not resolve now (EAI_AGAIN, ENOTFOUND) is a
+ * transient failure, retried on the same schedule as a refused connection.
+ *
+ * The name is resolved once per attempt, by the guard, and the request connects to the address
+ * it checked (node:http/https with a `lookup` returning it), keeping the Host header and the TLS
+ * server name of the URL. At most MAX_RESPONSE_BYTES of the receiver's answer are read, then
+ * the connection is dropped: a receiver answering an endless body costs nothing.
  *
  * Before an attempt starts, its event is leased (its next attempt is pushed past the timeout),
  * so an attempt cut short by a crash is made again after a restart, never lost.
@@ -12,9 +19,53 @@
  * `webhook-timestamp` is the real time of the attempt, because receivers check it against
  * their own clock.
  */
+import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from "node:http";
+import { request as httpsRequest } from "node:https";
+import type { LookupFunction } from "node:net";
 import { Webhook } from "standardwebhooks";
 import type { OutboxEvent, SandboxStore } from "../store/types.ts";
-import type { TargetGuard } from "./target-guard.ts";
+import type { ResolvedTarget, TargetGuard } from "./target-guard.ts";
+
+/** How much of a receiver's answer is read (only its status matters); the rest is dropped. */
+export const MAX_RESPONSE_BYTES = 4 * 1024;
+
+/** Posts `body` to a checked target, connecting to its checked address; resolves with the status. */
+function post(target: Extract<ResolvedTarget, { kind: "ok" }>, headers: OutgoingHttpHeaders, body: string, signal: AbortSignal): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const lookup: LookupFunction = (_hostname, options, callback) => {
+      if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [{ address: target.address, family: target.family }]);
+      else callback(null, target.address, target.family);
+    };
+    const https = target.url.protocol === "https:";
+    const req = (https ? httpsRequest : httpRequest)(target.url, {
+      method: "POST",
+      headers: { ...headers, "content-length": Buffer.byteLength(body) },
+      lookup,
+      signal,
+      agent: false,
+      // The certificate is checked against the URL's name, not the address connected to.
+      ...(https ? { servername: target.host } : {}),
+    });
+    req.once("error", reject);
+    req.once("response", (res: IncomingMessage) => {
+      let read = 0;
+      const status = res.statusCode ?? 0;
+      const done = () => {
+        res.removeAllListeners("data");
+        req.destroy();
+        resolve(status);
+      };
+      res.on("data", (chunk: Buffer) => {
+        read += chunk.length;
+        if (read >= MAX_RESPONSE_BYTES) done();
+      });
+      res.once("end", done);
+      res.once("error", done);
+      res.once("aborted", done);
+    });
+    req.end(body);
+  });
+}
 
 /** Delays between attempts (decision D26). */
 export const DEFAULT_RETRY_DELAYS_MS = [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400].map((s) => s * 1000);
@@ -82,44 +133,46 @@ export function startOutboxDelivery(
     // Lease: if the process dies during the attempt, the event is due again after it.
     await store.outboxSettle(event.id, { state: "pending", attempts: event.attempts, nextAttemptMs: Date.now() + timeoutMs + (delays[0] ?? 0), lastError: event.lastError });
     const startedMs = Date.now();
-    const problem = await guard.targetProblem(event.url);
-    if (problem) {
+    const target = await guard.resolveTarget(event.url);
+    if (target.kind === "refused") {
       // A target that may not be called will not become callable by waiting: give up now.
-      record({ eventId: event.id, type: event.type, url: event.url, attempt: number, outcome: "refused", detail: problem, startedMs, endedMs: Date.now() });
-      await store.outboxSettle(event.id, { state: "failed", attempts: number, nextAttemptMs: startedMs, lastError: problem });
+      record({ eventId: event.id, type: event.type, url: event.url, attempt: number, outcome: "refused", detail: target.problem, startedMs, endedMs: Date.now() });
+      await store.outboxSettle(event.id, { state: "failed", attempts: number, nextAttemptMs: startedMs, lastError: target.problem });
       return;
     }
-    const signing = await secrets(event.accountId);
-    const sentAt = new Date();
-    const controller = new AbortController();
-    controllers.add(controller);
-    const abort = setTimeout(() => controller.abort(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
     let detail: string;
     let delivered = false;
-    try {
-      const response = await fetch(event.url, {
-        method: "POST",
-        redirect: "manual",
-        signal: controller.signal,
-        headers: {
-          "content-type": "application/json",
-          "user-agent": "payment-collection-sandbox",
-          "webhook-id": event.id,
-          "webhook-timestamp": String(Math.floor(sentAt.getTime() / 1000)),
-          // One `v1,<signature>` per secret in use (two during a rotation).
-          "webhook-signature": signing.map((secret) => new Webhook(secret).sign(event.id, sentAt, event.payload)).join(" "),
-        },
-        body: event.payload,
-      });
-      await response.arrayBuffer().catch(() => undefined);
-      delivered = response.status >= 200 && response.status < 300;
-      detail = `HTTP ${response.status}`;
-    } catch (error) {
-      const cause = (error as Error & { cause?: Error }).cause;
-      detail = controller.signal.aborted ? String((controller.signal.reason as Error)?.message ?? "timed out") : (cause?.message ?? (error as Error).message);
-    } finally {
-      clearTimeout(abort);
-      controllers.delete(controller);
+    if (target.kind === "transient") {
+      // A name that does not resolve now (EAI_AGAIN, ENOTFOUND) may resolve later: retried like a refused connection.
+      detail = target.problem;
+    } else {
+      const signing = await secrets(event.accountId);
+      const sentAt = new Date();
+      const controller = new AbortController();
+      controllers.add(controller);
+      const abort = setTimeout(() => controller.abort(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      try {
+        const status = await post(
+          target,
+          {
+            "content-type": "application/json",
+            "user-agent": "payment-collection-sandbox",
+            "webhook-id": event.id,
+            "webhook-timestamp": String(Math.floor(sentAt.getTime() / 1000)),
+            // One `v1,<signature>` per secret in use (several during a rotation).
+            "webhook-signature": signing.map((secret) => new Webhook(secret).sign(event.id, sentAt, event.payload)).join(" "),
+          },
+          event.payload,
+          controller.signal,
+        );
+        delivered = status >= 200 && status < 300;
+        detail = `HTTP ${status}`;
+      } catch (error) {
+        detail = controller.signal.aborted ? String((controller.signal.reason as Error)?.message ?? "timed out") : (error as Error).message;
+      } finally {
+        clearTimeout(abort);
+        controllers.delete(controller);
+      }
     }
     const endedMs = Date.now();
     record({ eventId: event.id, type: event.type, url: event.url, attempt: number, outcome: delivered ? "delivered" : "failed", detail, startedMs, endedMs });

@@ -20,10 +20,10 @@ import { DEFAULT_RETRY_DELAYS_MS, startOutboxDelivery, type DeliveryAttempt } fr
 import { createEndpointRegistry } from "./endpoints.ts";
 import { outboxEvent } from "./events.ts";
 import { createSecretKeeper, type RotatedSecrets, type SigningSecrets } from "./secrets.ts";
-import { createTargetGuard } from "./target-guard.ts";
+import { createTargetGuard, type Resolver } from "./target-guard.ts";
 
 export { DEFAULT_RETRY_DELAYS_MS, type DeliveryAttempt } from "./delivery.ts";
-export { MAX_WEBHOOK_URL_LENGTH } from "./target-guard.ts";
+export { MAX_WEBHOOK_URL_LENGTH, type Resolver } from "./target-guard.ts";
 export type { SigningSecrets } from "./secrets.ts";
 
 export interface WebhookOptions {
@@ -37,6 +37,8 @@ export interface WebhookOptions {
   rotationOverlapMs?: number;
   /** Store events but send nothing (a sandbox that stops before delivering, for restart tests). */
   paused?: boolean;
+  /** Resolves webhook host names (default: the system resolver); tests inject names. */
+  resolve?: Resolver;
   /** The base clock; each account's clock runs ahead of it by the account's offset (default: the real clock). */
   now?: () => Date;
 }
@@ -54,7 +56,8 @@ export interface WebhookSender {
   signingSecrets(accountId: string): Promise<SigningSecrets>;
   /**
    * Replaces the account's secret; the previous one keeps signing until `previousUntilMs`
-   * (the account's clock). Rotating during an overlap drops the oldest secret.
+   * (the account's clock). Rotating during an overlap keeps the secrets still signing (up to
+   * three earlier ones) until the new overlap ends.
    */
   rotateSecret(accountId: string): Promise<RotatedSecrets>;
   /** The account's webhook endpoint (family B events), or null. */
@@ -69,7 +72,7 @@ export interface WebhookSender {
 export function createWebhookSender(store: SandboxStore, keyRing: KeyRing, options: WebhookOptions = {}): WebhookSender {
   const baseNow = options.now ?? (() => new Date());
   const accountNowMs = async (accountId: string): Promise<number> => baseNow().getTime() + (await store.clockOffset(accountId));
-  const guard = createTargetGuard(options.allowPrivateTargets === true);
+  const guard = createTargetGuard(options.allowPrivateTargets === true, options.resolve);
   const keeper = createSecretKeeper(store, keyRing, accountNowMs, options.rotationOverlapMs ?? 86_400_000);
   const endpoints = createEndpointRegistry(store, accountNowMs);
   const delivery = startOutboxDelivery(store, guard, keeper.secrets, {

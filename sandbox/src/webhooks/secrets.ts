@@ -4,19 +4,34 @@
  * previous one too (both signatures in `webhook-signature`) for an overlap period, so receivers
  * can switch without losing events. The overlap ends on the account's clock, like every other
  * sandbox deadline, so that advancing the clock ends it.
+ *
+ * Rotating again during an overlap keeps every secret still signing (up to MAX_PREVIOUS_SECRETS
+ * earlier ones, the oldest dropped beyond that) and extends their overlap to the new rotation's
+ * end: two rotations in a row never cut off a receiver that knows the secret before last
+ * (Standard Webhooks allows one signature per secret in `webhook-signature`).
  */
 import { randomBytes } from "node:crypto";
 import type { KeyRing } from "../keys.ts";
 import type { SandboxStore, WebhookSecrets } from "../store/types.ts";
 
-/** The secrets signing an account's events, and when the previous one stops (account clock, ms). */
+/** Earlier secrets that keep signing during an overlap, at most (so at most four signatures). */
+export const MAX_PREVIOUS_SECRETS = 3;
+
+/** The secrets signing an account's events, and when the previous ones stop (account clock, ms). */
 export interface SigningSecrets {
-  /** The current secret first; the previous one follows it during a rotation's overlap. */
+  /** The current secret first; the previous ones follow it, most recent first, during a rotation's overlap. */
   secrets: string[];
   previousUntilMs: number | null;
 }
 
-export type RotatedSecrets = WebhookSecrets & { previous: string; previousUntilMs: number };
+export interface RotatedSecrets {
+  current: string;
+  /** The secret the rotation replaced. */
+  previous: string;
+  /** Every earlier secret still signing, most recent first (`previous` first). */
+  stillSigning: string[];
+  previousUntilMs: number;
+}
 
 /** A new Standard Webhooks secret: `whsec_` and the base64 of 24 random bytes. */
 export function newSecret(): string {
@@ -43,8 +58,8 @@ export function createSecretKeeper(
       const account = keyRing.accounts.get(accountId);
       return { secrets: account ? [account.webhookSecret] : [], previousUntilMs: null };
     }
-    if (stored.previous !== null && stored.previousUntilMs !== null && stored.previousUntilMs > (await accountNowMs(accountId))) {
-      return { secrets: [stored.current, stored.previous], previousUntilMs: stored.previousUntilMs };
+    if (stored.previous.length > 0 && stored.previousUntilMs !== null && stored.previousUntilMs > (await accountNowMs(accountId))) {
+      return { secrets: [stored.current, ...stored.previous], previousUntilMs: stored.previousUntilMs };
     }
     return { secrets: [stored.current], previousUntilMs: null };
   }
@@ -57,11 +72,14 @@ export function createSecretKeeper(
     signingSecrets,
     secrets,
     async rotate(accountId) {
-      const [current] = await secrets(accountId);
+      const signing = await secrets(accountId);
+      const [current] = signing;
       if (current === undefined) throw new Error(`no webhook secret for account ${accountId}`);
-      const rotated = { current: newSecret(), previous: current, previousUntilMs: (await accountNowMs(accountId)) + overlapMs };
-      await store.saveWebhookSecrets(accountId, rotated);
-      return rotated;
+      const stillSigning = signing.slice(0, MAX_PREVIOUS_SECRETS);
+      const previousUntilMs = (await accountNowMs(accountId)) + overlapMs;
+      await store.saveWebhookSecrets(accountId, { current: newSecret(), previous: stillSigning, previousUntilMs });
+      const saved = (await store.webhookSecrets(accountId))!;
+      return { current: saved.current, previous: current, stillSigning, previousUntilMs };
     },
   };
 }

@@ -1,13 +1,21 @@
 /**
- * Which URLs may receive webhooks. Targets on loopback, private, link-local and other
- * non-public addresses are refused (server-side request forgery) unless private targets are
- * allowed, which tests and local development need: literal addresses and `localhost` already
- * when the URL is accepted (a charge's `webhook_url`, the account's endpoint), names resolving
- * to such addresses at each attempt. Only http and https, no credentials, at most 2048
- * characters (decision D01).
+ * Which URLs may receive webhooks. Targets on loopback, private, link-local, reserved,
+ * documentation (TEST-NET), NAT64, 6to4 and other non-public addresses are refused (server-side
+ * request forgery) unless private targets are allowed, which tests and local development need:
+ * literal addresses and `localhost` names already when the URL is accepted (a charge's
+ * `webhook_url`, the account's endpoint), names resolving to such addresses at each attempt.
+ * Only http and https, no credentials, at most 2048 characters (decision D01).
+ *
+ * The ranges come from `ipaddr.js` (its IANA special-purpose registries): an address is public
+ * only when its range is `unicast`. IPv4-mapped IPv6 addresses are judged as the IPv4 address.
+ *
+ * A name is resolved once per attempt (`resolveTarget`) and delivery connects to the address
+ * that was checked, so a name cannot resolve to a public address for the check and to a private
+ * one for the connection (DNS rebinding).
  */
-import { lookup } from "node:dns/promises";
-import { BlockList, isIP } from "node:net";
+import { lookup as dnsLookup } from "node:dns/promises";
+import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 
 /** Longest webhook URL accepted (decision D01). */
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
@@ -15,35 +23,30 @@ export const MAX_WEBHOOK_URL_LENGTH = 2048;
 /** How many webhook URLs keep their checked shape (urlProblem) before the memo starts over. */
 const CHECKED_URLS_KEPT = 1_000;
 
-const NON_PUBLIC = new BlockList();
-for (const [network, prefix] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["224.0.0.0", 3],
-] as const) {
-  NON_PUBLIC.addSubnet(network, prefix, "ipv4");
-}
-for (const [network, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  ["fc00::", 7],
-  ["fe80::", 10],
-  ["ff00::", 8],
-] as const) {
-  NON_PUBLIC.addSubnet(network, prefix, "ipv6");
+/** Resolves a host name to its addresses (default: the system resolver, `dns.lookup`). */
+export type Resolver = (host: string) => Promise<string[]>;
+
+const systemResolver: Resolver = async (host) => (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
+
+/** Whether an address (IPv4 or IPv6, no brackets) is outside the public unicast space. */
+export function isNonPublic(address: string): boolean {
+  try {
+    const parsed = ipaddr.process(address);
+    if (parsed.kind() === "ipv6") {
+      // IPv4-compatible addresses (::/96, deprecated by RFC 4291), e.g. `::127.0.0.1`: ipaddr.js calls them unicast.
+      const parts = (parsed as ipaddr.IPv6).parts;
+      if (parts.slice(0, 6).every((p) => p === 0)) return true;
+    }
+    return parsed.range() !== "unicast";
+  } catch {
+    return true;
+  }
 }
 
-function isNonPublic(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return NON_PUBLIC.check(mapped[1], "ipv4");
-  return NON_PUBLIC.check(address, isIP(address) === 6 ? "ipv6" : "ipv4");
+/** `localhost`, `*.localhost`, with or without the root's trailing dot, any case. */
+function isLoopbackName(host: string): boolean {
+  const name = host.toLowerCase().replace(/\.+$/, "");
+  return name === "localhost" || name.endsWith(".localhost");
 }
 
 /** Why a URL is not an acceptable target, without resolving names. */
@@ -60,19 +63,28 @@ function urlShapeProblem(url: string, allowPrivate: boolean): { problem: string 
   const host = parsed.hostname.replace(/^\[|\]$/g, "");
   if (!allowPrivate) {
     if (isIP(host) && isNonPublic(host)) return { problem: `${host} is a non-public address` };
-    if (host === "localhost" || host.endsWith(".localhost")) return { problem: `${host} is a loopback name` };
+    if (isLoopbackName(host)) return { problem: `${host} is a loopback name` };
   }
   return { parsed, host };
 }
 
+/** What an attempt may do with a target. */
+export type ResolvedTarget =
+  /** Call it: connect to `address` (the checked one), naming `host` in Host and TLS. */
+  | { kind: "ok"; url: URL; host: string; address: string; family: 4 | 6 }
+  /** Never call it (a bad URL, a non-public address): waiting will not help. */
+  | { kind: "refused"; problem: string }
+  /** Not now (the name does not resolve at the moment): retry on the schedule. */
+  | { kind: "transient"; problem: string };
+
 export interface TargetGuard {
   /** Why `url` may not be a webhook target (no name resolved: checked when a URL is accepted), or null. */
   urlProblem(url: string): string | null;
-  /** Why the target may not be called now (names resolved: checked before each attempt), or null. */
-  targetProblem(url: string): Promise<string | null>;
+  /** Resolves the target once and checks the address (before each attempt). */
+  resolveTarget(url: string): Promise<ResolvedTarget>;
 }
 
-export function createTargetGuard(allowPrivate: boolean): TargetGuard {
+export function createTargetGuard(allowPrivate: boolean, resolver: Resolver = systemResolver): TargetGuard {
   /** What urlProblem found for a URL (the check depends on the URL text alone). */
   const checkedUrls = new Map<string, string | null>();
   return {
@@ -87,15 +99,27 @@ export function createTargetGuard(allowPrivate: boolean): TargetGuard {
       }
       return problem;
     },
-    async targetProblem(url) {
+    async resolveTarget(url) {
       const shape = urlShapeProblem(url, allowPrivate);
-      if ("problem" in shape) return shape.problem;
-      if (allowPrivate) return null;
-      const { host } = shape;
-      const addresses = isIP(host) ? [host] : (await lookup(host, { all: true }).catch(() => [])).map((a) => a.address);
-      if (addresses.length === 0) return `${host} does not resolve`;
-      const blocked = addresses.find(isNonPublic);
-      return blocked ? `${host} resolves to the non-public address ${blocked}` : null;
+      if ("problem" in shape) return { kind: "refused", problem: shape.problem };
+      const { host, parsed } = shape;
+      let addresses: string[];
+      if (isIP(host)) addresses = [host];
+      else {
+        try {
+          addresses = await resolver(host);
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+          return { kind: "transient", problem: `${host} does not resolve (${code})` };
+        }
+        if (addresses.length === 0) return { kind: "transient", problem: `${host} does not resolve` };
+      }
+      if (!allowPrivate) {
+        const blocked = addresses.find(isNonPublic);
+        if (blocked) return { kind: "refused", problem: `${host} resolves to the non-public address ${blocked}` };
+      }
+      const address = addresses[0];
+      return { kind: "ok", url: parsed, host, address, family: isIP(address) === 6 ? 6 : 4 };
     },
   };
 }

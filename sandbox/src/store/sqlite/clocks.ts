@@ -10,8 +10,10 @@ export function accountClocks(db: Database) {
   const upsertClock = db.prepare(
     "INSERT INTO account_clocks (account_id, offset_ms) VALUES (?, ?) ON CONFLICT (account_id) DO UPDATE SET offset_ms = excluded.offset_ms",
   );
-  const advance = db.transaction((accountId: string, ms: number): number => {
+  const advance = db.transaction((accountId: string, ms: number, maxOffsetMs: number): number | null => {
     const offset = (selectClock.get(accountId)?.offset_ms ?? 0) + ms;
+    // Never store an offset that cannot be written as a date (checked before the write).
+    if (!Number.isSafeInteger(offset) || offset < 0 || offset > maxOffsetMs) return null;
     upsertClock.run(accountId, offset);
     return offset;
   });
@@ -23,14 +25,16 @@ export function accountClocks(db: Database) {
       let offset = cache.get(accountId);
       if (offset === undefined) {
         offset = selectClock.get(accountId)?.offset_ms ?? 0;
+        // An offset stored by an earlier version beyond what a date can hold reads as none.
+        if (!Number.isSafeInteger(offset) || Number.isNaN(new Date(Date.now() + offset).getTime())) offset = 0;
         cache.set(accountId, offset);
       }
       return offset;
     },
-    /** Moves the account's clock forward by `ms`; returns the new offset. */
-    advance(accountId: string, ms: number): number {
-      const offset = advance.immediate(accountId, ms);
-      cache.set(accountId, offset);
+    /** Moves the account's clock forward by `ms`; returns the new offset, or null (nothing stored) beyond `maxOffsetMs`. */
+    advance(accountId: string, ms: number, maxOffsetMs = Number.MAX_SAFE_INTEGER): number | null {
+      const offset = advance.immediate(accountId, ms, maxOffsetMs);
+      if (offset !== null) cache.set(accountId, offset);
       return offset;
     },
   };

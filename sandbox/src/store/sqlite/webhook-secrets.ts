@@ -1,6 +1,9 @@
 /**
  * The `webhook_secrets` table: an account's signing secret after its first rotation, and the
- * previous one with the end of its overlap (until then the account signs with its seeded secret).
+ * previous ones with the end of their overlap (until then the account signs with its seeded
+ * secret). The `previous` column holds the earlier secrets still signing, most recent first,
+ * separated by spaces (a secret never contains one); a row written before rotations kept
+ * several holds one secret there, which reads the same way.
  */
 import type Database from "better-sqlite3";
 import type { WebhookSecrets } from "../types.ts";
@@ -15,10 +18,10 @@ export function webhookSecretTable(db: Database) {
   return {
     get(accountId: string): WebhookSecrets | undefined {
       const row = selectSecrets.get(accountId);
-      return row ? { current: row.current, previous: row.previous, previousUntilMs: row.previous_until_ms } : undefined;
+      return row ? { current: row.current, previous: row.previous ? row.previous.split(" ") : [], previousUntilMs: row.previous_until_ms } : undefined;
     },
     save(accountId: string, secrets: WebhookSecrets): void {
-      upsertSecrets.run(accountId, secrets.current, secrets.previous, secrets.previousUntilMs);
+      upsertSecrets.run(accountId, secrets.current, secrets.previous.length > 0 ? secrets.previous.join(" ") : null, secrets.previousUntilMs);
     },
   };
 }
