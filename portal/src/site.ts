@@ -24,6 +24,7 @@ import { decorateReference, downloadsOf, loadReferenceSources, missingReferenceA
 import { pageEntries, referenceEntries, searchIndexScript, type SearchEntry } from "./search-index.ts";
 import { PAGE_SOURCES, readFirstPresent, SEARCH_PAGE, type LoadedSource, type PageSource } from "./sources.ts";
 import { renderStatementsPage, statedErrorCodes } from "./statements-page.ts";
+import { CONTRACT_CHANGES_PAGE, contractChangesMarkdown } from "./changelog-page.ts";
 
 export interface BuildOptions {
   /** Package root (where package.json, docs/, spec/, generated/ live). */
@@ -86,7 +87,7 @@ export async function buildPortal(options: BuildOptions): Promise<BuildReport> {
   const titles = new Map(decisionRecord ? safeParseRecord(decisionRecord.text).entries.map((entry) => [entry.id, entry.title] as const) : []);
   const links: DecisionLinks = { page: DECISIONS_PAGE, titles };
 
-  const nav = navigation(planned, references);
+  const nav = [...navigation(planned, references), CONTRACT_CHANGES_PAGE]; // contract changes page: see changelog-page.ts
   const resolveLink = linkResolver(planned, references, downloads);
   const searchEntries: SearchEntry[] = [];
   const missing: BuildReport["missing"] = [];
@@ -142,6 +143,14 @@ export async function buildPortal(options: BuildOptions): Promise<BuildReport> {
       join(outDir, spec.file),
       renderContentPage({ file: spec.file, title, nav, article, toc, sources: source ? [source.path] : [] }),
     );
+  }
+
+  // Contract changes (issue #18): the contract diff since the last release tag, rendered like `contract:diff --markdown`.
+  {
+    const rendered = renderMarkdown(contractChangesMarkdown(root).markdown, { sourcePath: "generated/openapi/3.1/family-a.json", resolveLink });
+    const title = rendered.title ?? CONTRACT_CHANGES_PAGE.label;
+    searchEntries.push(...pageEntries(CONTRACT_CHANGES_PAGE.file, title, CONTRACT_CHANGES_PAGE.label, sectionsOf(rendered.html, title)));
+    writeFileSync(join(outDir, CONTRACT_CHANGES_PAGE.file), renderContentPage({ file: CONTRACT_CHANGES_PAGE.file, title, nav, article: rendered.html, toc: rendered.toc }));
   }
 
   const referenceReport: BuildReport["references"] = [];

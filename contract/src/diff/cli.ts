@@ -1,0 +1,128 @@
+/**
+ * `npm run contract:diff -- --base <git ref | folder | file> [--head <folder | file>] [--json | --markdown]`
+ *
+ * Compares the generated OpenAPI 3.1 documents of both families with those of a base and
+ * classifies every change (see contract/README.md, "Breaking changes"). Exit codes: 0 no
+ * breaking change the version does not allow, 1 a breaking change the version does not allow,
+ * 2 bad input (one line on stderr, never a stack trace). Thin on purpose: it will become the
+ * `contract diff` subcommand of the project CLI; the engine is ./index.ts.
+ */
+import { parseArgs } from "node:util";
+import { countByVerdict, diffFamilies, judge, pathVersionsOf, renderChangelog, type JudgedChange } from "./index.ts";
+import { BadInput, loadBase, loadFile, loadFolder, loadWorkingTree, restrictTo, type LoadedSide } from "./sources.ts";
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+
+export const USAGE = `Usage: npm run contract:diff -- --base <git ref | folder | file> [options]
+
+Compares the generated OpenAPI 3.1 documents of family A and family B (generated/openapi/3.1)
+with a base and classifies each change as breaking, compatible or informational.
+
+  --base <ref|path>  a git ref (HEAD, v0.2.0, origin/main), a folder (package root, generated/,
+                     or a folder of family-a.json / family-b.json) or one document (a file)
+  --head <path>      compare against this folder or file instead of the working tree
+  --json             print the changes as JSON
+  --markdown         print CHANGELOG entries (per family: breaking, compatible, informational)
+  -h, --help         this text
+
+Exit codes: 0 no breaking change the version does not allow; 1 a breaking change the version
+does not allow (family A: only under a new /vN path version; otherwise a major version bump of
+contract/package.json); 2 bad input.`;
+
+export interface DiffRun {
+  base: LoadedSide;
+  head: LoadedSide;
+  changes: JudgedChange[];
+  blocking: JudgedChange[];
+  milliseconds: number;
+}
+
+/** Runs one comparison (library form of the command; the gate and tests use it too). */
+export function runDiff(baseSpec: string, headSpec?: string, cwd: string = process.cwd()): DiffRun {
+  const started = performance.now();
+  const base = loadBase(baseSpec, cwd);
+  let head: LoadedSide;
+  if (headSpec) {
+    const path = resolve(cwd, headSpec);
+    if (!existsSync(path)) throw new BadInput(`--head ${headSpec} does not exist`);
+    head = statSync(path).isDirectory() ? loadFolder(path, headSpec) : loadFile(path);
+  } else {
+    head = loadWorkingTree();
+  }
+  if (base.documents.size === 1) head = restrictTo(head, base.documents.keys());
+  const raw = diffFamilies(base.documents, head.documents);
+  const changes = judge(raw, {
+    baseVersion: base.packageVersion,
+    headVersion: head.packageVersion,
+    publishedPathVersions: pathVersionsOf(base.documents.get("family-a")),
+  });
+  return { base, head, changes, blocking: changes.filter((c) => !c.allowed), milliseconds: performance.now() - started };
+}
+
+const ORDER = { breaking: 0, compatible: 1, informational: 2 } as const;
+
+export function summaryLine(run: DiffRun): string {
+  const counts = countByVerdict(run.changes);
+  return `contract diff ${run.base.label} -> ${run.head.label}: ${counts.breaking} breaking (${run.blocking.length} not allowed by the version), ${counts.compatible} compatible, ${counts.informational} informational, in ${(run.milliseconds / 1000).toFixed(2)} s`;
+}
+
+export function textReport(run: DiffRun): string {
+  const sorted = [...run.changes].sort((a, b) => a.family.localeCompare(b.family) || ORDER[a.verdict] - ORDER[b.verdict]);
+  const lines = sorted.map((c) => {
+    const flag = c.verdict === "breaking" ? (c.allowed ? "breaking (allowed)" : "BREAKING") : c.verdict;
+    const allowance = c.allowance ? ` [allowed: ${c.allowance}]` : "";
+    return `${flag.padEnd(18)} ${c.family}  ${c.operation ?? "(document)"}  ${c.rule}: ${c.message}${allowance}\n${" ".repeat(19)}at ${c.pointer || "/"}${c.origin ? ` (${c.origin})` : ""}`;
+  });
+  return [...lines, summaryLine(run)].join("\n");
+}
+
+export function main(argv: readonly string[]): number {
+  let values: { base?: string; head?: string; json?: boolean; markdown?: boolean; help?: boolean };
+  try {
+    values = parseArgs({
+      args: [...argv],
+      options: { base: { type: "string" }, head: { type: "string" }, json: { type: "boolean" }, markdown: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    process.stderr.write(`contract diff: ${(error as Error).message.split("\n")[0]} (see --help)\n`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (!values.base) {
+    process.stderr.write("contract diff: --base <git ref | folder | file> is required (see --help)\n");
+    return 2;
+  }
+  if (values.json && values.markdown) {
+    process.stderr.write("contract diff: choose one of --json and --markdown\n");
+    return 2;
+  }
+  let run: DiffRun;
+  try {
+    run = runDiff(values.base, values.head, process.env.INIT_CWD ?? process.cwd());
+  } catch (error) {
+    const message = error instanceof BadInput ? error.message : `unexpected error: ${(error as Error)?.message ?? String(error)}`;
+    process.stderr.write(`contract diff: ${message.split("\n")[0]}\n`);
+    return 2;
+  }
+  if (values.json) {
+    const counts = countByVerdict(run.changes);
+    const body = { base: run.base.label, head: run.head.label, summary: { ...counts, notAllowed: run.blocking.length }, milliseconds: Math.round(run.milliseconds), changes: run.changes };
+    process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+    process.stderr.write(`${summaryLine(run)}\n`);
+  } else if (values.markdown) {
+    process.stdout.write(renderChangelog(run.changes, { title: `Contract changes since ${run.base.label}` }));
+    process.stderr.write(`${summaryLine(run)}\n`);
+  } else {
+    process.stdout.write(`${textReport(run)}\n`);
+  }
+  return run.blocking.length > 0 ? 1 : 0;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) {
+  process.exitCode = main(process.argv.slice(2));
+}
