@@ -5,7 +5,7 @@
  */
 import type { RateLimitPlan } from "@payment-collection/sandbox/plans.ts";
 import { startTemporarySandbox } from "@payment-collection/sandbox/harness/temporary-sandbox.ts";
-import { parseTarget } from "../src/core/target.ts";
+import { parseTarget, type Target } from "../src/core/target.ts";
 import type { Profile } from "../src/core/profiles/index.ts";
 import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 import { failed, type RunReport } from "../src/core/results.ts";
@@ -31,6 +31,12 @@ export interface RunSetup {
   exhaust?: boolean;
   /** Response checks to run (default: all of the families' suites). */
   checks?: RunOptions["checks"];
+  /** Behaviour scenarios to run (default: all). */
+  scenarios?: RunOptions["scenarios"];
+  /** Generic checks (default: all classes; false: none). */
+  derived?: RunOptions["derived"];
+  /** Changes the target before the run (a second key of the primary account...). */
+  adjustTarget?: (target: Target) => void;
 }
 
 export async function runAgainstSandbox(setup: RunSetup, cleanups: Array<() => Promise<void>>): Promise<RunReport> {
@@ -43,12 +49,15 @@ export async function runAgainstSandbox(setup: RunSetup, cleanups: Array<() => P
     target.familyA!.baseUrl = proxy.url;
     target.familyB!.baseUrl = proxy.url;
   }
+  setup.adjustTarget?.(target);
   return runConformance({
     target,
     families: setup.families,
     profile: setup.profile ?? "seed",
     exhaust: setup.exhaust ?? false,
     checks: setup.checks,
+    scenarios: setup.scenarios,
+    derived: setup.derived,
   });
 }
 

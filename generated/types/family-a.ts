@@ -104,7 +104,10 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /** @description A charge, the central object of family A. */
+        /**
+         * @description A charge, the central object of family A. The document lists its fields; that every
+         *     response carries all of them (`required`) is decision D35.
+         */
         Charge: {
             /** @description Identifier of the charge. */
             id: string;
@@ -194,7 +197,10 @@ export interface components {
              * @description Amount in the smallest currency unit (centavos); bounds are decision D03.
              */
             amount: number;
-            /** @enum {string} */
+            /**
+             * @description `pix`, the only method; required (decision D01).
+             * @enum {string}
+             */
             method: "pix";
             /** @description The caller's own reference, at most 255 characters (decision D01). */
             reference?: string;
@@ -624,7 +630,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["IdempotencyKeyMismatchProblem"];
                 };
             };
-            /** @description 429: rate limit exceeded. */
+            /** @description 429: rate limit exceeded; `Retry-After` as published for family B (decision D09). */
             429: {
                 headers: {
                     /** @description Maximum requests in the current window (decision D09). */
@@ -633,7 +639,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix timestamp (seconds) at which the window renews (decision D09). */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying (the family B rule, applied to family A: decision D09). */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -728,7 +734,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["NotFoundProblem"];
                 };
             };
-            /** @description 429: rate limit exceeded. */
+            /** @description 429: rate limit exceeded; `Retry-After` as published for family B (decision D09). */
             429: {
                 headers: {
                     /** @description Maximum requests in the current window (decision D09). */
@@ -737,7 +743,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix timestamp (seconds) at which the window renews (decision D09). */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying (the family B rule, applied to family A: decision D09). */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };
@@ -816,7 +822,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["InsufficientScopeProblem"];
                 };
             };
-            /** @description 429: rate limit exceeded. */
+            /** @description 429: rate limit exceeded; `Retry-After` as published for family B (decision D09). */
             429: {
                 headers: {
                     /** @description Maximum requests in the current window (decision D09). */
@@ -825,7 +831,7 @@ export interface operations {
                     "X-RateLimit-Remaining"?: number;
                     /** @description Unix timestamp (seconds) at which the window renews (decision D09). */
                     "X-RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying (the family B rule, applied to family A: decision D09). */
                     "Retry-After": number;
                     [name: string]: unknown;
                 };

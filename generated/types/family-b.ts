@@ -44,8 +44,9 @@ export interface paths {
          * @description Cancels a REGISTERED boleto (-> CANCELED). The body carries a reason of at most 200
          *     characters. Errors use envelope 2: `ODE001` no record for the identifier, `ODE002` only
          *     charges with status REGISTERED can be cancelled (the boleto is left unchanged), `ODE003`
-         *     reason longer than 200 characters, `OBE001` internal error (400). The HTTP statuses of
-         *     ODE001, ODE002 and ODE003 (404, 409, 400) are decision D18; the success response (200
+         *     reason longer than 200 characters, `OBE001` internal error (400, the document's). A body
+         *     that is not a `{reason}` object gives 400 `VALIDATION_ERROR` in envelope 2. The HTTP
+         *     statuses of ODE001, ODE002 and ODE003 (404, 409, 400) and `VALIDATION_ERROR` are decision D18; the success response (200
          *     with the cancelled boleto) is decision D17. Published as DELETE with a body.
          */
         delete: operations["cancelBoleto"];
@@ -368,7 +369,10 @@ export interface components {
             bankAssignor: string;
         };
         /**
-         * @description Envelope 2, `ODE003` (reason longer than 200 characters) or `OBE001` (internal error).
+         * @description Envelope 2 at 400: `OBE001` (internal error during the call; the document's 400),
+         *     `ODE003` (reason longer than 200 characters; its 400 is decision D18) or
+         *     `VALIDATION_ERROR` (the body is not a `{reason}` object: not JSON, no `reason`, or a
+         *     `reason` that is not a string; decision D18).
          * @example {
          *       "version": "1.0.0",
          *       "status": "ERROR",
@@ -385,10 +389,10 @@ export interface components {
             status: "ERROR";
             error: {
                 /**
-                 * @description Operation error code, e.g. `OCD001`.
+                 * @description OBE001 at 400 is the document's; ODE003 at 400 and VALIDATION_ERROR are decision D18.
                  * @enum {string}
                  */
-                errorCode: "ODE003" | "OBE001";
+                errorCode: "ODE003" | "OBE001" | "VALIDATION_ERROR";
                 message: string;
             };
         };
@@ -412,7 +416,10 @@ export interface components {
             /** @description Reason of the cancellation, at most 200 characters (longer gives `ODE003`). */
             reason: string;
         };
-        /** @description A boleto charge (bank slip that may carry a PIX block). */
+        /**
+         * @description A boleto charge (bank slip that may carry a PIX block). That a reading carries every
+         *     field of the published table (`required`) is decision D34.
+         */
         BoletoCharge: {
             transactionId: string;
             clientCode: string;
@@ -559,7 +566,10 @@ export interface components {
          * @enum {string}
          */
         BoletoStatus: "ERROR" | "REGISTERED" | "PROCESSING" | "CONFIRMED" | "CANCELED";
-        /** @description The customer as returned by get and update: no `phoneNumber`, address without `postalCode`. */
+        /**
+         * @description The customer as returned by get and update: no `phoneNumber` (it must not appear), address
+         *     without `postalCode`.
+         */
         Customer: {
             id: string;
             name: string;
@@ -574,7 +584,7 @@ export interface components {
             /** @description Last update; null if never updated. */
             updatedAt: string | null;
         };
-        /** @description Customer address as returned by get and update: without `postalCode`. */
+        /** @description Customer address as returned by get and update: without `postalCode` (it must not appear). */
         CustomerAddress: {
             street: string;
             number: string;
@@ -595,7 +605,10 @@ export interface components {
             city: string;
             state: components["schemas"]["StateCode"];
         };
-        /** @description Partial address for an update: any subset of the address fields (decision D23). */
+        /**
+         * @description The address of an update ("address (object)" in the document). That every field is
+         *     optional (any subset of the address fields) is decision D23.
+         */
         CustomerAddressUpdate: {
             postalCode?: components["schemas"]["PostalCode"];
             street?: string;
@@ -1070,6 +1083,8 @@ export interface components {
     };
     responses: never;
     parameters: {
+        /** @description Optional client identification. */
+        UserAgentHeader: string;
         /** @description Unique id of the event; the same on every retry of that event (decision D26). */
         "WebhookHeaders.webhookId": string;
         /** @description Space-separated `v1,<base64 signature>` entries, one per secret in use. */
@@ -1092,7 +1107,10 @@ export interface operations {
     deleteCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional client identification. */
+                "User-Agent"?: components["parameters"]["UserAgentHeader"];
+            };
             path: {
                 /**
                  * @description Customer id (string).
@@ -1234,7 +1252,10 @@ export interface operations {
     cancelBoleto: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional client identification. */
+                "User-Agent"?: components["parameters"]["UserAgentHeader"];
+            };
             path: {
                 /**
                  * @description Identifier of the boleto.
@@ -1413,7 +1434,10 @@ export interface operations {
     createCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional client identification. */
+                "User-Agent"?: components["parameters"]["UserAgentHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1526,7 +1550,10 @@ export interface operations {
     getCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional client identification. */
+                "User-Agent"?: components["parameters"]["UserAgentHeader"];
+            };
             path: {
                 /**
                  * @description Customer id: a string (published as a number in places; decision D30).
@@ -1638,7 +1665,10 @@ export interface operations {
     updateCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional client identification. */
+                "User-Agent"?: components["parameters"]["UserAgentHeader"];
+            };
             path: {
                 /**
                  * @description Customer id: a string (decision D30).
@@ -1776,6 +1806,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Optional client identification. */
+                "User-Agent"?: components["parameters"]["UserAgentHeader"];
                 /**
                  * @description Recommended. A repeated key returns the original result instead of creating a
                  *     duplicate (decision D36: same rules as family A, 8 to 255 characters, 24 hours).
@@ -1926,6 +1958,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Optional client identification. */
+                "User-Agent"?: components["parameters"]["UserAgentHeader"];
                 /**
                  * @description Recommended. A repeated key returns the original result instead of creating a
                  *     duplicate (decision D36: same rules as family A, 8 to 255 characters, 24 hours).
@@ -2087,7 +2121,10 @@ export interface operations {
     queryPixKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional client identification. */
+                "User-Agent"?: components["parameters"]["UserAgentHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2212,7 +2249,10 @@ export interface operations {
     getPixCharge: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional client identification. */
+                "User-Agent"?: components["parameters"]["UserAgentHeader"];
+            };
             path: {
                 /**
                  * @description Identifier of the PIX charge.
@@ -2318,7 +2358,10 @@ export interface operations {
     getPixQrCode: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional client identification. */
+                "User-Agent"?: components["parameters"]["UserAgentHeader"];
+            };
             path: {
                 /**
                  * @description Identifier of the PIX charge.
@@ -2418,7 +2461,10 @@ export interface operations {
     getBoleto: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional client identification. */
+                "User-Agent"?: components["parameters"]["UserAgentHeader"];
+            };
             path: {
                 /**
                  * @description Identifier of the boleto (its transactionId).
@@ -2573,7 +2619,10 @@ export interface operations {
     getHealth: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional client identification. */
+                "User-Agent"?: components["parameters"]["UserAgentHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2671,7 +2720,10 @@ export interface operations {
                  */
                 limit?: number;
             };
-            header?: never;
+            header?: {
+                /** @description Optional client identification. */
+                "User-Agent"?: components["parameters"]["UserAgentHeader"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -2779,6 +2831,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description Optional client identification. */
+                "User-Agent"?: components["parameters"]["UserAgentHeader"];
                 /**
                  * @description Recommended. A repeated key returns the original result instead of creating a
                  *     duplicate (decision D36: same rules as family A, 8 to 255 characters, 24 hours).
@@ -2928,7 +2982,10 @@ export interface operations {
     getTransaction: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional client identification. */
+                "User-Agent"?: components["parameters"]["UserAgentHeader"];
+            };
             path: {
                 /**
                  * @description Identifier of the transaction.
@@ -3033,7 +3090,10 @@ export interface operations {
     getTransactionStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Optional client identification. */
+                "User-Agent"?: components["parameters"]["UserAgentHeader"];
+            };
             path: {
                 /**
                  * @description Identifier of the transaction.

@@ -9,17 +9,17 @@ import type { Surface } from "./envelopes.ts";
 import type { Reply } from "./http/reply.ts";
 import type { KeyRing, SandboxAccount, SandboxApiKey } from "./keys.ts";
 import type { RateLimitPlan } from "./plans.ts";
-import type { RateLimitCounter } from "./rate-limit-counter.ts";
 import type { SandboxStore } from "./store/types.ts";
 import type { WebhookSender } from "./webhooks/index.ts";
 
 export interface SandboxApp {
   contract: Contract;
   keyRing: KeyRing;
+  /** Everything shared by the instances over one database, rate-limit counters and clocks included. */
   store: SandboxStore;
   plan: RateLimitPlan;
-  /** The in-memory rate-limit counters of the current windows. */
-  rateLimits: RateLimitCounter;
+  /** This instance's name (the delivery log names the instance that made each attempt). */
+  instance: string;
   /** The base clock; each account's clock runs ahead of it by the account's offset. */
   baseNow: () => Date;
   webhooks: WebhookSender;

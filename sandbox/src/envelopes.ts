@@ -25,6 +25,7 @@ const PROBLEM_TITLES: Record<string, string> = {
   RATE_LIMITED: "Too many requests",
   METHOD_NOT_ALLOWED: "Method not allowed",
   INTERNAL_ERROR: "Internal error",
+  SERVICE_UNAVAILABLE: "Service unavailable",
 };
 
 /** A family A error: problem details with a stable `code`. */
@@ -63,7 +64,7 @@ export function dataEnvelope(status: number, data: unknown): Reply {
 }
 
 /** Errors that every operation of a surface can give, in that surface's error body. */
-export type CommonError = "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "VALIDATION_ERROR" | "INTERNAL_ERROR";
+export type CommonError = "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "VALIDATION_ERROR" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
 
 const COMMON_STATUS: Record<CommonError, number> = {
   UNAUTHORIZED: 401,
@@ -72,6 +73,7 @@ const COMMON_STATUS: Record<CommonError, number> = {
   RATE_LIMITED: 429,
   VALIDATION_ERROR: 400,
   INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
 };
 
 const COMMON_MESSAGE: Record<CommonError, string> = {
@@ -81,6 +83,7 @@ const COMMON_MESSAGE: Record<CommonError, string> = {
   RATE_LIMITED: "Rate limit exceeded.",
   VALIDATION_ERROR: "The request is invalid.",
   INTERNAL_ERROR: "Internal error.",
+  SERVICE_UNAVAILABLE: "The service is temporarily unavailable.",
 };
 
 /** A common error in the error body of the surface. */

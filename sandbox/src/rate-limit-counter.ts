@@ -1,15 +1,13 @@
 /**
- * The rate-limit counters: requests per bucket (an account's or a client address's limit) in
- * the current fixed window, kept in memory. They only matter for the current window, and a
- * restart renewing the windows is harmless in a sandbox. rate-limit.ts decides which buckets a
- * request counts against and what the headers say.
+ * The rate-limit counters of the SQLite store (one process): requests per bucket (an account's
+ * or a client address's limit) in the current fixed window, kept in memory. They only matter
+ * for the current window, and a restart renewing the windows is harmless in a sandbox.
+ * rate-limit.ts decides which buckets a request counts against and what the headers say. The
+ * PostgreSQL store keeps them in a table shared by every instance (store/postgres/).
  */
+import type { RateLimitBucket } from "./store/types.ts";
 
-/** Consumption of one rate-limit bucket. */
-export interface RateLimitBucket {
-  key: string;
-  limit: number;
-}
+export type { RateLimitBucket } from "./store/types.ts";
 
 export interface RateLimitOutcome {
   /** Whether the request was admitted (then every bucket was charged one). */

@@ -11,13 +11,14 @@
  * is left after it (never negative) and the Unix time at which its window renews; a 429 adds
  * Retry-After, the whole seconds until then (at least 1).
  *
- * The counters themselves are in rate-limit-counter.ts (in memory).
+ * The counters are behind the store (`SandboxStore.admit`): in memory for SQLite
+ * (rate-limit-counter.ts), in a table shared by every instance for PostgreSQL.
  *
  * Requests without a valid key have no account: they are counted per client address
  * against the general limit, so that 401 responses carry the same headers.
  */
-import type { SandboxApp } from "./app.ts";
 import type { RateLimitPlan } from "./plans.ts";
+import type { Admission, RateLimitBucket } from "./store/types.ts";
 
 type BucketName = Exclude<keyof RateLimitPlan, "windowSeconds">;
 
@@ -38,18 +39,18 @@ export interface RateDecision {
   headers: Record<string, string>;
 }
 
-/** Counts a request of `subject` (an account id, or `anonymous:<address>`). */
-export function countRequest(app: SandboxApp, subject: string, operationId: string | undefined, nowMs: number): RateDecision {
-  const plan = app.plan;
+/** The buckets a request of `subject` (an account id, or `anonymous:<address>`) counts against, in the window of `nowMs`. */
+export function rateBuckets(plan: RateLimitPlan, subject: string, operationId: string | undefined, nowMs: number): { windowStartMs: number; buckets: RateLimitBucket[] } {
   const windowMs = plan.windowSeconds * 1000;
   const windowStartMs = Math.floor(nowMs / windowMs) * windowMs;
-  const names: BucketName[] = [];
   const specific = operationId ? OPERATION_BUCKETS[operationId] : undefined;
-  if (specific) names.push(specific);
-  names.push("general");
-  const buckets = names.map((name) => ({ key: `${subject}|${name}`, limit: plan[name] }));
-  const outcome = app.rateLimits.consume(windowStartMs, buckets);
+  const general = { key: `${subject}|general`, limit: plan.general };
+  return { windowStartMs, buckets: specific ? [{ key: `${subject}|${specific}`, limit: plan[specific] }, general] : [general] };
+}
 
+/** The decision and headers of a request charged (or refused) by the store's counters. */
+export function rateDecision(plan: RateLimitPlan, windowStartMs: number, buckets: readonly RateLimitBucket[], outcome: Pick<Admission, "admitted" | "counts">, nowMs: number): RateDecision {
+  const windowMs = plan.windowSeconds * 1000;
   // The limit to report: the exhausted one on a refusal, else the one with the least left
   // (the specific limit first on a tie, being listed first).
   let chosen = 0;

@@ -13,6 +13,8 @@
  * resource handler. Bad input of any kind ends in the surface's documented error body, never
  * in a 5xx.
  */
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { resolve } from "node:path";
@@ -26,8 +28,7 @@ import { isJsonContentType, MAX_BODY_BYTES, parseJsonBody, readBody } from "./ht
 import { send, type Reply } from "./http/reply.ts";
 import { createKeyRing, type SandboxKeys } from "./keys.ts";
 import { resolvePlan, type PlanName, type RateLimitPlan } from "./plans.ts";
-import { countRequest } from "./rate-limit.ts";
-import { createRateLimitCounter } from "./rate-limit-counter.ts";
+import { rateBuckets, rateDecision } from "./rate-limit.ts";
 import { boletoHandlers } from "./resources/boletos.ts";
 import { chargeHandlers } from "./resources/charges.ts";
 import { controlHandlers } from "./resources/controls.ts";
@@ -36,7 +37,9 @@ import { healthHandlers } from "./resources/health.ts";
 import { merchantHandlers } from "./resources/merchant.ts";
 import { pixHandlers } from "./resources/pix.ts";
 import { transactionHandlers } from "./resources/transactions.ts";
-import { openSqliteStore, type Durability } from "./store/sqlite.ts";
+import { openStore } from "./store/open.ts";
+import type { Durability } from "./store/sqlite.ts";
+import { StoreUnavailableError, type StoreInfo } from "./store/types.ts";
 import { validateBody, validateParameters } from "./validation.ts";
 import { createWebhookSender, type WebhookOptions, type WebhookSender } from "./webhooks/index.ts";
 
@@ -48,8 +51,15 @@ export interface StartSandboxOptions {
   host?: string;
   /** Port to bind (default 0: a free port). */
   port?: number;
-  /** Where the SQLite database lives (default ./.sandbox-data). */
+  /** Where the SQLite database lives (default ./.sandbox-data; unused with a PostgreSQL store). */
   dataDir?: string;
+  /**
+   * The store: `sqlite` (default, the file in `dataDir`) or a PostgreSQL connection string
+   * (`postgres://user:pass@host:5432/db`), shared by every instance started with it.
+   */
+  store?: string;
+  /** This instance's name in the delivery log (default: host name, process id and a random suffix). */
+  instanceId?: string;
   /** Rate-limit plan: `default` (the published limits), `generous`, or custom numbers. */
   plan?: PlanName | RateLimitPlan;
   /** The base clock, which each account's clock control shifts (default: the real clock). */
@@ -61,7 +71,7 @@ export interface StartSandboxOptions {
   /** Seed of the accounts' keys (default: the documented keys, SANDBOX_KEYS). */
   keySeed?: string;
   /** Webhook retry delays, jitter, attempt timeout, rotation overlap, paused delivery. */
-  webhooks?: Omit<WebhookOptions, "allowPrivateTargets" | "now">;
+  webhooks?: Omit<WebhookOptions, "allowPrivateTargets" | "now" | "instance">;
   /** Folder of the generated contract (default: the repository's generated/). */
   generatedDir?: string;
   /**
@@ -79,6 +89,10 @@ export interface RunningSandbox {
   port: number;
   dataDir: string;
   keys: SandboxKeys;
+  /** The store: kind, whether it is shared, and where (no password). */
+  store: StoreInfo;
+  /** This instance's name in the delivery log. */
+  instance: string;
   /**
    * Webhook delivery: the attempts made (for inspection), the secrets signing an account's
    * events and their rotation (by account id, e.g. `acc_1`).
@@ -178,17 +192,21 @@ async function handle(app: SandboxApp, router: ReturnType<typeof buildRouter>, r
   const surface = op ? surfaceOfService(op.service) : surfaceOfPath(path);
 
   const auth = authenticate(app.keyRing, surface, req.headers, search);
-  const offset = auth.ok ? await app.store.clockOffset(auth.account.id) : 0;
-  const now = new Date(app.baseNow().getTime() + offset);
 
   // Every request counts, controls included: against the key's account when the key is valid
   // (even where it is refused: the other family's key, a key next to one in the query), else
   // against the client address. Windows run on the base clock (real time), never on the
-  // account's clock, so advancing an account's clock renews no window.
+  // account's clock, so advancing an account's clock renews no window. The store answers the
+  // account's clock offset and the rate-limit charge in one call (synchronously on SQLite).
   const accountId = auth.ok ? auth.account.id : auth.accountId;
   req.sandboxAccount = accountId;
   const subject = accountId ?? `anonymous:${req.socket.remoteAddress ?? "unknown"}`;
-  const decision = countRequest(app, subject, auth.ok ? op?.operationId : undefined, app.baseNow().getTime());
+  const baseMs = app.baseNow().getTime();
+  const { windowStartMs, buckets } = rateBuckets(app.plan, subject, auth.ok ? op?.operationId : undefined, baseMs);
+  const admitting = app.store.admit(auth.ok ? auth.account.id : undefined, windowStartMs, buckets);
+  const admission = admitting instanceof Promise ? await admitting : admitting;
+  const now = new Date(baseMs + admission.offsetMs);
+  const decision = rateDecision(app.plan, windowStartMs, buckets, admission, baseMs);
   const rateHeaders = decision.headers;
   if (!decision.admitted) {
     const detail = `Limit of ${decision.headers["X-RateLimit-Limit"]} requests per window reached; retry after ${decision.headers["Retry-After"]} seconds.`;
@@ -317,14 +335,15 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     throw new Error(`the sandbox needs the generated contract (run \`npm run build\`): ${(error as Error).message}`);
   }
   const keyRing = createKeyRing(options.keySeed);
-  const store = openSqliteStore({ dataDir, durability: options.durability });
-  const webhooks = createWebhookSender(store, keyRing, { ...options.webhooks, allowPrivateTargets: options.allowPrivateWebhookTargets, now: options.now });
+  const instance = options.instanceId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+  const store = await openStore({ store: options.store, dataDir, durability: options.durability });
+  const webhooks = createWebhookSender(store, keyRing, { ...options.webhooks, allowPrivateTargets: options.allowPrivateWebhookTargets, now: options.now, instance });
   const app: SandboxApp = {
     contract: loadContract(documents),
     keyRing,
     store,
     plan: resolvePlan(options.plan),
-    rateLimits: createRateLimitCounter(),
+    instance,
     baseNow: options.now ?? (() => new Date()),
     webhooks,
   };
@@ -348,13 +367,19 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       });
     }
     handle(app, router, req, res).catch((error: unknown) => {
-      // A bug, never an expected outcome: the tests assert that no request gets here.
-      console.error("sandbox: unexpected error", error);
       if (res.headersSent) {
         res.destroy();
         return;
       }
       const path = (req.url ?? "/").split("?")[0];
+      if (error instanceof StoreUnavailableError) {
+        // The database is down or restarting: a 503 the client may retry, never a 500 or a hang.
+        const reply = commonError(surfaceOfPath(path), "SERVICE_UNAVAILABLE", `The sandbox's database is unavailable (${error.message}); retry in ${error.retryAfterSeconds} s.`);
+        send(res, { ...reply, headers: { ...reply.headers, "Retry-After": String(error.retryAfterSeconds) } });
+        return;
+      }
+      // A bug, never an expected outcome: the tests assert that no request gets here.
+      console.error("sandbox: unexpected error", error);
       send(res, commonError(surfaceOfPath(path), "INTERNAL_ERROR", "Unexpected error in the sandbox."));
     });
   },
@@ -375,6 +400,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     port,
     dataDir,
     keys: keyRing.keys,
+    store: store.info,
+    instance,
     webhooks,
     close() {
       closing ??= (async () => {

@@ -3,6 +3,8 @@ declare module "autocannon" {
   interface Histogram {
     average: number;
     p99: number;
+    /** Count of the samples (requests: how many were answered). */
+    total: number;
   }
   interface Result {
     requests: Histogram;

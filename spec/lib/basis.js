@@ -50,6 +50,21 @@ function $decidedResponse(context, target, status, id, aspects) {
 }
 
 /**
+ * Like $decidedResponse, restricted to some error codes of the response: the listed aspects
+ * are decided for responses carrying one of `codes` and the document's word for the others
+ * (e.g. a 400 the document fixes for one code and a decision gives to another).
+ * Lands as `x-decided-responses: { "<status>": { decision, aspects, codes } }`.
+ */
+function $decidedResponseCodes(context, target, status, id, aspects, codes) {
+  checkId(context, id);
+  const existing = getExtensions(context.program, target).get("x-decided-responses") ?? {};
+  setExtension(context.program, target, "x-decided-responses", {
+    ...existing,
+    [status]: { decision: id, aspects: [...aspects], codes: [...codes] },
+  });
+}
+
+/**
  * A parameter of the operation exists because of decision `id` (its name and meaning).
  * Kept on the operation as `x-decided-parameters: { "<name>": "<id>" }` because a marker
  * on a parameter whose schema is a $ref would sit beside the $ref, which OpenAPI 3.0 forbids.
@@ -79,6 +94,13 @@ function $minProperties(context, target, count) {
   setExtension(context.program, target, "minProperties", count);
 }
 
+/** `not: {required: [...]}`: the listed properties must not appear (the object stays open). */
+function $forbidProperties(context, target, names) {
+  const list = [...names];
+  const not = list.length === 1 ? { required: list } : { anyOf: list.map((name) => ({ required: [name] })) };
+  setExtension(context.program, target, "not", not);
+}
+
 /** OAuth-like scopes an apiKey operation requires (OpenAPI 3.0 cannot list them). */
 function $requiredScopes(context, target, scopes) {
   setExtension(context.program, target, "x-required-scopes", [...scopes]);
@@ -90,9 +112,11 @@ export const $decorators = {
     decision: $decision,
     decided: $decided,
     decidedResponse: $decidedResponse,
+    decidedResponseCodes: $decidedResponseCodes,
     decidedParameter: $decidedParameter,
     decidedBehaviour: $decidedBehaviour,
     minProperties: $minProperties,
+    forbidProperties: $forbidProperties,
     requiredScopes: $requiredScopes,
   },
 };

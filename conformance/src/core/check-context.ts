@@ -12,7 +12,7 @@ import { absentMembers, valuesAt, type Catalogue } from "./statement-map.ts";
 import type { FamilyATarget, FamilyBTarget } from "./target.ts";
 import { parseJsonBody, responseProblems, type ObservedResponse } from "./validate.ts";
 
-export type KeyName = "primary" | "secondAccount" | "noMerchantRead" | "testKey" | "rateLimits";
+export type KeyName = "primary" | "secondAccount" | "noMerchantRead" | "testKey" | "rateLimits" | "primarySecondKey";
 /** Which credentials a request carries: a named key of the target, a made-up key, or none. */
 export type KeyChoice = KeyName | "invalid" | "none";
 
@@ -155,7 +155,7 @@ export class FamilyContext {
     const server = new URL(this.target.baseUrl).origin;
     if (value === keys.secondAccount) return `${this.family}:second-account`;
     if (value === keys.rateLimits) return `${this.family}:rate-limit-account`;
-    if (value === keys.primary || value === keys.noMerchantRead) return `${this.family}:first-account`;
+    if (value === keys.primary || value === keys.noMerchantRead || value === keys.primarySecondKey) return `${this.family}:first-account`;
     if (value === keys.testKey) return `${this.family}:test-key`;
     return `${server}:unauthenticated`;
   }

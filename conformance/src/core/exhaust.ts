@@ -12,6 +12,12 @@ import type { FamilyContext } from "./check-context.ts";
 /** The cheapest counted request of each family: it changes nothing on the server. */
 const CHEAP_OPERATION = { "family-a": "getMerchant", "family-b": "getHealth" } as const;
 
+/**
+ * The server announced a limit (X-RateLimit-Limit or -Remaining) and answered past it without
+ * a 429: a failure of the server, never a reason to call the check not applicable.
+ */
+export class LimitNotEnforced extends Error {}
+
 export interface ExhaustOptions {
   /** Highest limit the suite agrees to use up (requests per window). */
   cap: number;
@@ -45,5 +51,8 @@ export async function exhaustLimit(ctx: FamilyContext, options: ExhaustOptions):
     const other = responses.find((r) => r.status >= 400);
     if (other) return `using up the limit stopped: ${ctx.operation(operationId).path} answered ${other.status}`;
   }
-  return `no 429 after ${sent} requests in a row (${Number.isFinite(limit) ? `X-RateLimit-Limit ${limit}` : "no X-RateLimit-Limit header"}): the account's limit could not be used up`;
+  if (Number.isFinite(limit) || Number.isFinite(remaining)) {
+    throw new LimitNotEnforced(`no 429 after ${sent} requests in a row although the server announced X-RateLimit-Limit ${Number.isFinite(limit) ? limit : "(absent)"}, Remaining ${Number.isFinite(remaining) ? remaining : "(absent)"}: the limit is announced and not enforced`);
+  }
+  return `no 429 after ${sent} requests in a row (no X-RateLimit-Limit header): the account's limit could not be used up`;
 }

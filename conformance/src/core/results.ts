@@ -43,6 +43,12 @@ export interface CheckResult {
   durationMs: number;
   /** Requests and responses of the check, for failures. */
   exchanges?: ExchangeNote[];
+  /** The generic check class that produced the result (src/derived/), for derived checks. */
+  derivedClass?: string;
+  /** A minimal reproduction of a failure: a curl command line, the key shown as `$API_KEY`. */
+  reproduction?: string;
+  /** For a generated input: the shrunk example that failed. */
+  example?: unknown;
 }
 
 export interface SuiteTiming {
@@ -65,6 +71,8 @@ export interface RunReport {
   /** Every documented (operation, status) pair of the families run. */
   documented: Array<ResponsePair & { family: FamilyId }>;
   warnings: string[];
+  /** Requests sent by each generic check class (src/derived/), per family. */
+  derivedRequests?: Array<{ family: FamilyId; derivedClass: string; requests: number; durationMs: number }>;
 }
 
 /** Collects results; sources add to it as they run, in any order. */

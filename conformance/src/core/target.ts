@@ -6,9 +6,10 @@
  * fixture makes only the checks that need it "not applicable".
  *
  *   familyA: { baseUrl, environment: live | sandbox,
- *              keys: { primary, secondAccount, noMerchantRead, testKey, rateLimits? },
+ *              keys: { primary, secondAccount, noMerchantRead, testKey, rateLimits?, primarySecondKey? },
  *              webhookSecret? }
- *   familyB: { baseUrl, keys: { primary, secondAccount, rateLimits? },
+ *   familyB: { baseUrl, keys: { primary, secondAccount, rateLimits?, primarySecondKey? },
+ *              plan?: { general, transactions, pix, queries },
  *              pathPrefix: { pix, transactions },
  *              fixtures: { registeredBoletoIds: [..], confirmedBoletoId, customerWithOpenChargeId,
  *                          malformedCustomerId, unknownCustomerId } }
@@ -17,6 +18,15 @@
  * `rateLimits` (optional) is a key of an account set aside for the checks that use up a rate
  * limit (the 429 checks); without it they use `primary`, and run last so that nothing else
  * meets the exhausted limit.
+ *
+ * `primarySecondKey` (optional) is a second API key of the `primary` key's account: the document
+ * scopes idempotency keys per API key, so the generic idempotency check sends one idempotency
+ * key under both and expects two records; without it that part is not applicable.
+ *
+ * `plan` (optional, family B) declares the per-minute limits of the checked accounts' plan (the
+ * document: "limits may vary by account plan"): requests per minute in general, transaction
+ * creations, PIX creations and queries. Without it, a server that sends no X-RateLimit-* headers
+ * is held to the published figures.
  *
  * `webhookSecret` (optional) is the webhook signing secret of the `primary` key's account
  * (Standard Webhooks `whsec_...`, decision D25): with it, the full profile verifies the
@@ -30,14 +40,24 @@ import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 export interface FamilyATarget {
   baseUrl: string;
   environment: "live" | "sandbox";
-  keys: { primary?: string; secondAccount?: string; noMerchantRead?: string; testKey?: string; rateLimits?: string };
+  keys: { primary?: string; secondAccount?: string; noMerchantRead?: string; testKey?: string; rateLimits?: string; primarySecondKey?: string };
   /** Webhook signing secret of the primary key's account. */
   webhookSecret?: string;
 }
 
+/** Per-minute rate limits of an account plan, by the document's Limits table's resources. */
+export interface RateLimitPlanFigures {
+  general: number;
+  transactions: number;
+  pix: number;
+  queries: number;
+}
+
 export interface FamilyBTarget {
   baseUrl: string;
-  keys: { primary?: string; secondAccount?: string; rateLimits?: string };
+  keys: { primary?: string; secondAccount?: string; rateLimits?: string; primarySecondKey?: string };
+  /** The accounts' declared plan (limits per minute); absent: the published figures. */
+  plan?: RateLimitPlanFigures;
   pathPrefix: { pix: string; transactions: string };
   fixtures: {
     registeredBoletoIds: string[];
@@ -145,6 +165,22 @@ function pathPrefix(value: unknown, where: string, problems: string[]): string {
   return `/${prefix.replace(/^\/+|\/+$/g, "")}`;
 }
 
+/** A declared plan: the four per-minute figures, each a positive integer. */
+function planFigures(value: unknown, problems: string[]): RateLimitPlanFigures | undefined {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) {
+    problems.push("familyB.plan must be a mapping of general, transactions, pix, queries");
+    return undefined;
+  }
+  const figures: Record<string, number> = {};
+  for (const name of ["general", "transactions", "pix", "queries"]) {
+    const figure = Number(value[name]);
+    if (!Number.isInteger(figure) || figure < 1) problems.push(`familyB.plan.${name} must be a positive integer`);
+    figures[name] = figure;
+  }
+  return figures as unknown as RateLimitPlanFigures;
+}
+
 /** Builds a target from parsed JSON/YAML; throws TargetError when it cannot be used at all. */
 export function parseTarget(raw: unknown, source: string, env: NodeJS.ProcessEnv = process.env): Target {
   const warnings: string[] = [];
@@ -172,7 +208,7 @@ export function parseTarget(raw: unknown, source: string, env: NodeJS.ProcessEnv
     const a = data.familyA;
     unknownMembers(a, ["baseUrl", "environment", "keys", "webhookSecret"], "familyA", warnings);
     const keys = isObject(a.keys) ? a.keys : {};
-    unknownMembers(keys, ["primary", "secondAccount", "noMerchantRead", "testKey", "rateLimits"], "familyA.keys", warnings);
+    unknownMembers(keys, ["primary", "secondAccount", "noMerchantRead", "testKey", "rateLimits", "primarySecondKey"], "familyA.keys", warnings);
     const environment = a.environment ?? "live";
     if (environment !== "live" && environment !== "sandbox") problems.push(`familyA.environment must be live or sandbox`);
     target.familyA = {
@@ -184,6 +220,7 @@ export function parseTarget(raw: unknown, source: string, env: NodeJS.ProcessEnv
         noMerchantRead: optionalString(keys.noMerchantRead, "familyA.keys.noMerchantRead", problems),
         testKey: optionalString(keys.testKey, "familyA.keys.testKey", problems),
         rateLimits: optionalString(keys.rateLimits, "familyA.keys.rateLimits", problems),
+        primarySecondKey: optionalString(keys.primarySecondKey, "familyA.keys.primarySecondKey", problems),
       },
       webhookSecret: optionalString(a.webhookSecret, "familyA.webhookSecret", problems),
     };
@@ -191,9 +228,9 @@ export function parseTarget(raw: unknown, source: string, env: NodeJS.ProcessEnv
 
   if (isObject(data.familyB)) {
     const b = data.familyB;
-    unknownMembers(b, ["baseUrl", "keys", "pathPrefix", "fixtures"], "familyB", warnings);
+    unknownMembers(b, ["baseUrl", "keys", "pathPrefix", "fixtures", "plan"], "familyB", warnings);
     const keys = isObject(b.keys) ? b.keys : {};
-    unknownMembers(keys, ["primary", "secondAccount", "rateLimits"], "familyB.keys", warnings);
+    unknownMembers(keys, ["primary", "secondAccount", "rateLimits", "primarySecondKey"], "familyB.keys", warnings);
     const prefix = isObject(b.pathPrefix) ? b.pathPrefix : {};
     const fixtures = isObject(b.fixtures) ? b.fixtures : {};
     unknownMembers(
@@ -210,7 +247,9 @@ export function parseTarget(raw: unknown, source: string, env: NodeJS.ProcessEnv
         primary: optionalString(keys.primary, "familyB.keys.primary", problems),
         secondAccount: optionalString(keys.secondAccount, "familyB.keys.secondAccount", problems),
         rateLimits: optionalString(keys.rateLimits, "familyB.keys.rateLimits", problems),
+        primarySecondKey: optionalString(keys.primarySecondKey, "familyB.keys.primarySecondKey", problems),
       },
+      plan: planFigures(b.plan, problems),
       pathPrefix: {
         pix: pathPrefix(prefix.pix, "familyB.pathPrefix.pix", problems),
         transactions: pathPrefix(prefix.transactions, "familyB.pathPrefix.transactions", problems),

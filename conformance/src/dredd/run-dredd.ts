@@ -30,6 +30,7 @@ import {
   type ResponseCheck,
 } from "../checks/response-check.ts";
 import { NotApplicable, type FamilyContext, type SentRequest } from "../core/check-context.ts";
+import { LimitNotEnforced } from "../core/exhaust.ts";
 import { CHECK_HEADER, EXPECT_429_HEADER, startPacingProxy } from "../core/pacing-proxy.ts";
 import type { CheckResult } from "../core/results.ts";
 import type { ObservedResponse } from "../core/validate.ts";
@@ -229,7 +230,10 @@ export async function runDreddSuite(options: DreddSuiteOptions): Promise<void> {
       };
       prepare()
         .catch((error: unknown) => {
-          if (error instanceof NotApplicable) skip(error.message);
+          if (error instanceof LimitNotEnforced) {
+            t.skip = true;
+            record(t, check, { verdict: "fail", reasons: [error.message], durationMs: 0, decisions: [] });
+          } else if (error instanceof NotApplicable) skip(error.message);
           else skip(`could not prepare the request: ${(error as Error).message}`);
         })
         .finally(done);

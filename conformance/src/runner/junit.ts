@@ -7,6 +7,7 @@
 import type { CheckResult, RunReport } from "../core/results.ts";
 import { statementCoverage, statementJunitSuite } from "./statement-coverage.ts";
 import type { Catalogue } from "../core/statement-map.ts";
+import { derivedCoverage, reproductionText } from "./derived-coverage.ts";
 
 function xml(text: string): string {
   return text
@@ -27,10 +28,12 @@ function testCase(result: CheckResult): string {
     ["statements", result.statements.join(" ")],
     ["decisions", result.decisions.join(" ")],
     ["profile", result.profile],
+    ["class", result.derivedClass ?? ""],
+    ["reproduction", result.reproduction ?? ""],
   ].filter(([, value]) => value);
   inner.push(`      <properties>${properties.map(([n, v]) => `<property name="${n}" value="${xml(v!)}"/>`).join("")}</properties>`);
   if (result.verdict === "fail") {
-    const detail = [...result.reasons, ...(result.exchanges ?? []).map((e) => `> ${e.method} ${e.url} -> ${e.status} ${e.body}`)].join("\n");
+    const detail = [...result.reasons, ...(result.exchanges ?? []).map((e) => `> ${e.method} ${e.url} -> ${e.status} ${e.body}`), ...reproductionText(result)].join("\n");
     inner.push(`      <failure message="${xml(result.reasons[0] ?? "failed")}">${xml(detail)}</failure>`);
   } else if (result.verdict === "not-applicable") {
     inner.push(`      <skipped message="${xml(`not applicable: ${result.reasons.join("; ")}`)}"/>`);
@@ -54,6 +57,16 @@ export function toJunitXml(report: RunReport, catalogue?: Catalogue): string {
     ].join("\n");
   });
   const all = report.results;
+  // Coverage by generic check class, as the properties of one suite.
+  const byClass = derivedCoverage(report);
+  if (byClass.length > 0) {
+    const properties = byClass.flatMap((e) => [
+      `<property name="${xml(`${e.derivedClass}.requests`)}" value="${e.requests}"/>`,
+      `<property name="${xml(`${e.derivedClass}.operations`)}" value="${xml(e.operations.join(", "))}"/>`,
+      `<property name="${xml(`${e.derivedClass}.responses`)}" value="${xml(e.responses.join(", "))}"/>`,
+    ]);
+    suites.push(`  <testsuite name="generic checks by class" tests="0" failures="0" errors="0" skipped="0" time="0">\n    <properties>${properties.join("")}</properties>\n  </testsuite>`);
+  }
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${xml(`conformance ${report.profile} ${report.target}`)}" tests="${all.length}" failures="${count(all, "fail")}" errors="0" skipped="${count(all, "not-applicable")}" time="${(report.durationMs / 1000).toFixed(3)}">`,

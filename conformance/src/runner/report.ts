@@ -8,6 +8,7 @@ import { formatStatementCoverage, statementCoverage } from "./statement-coverage
 import { familyName, loadFamilyContract } from "@payment-collection/contract/model/index.ts";
 import { statementAppliesTo } from "@payment-collection/contract/statements.ts";
 import { coverage, type CheckResult, type RunReport } from "../core/results.ts";
+import { formatDerivedCoverage } from "./derived-coverage.ts";
 
 const MARK: Record<CheckResult["verdict"], string> = { pass: "pass", fail: "FAIL", "not-applicable": "n/a " };
 
@@ -20,6 +21,7 @@ function resultLines(result: CheckResult, indent: string): string[] {
   for (const reason of result.reasons) lines.push(`${indent}        ${result.verdict === "fail" ? "- " : ""}${reason}`);
   if (result.verdict === "fail") {
     for (const e of result.exchanges ?? []) lines.push(`${indent}        > ${e.method} ${e.url} -> ${e.status} ${e.body.replace(/\s+/g, " ").slice(0, 160)}`);
+    for (const line of (result.reproduction ?? "").split("\n").filter(Boolean)) lines.push(`${indent}        $ ${line}`);
   }
   return lines;
 }
@@ -125,6 +127,8 @@ export function formatReport(report: RunReport, options: SummaryOptions = {}): s
     `Checks: ${report.results.length}: ${count.pass} pass, ${count.fail} fail, ${count["not-applicable"]} not applicable`,
     formatCoverage(report, options.coverage ?? false),
   ];
+  const derived = formatDerivedCoverage(report, options.coverage ?? false);
+  if (derived) parts.push(derived);
   if (options.statements && options.catalogue) parts.push(formatStatements(report, options.catalogue), formatStatementCoverage(statementCoverage(report, options.catalogue)));
   else if (options.catalogue) parts.push(formatStatementCoverage(statementCoverage(report, options.catalogue)).split("\n")[0]!);
   parts.push(formatTimings(report));

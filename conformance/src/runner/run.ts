@@ -16,6 +16,7 @@ import { SCENARIOS } from "../scenarios/index.ts";
 import { runScenario, type Scenario } from "../core/scenario.ts";
 import { loadCatalogue, statementsFor, type Catalogue } from "../core/statement-map.ts";
 import { familyTarget, TARGET_KEYS, type Target } from "../core/target.ts";
+import { runDerived, type DerivedOptions } from "../derived/index.ts";
 
 export interface RunOptions {
   target: Target;
@@ -34,6 +35,8 @@ export interface RunOptions {
   log?: (line: string) => void;
   /** Build output to read the contract from (default generated/). */
   generatedDir?: string;
+  /** The generic checks derived from the contract and the run's traffic (src/derived/); false: none. */
+  derived?: DerivedOptions | false;
 }
 
 function exchangeNotes(ctx: FamilyContext, id: string): ExchangeNote[] {
@@ -120,6 +123,26 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     });
   };
 
+  const derivedRequests: NonNullable<RunReport["derivedRequests"]> = [];
+  /** The other family's primary key: for a family, a key of the other one is no key. */
+  const otherFamilyKey = (family: FamilyId) => {
+    const other = FAMILY_IDS.find((f) => f !== family)!;
+    return (familyTarget(options.target, other)?.keys as { primary?: string } | undefined)?.primary;
+  };
+  const runDerivedStage = async (run: FamilyRun, stage: "main" | "exhaust") => {
+    if (options.derived === false || !run.ctx) return;
+    if (stage === "exhaust" && options.exhaust === false) return;
+    const ctx = run.ctx;
+    log(`${familyName(run.family)}: generic checks${stage === "exhaust" ? " (rate limits)" : ""}`);
+    await timed(`derived${stage === "exhaust" ? "-429" : ""}`, run.family, async () => {
+      const outcome = await runDerived(ctx, stage, { exhaustCap: options.exhaustCap ?? 1000, ...(options.derived || {}) }, catalogue, otherFamilyKey(run.family));
+      for (const result of outcome.results) {
+        sink.add(result);
+      }
+      for (const count of outcome.requests) derivedRequests.push({ family: run.family, ...count });
+    });
+  };
+
   const runStage = async (run: FamilyRun, stage: "main" | "exhaust") => {
     const ctx = run.ctx;
     const inStage = run.checks.filter((c) => (c.stage ?? "main") === stage);
@@ -136,6 +159,8 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
       for (const scenario of scenarios) addScenarioResult(run, scenario, { verdict: "not-applicable", reasons: [reason], durationMs: 0 });
       return;
     }
+    // Generic checks: after the main stage's checks and scenarios, before the exhaust stage's.
+    if (stage === "exhaust") await runDerivedStage(run, stage);
     const bound = new Set(boundChecks(inStage).values());
     const label = stage === "main" ? "" : " (rate limits)";
     if (inStage.length > 0) log(`${familyName(run.family)}: Dredd suite${label}`);
@@ -169,6 +194,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
         for (const scenario of scenarios) addScenarioResult(run, scenario, await runScenario(scenario, ctx));
       });
     }
+    if (stage === "main") await runDerivedStage(run, stage);
   };
 
   for (const run of runs) await runStage(run, "main");
@@ -184,5 +210,6 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     families,
     documented: runs.flatMap((run) => documentedPairs(run.contract).map((pair) => ({ ...pair, family: run.family }))),
     warnings,
+    derivedRequests,
   };
 }

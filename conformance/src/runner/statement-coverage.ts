@@ -4,6 +4,7 @@
  * no check on the wire can observe it. Rendered for the terminal, as a JUnit test suite (one
  * case per statement) and as a self-contained Markdown page (`--report PATH`).
  */
+import { derivedCoverageMarkdown, reproductionText } from "./derived-coverage.ts";
 import { familyName } from "@payment-collection/contract/model/index.ts";
 import { statementAppliesTo, type Statement } from "@payment-collection/contract/statements.ts";
 import type { Catalogue } from "../core/statement-map.ts";
@@ -149,6 +150,7 @@ export function statementReportMarkdown(report: RunReport, entries: StatementCov
     const state = e.state === "not-checkable" ? `not checkable: ${cell(e.why ?? "")}` : e.state === "not-run" ? `not run: ${cell(e.why ?? "")}` : LABEL[e.state].trim();
     lines.push(`| \`${e.statement.id}\` | ${state} | ${cell(e.statement.quote).slice(0, 160)} | ${e.state === "not-checkable" ? "" : checks} |`);
   }
+  lines.push(...derivedCoverageMarkdown(report));
   const failures = report.results.filter((r) => r.verdict === "fail");
   if (failures.length > 0) {
     lines.push("", "## Failures", "");
@@ -156,6 +158,8 @@ export function statementReportMarkdown(report: RunReport, entries: StatementCov
       lines.push(`### \`${f.id}\``, "", `${cell(f.title)} (statements: ${f.statements.join(", ") || "none"})`, "");
       for (const reason of f.reasons) lines.push(`- ${cell(reason)}`);
       for (const e of f.exchanges ?? []) lines.push(`- \`${e.method} ${e.url}\` -> ${e.status}: \`${cell(e.body).slice(0, 200)}\``);
+      const repro = reproductionText(f);
+      if (repro.length > 0) lines.push("", "```sh", ...repro, "```");
       lines.push("");
     }
   }

@@ -1,7 +1,8 @@
 /**
  * Which checks enforce each statement of the catalogue, known without a run: each response
  * check enforces the wire statements the statement map derives from the catalogue's encodings,
- * plus the ones it names itself; each behaviour scenario enforces the statements it names.
+ * plus the ones it names itself; each behaviour scenario enforces the statements it names; each
+ * generic check class (src/derived/) enforces its class's statements on every operation.
  * The docs portal shows this beside every statement; a run's own report says which passed.
  */
 import { familyName, loadFamilyContract, FAMILY_IDS } from "@payment-collection/contract/model/index.ts";
@@ -9,6 +10,7 @@ import { FAMILY_CHECKS } from "../checks/index.ts";
 import { checkId } from "../checks/response-check.ts";
 import { loadCatalogue, statementsFor } from "../core/statement-map.ts";
 import { SCENARIOS } from "../scenarios/index.ts";
+import { classStatements, DERIVED_CLASSES } from "../derived/index.ts";
 
 export interface CoveringCheck {
   /** Name of the check as the conformance report prints it. */
@@ -36,6 +38,13 @@ export function staticStatementCoverage(): Map<string, CoveringCheck[]> {
       for (const extra of check.statements ?? []) ids.add(extra);
       const covering = { name: checkId(check), title: check.title, profile: check.profile ?? "seed", suite: familyName(family) };
       for (const id of ids) add(id, covering);
+    }
+  }
+  // The generic check classes (src/derived/), which apply to every operation of a family.
+  for (const family of FAMILY_IDS) {
+    for (const derivedClass of DERIVED_CLASSES) {
+      const covering = { name: `${family}/derived/${derivedClass}`, title: `generic check class ${derivedClass}, every operation`, profile: "seed", suite: `${familyName(family)} generic checks` };
+      for (const id of classStatements(derivedClass, family)) add(id, covering);
     }
   }
   for (const scenario of SCENARIOS) {

@@ -66,6 +66,36 @@ const is = (method: string, path: RegExp, status?: number) => (request: Exchange
 
 export const MUTATIONS: Mutation[] = [
   {
+    name: "charge-br-code-wrong-crc",
+    caughtBy: "family-a/createCharge/201/",
+    breaks: "a charge's br_code is a BR Code: its CRC16 (field 63) must match (D43)",
+    family: "family-a",
+    profile: "full",
+    response: editJson(is("POST", /^\/v1\/charges$/, 201), (body) => (body.pix.br_code = `${body.pix.br_code.slice(0, -4)}${body.pix.br_code.endsWith("0000") ? "FFFF" : "0000"}`)),
+  },
+  {
+    name: "merchant-document-wrong-check-digit",
+    caughtBy: "family-a/getMerchant/200/",
+    breaks: "the merchant's document is a CPF or CNPJ with correct check digits (D43)",
+    family: "family-a",
+    profile: "full",
+    response: editJson(is("GET", /^\/v1\/merchant$/, 200), (body) => {
+      if (typeof body.document === "string") body.document = body.document.slice(0, -1) + String((Number(body.document.at(-1)) + 1) % 10);
+    }),
+  },
+  {
+    name: "boleto-bank-line-wrong-check-digit",
+    caughtBy: "family-b/getBoleto/200/",
+    breaks: "a boleto's bankLine carries its mod-10 field check digits (D43)",
+    family: "family-b",
+    profile: "full",
+    // The 10th digit is the check digit of the line's first field.
+    response: editJson(is("GET", /^\/sdk\/boleto\/[^/]+$/, 200), (body) => {
+      const line: string = body.data.boleto.bankLine;
+      body.data.boleto.bankLine = `${line.slice(0, 9)}${(Number(line[9]) + 1) % 10}${line.slice(10)}`;
+    }),
+  },
+  {
     name: "charge-amount-as-string",
     caughtBy: "family-a/createCharge/201/",
     breaks: "wrong type of a field: a charge's amount is an integer",

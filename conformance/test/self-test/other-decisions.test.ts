@@ -7,7 +7,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { formatReport } from "../../src/runner/report.ts";
 import { failed } from "../../src/core/results.ts";
 import { OTHER_DECISIONS, startMutant } from "./mutants.ts";
-import { failures, runAgainstSandbox, type SandboxProxy } from "../sandbox-run.ts";
+import { failures, runAgainstSandbox, SMALL_PLAN, type SandboxProxy } from "../sandbox-run.ts";
+import { DERIVED_CLASSES } from "../../src/derived/index.ts";
+import { FAITHFUL_PREFIX, faithfulOtherDecisions, SECOND_KEY, startDerivedMutant } from "./derived-mutants.ts";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -24,5 +26,30 @@ describe("the conformance suites against a faithful server that decided differen
     expect(failed(full).map((r) => r.id)).toEqual(
       expect.arrayContaining(["family-a/createCharge/201/new-key", "family-b/cancelBoleto/200/registered-boleto", "family-b/deleteCustomer/200/new-customer", "family-b/cancelBoleto/404/unknown-id"]),
     );
+  });
+});
+
+describe("the generic checks against a faithful server that decided differently", () => {
+  it("pass under seed: every class, with PIX and transactions under another prefix, 403 for another account's records, a second key of the primary account", { timeout: 180_000 }, async () => {
+    const report = await runAgainstSandbox(
+      {
+        proxy: (upstream, keys) => startDerivedMutant(upstream, faithfulOtherDecisions, keys),
+        checks: { "family-a": [], "family-b": [] },
+        scenarios: [],
+        plan: SMALL_PLAN,
+        exhaust: true,
+        adjustTarget: (target) => {
+          target.familyB!.pathPrefix = { pix: FAITHFUL_PREFIX, transactions: FAITHFUL_PREFIX };
+          target.familyA!.keys.primarySecondKey = SECOND_KEY["family-a"];
+          target.familyB!.keys.primarySecondKey = SECOND_KEY["family-b"];
+        },
+      },
+      cleanups,
+    );
+    expect(failures(report), formatReport(report)).toEqual([]);
+    // Each class ran somewhere (not only "not applicable").
+    for (const derivedClass of DERIVED_CLASSES) {
+      expect(report.results.some((r) => r.derivedClass === derivedClass && r.verdict === "pass"), derivedClass).toBe(true);
+    }
   });
 });

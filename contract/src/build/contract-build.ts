@@ -55,8 +55,14 @@ export async function buildContract(outDir: string): Promise<string[]> {
       const eventsBase = join(emitted, version.emitterFolder, `${family.emitterName}Events`);
       let yaml = readFileSync(`${base}.yaml`, "utf8");
       let json = readFileSync(`${base}.json`, "utf8");
+      let document = JSON.parse(json) as JsonObject;
+      let changed = false;
       if (existsSync(`${eventsBase}.json`)) {
-        const document = addWebhooks(JSON.parse(json), JSON.parse(readFileSync(`${eventsBase}.json`, "utf8")), version.id);
+        document = addWebhooks(document, JSON.parse(readFileSync(`${eventsBase}.json`, "utf8")), version.id);
+        changed = true;
+      }
+      if (version.id === "3.0" && strictNullables(document)) changed = true;
+      if (changed) {
         json = `${JSON.stringify(document, null, 2)}\n`;
         // The emitter's own YAML settings, so the rest of the document reads as emitted.
         yaml = toYaml(document, { singleQuote: true, aliasDuplicateObjects: false, lineWidth: 0, compat: "yaml-1.1" });
@@ -71,6 +77,49 @@ export async function buildContract(outDir: string): Promise<string[]> {
   rmSync(dirname(emitted), { recursive: true, force: true });
   await writeTypes(out, written);
   return written;
+}
+
+// ---- Nullable references in OpenAPI 3.0 ---------------------------------------------------
+
+/** Keywords that make a referenced schema unsuitable for inlining next to `nullable`. */
+const COMPOSITION = ["allOf", "anyOf", "oneOf", "not", "$ref"];
+
+/**
+ * OpenAPI 3.0.3: `nullable: true` adds null only to the `type` of the SAME schema object; it
+ * does not reach into `allOf` members. The emitter writes `T | null` over a named scalar as
+ * `{type, allOf: [{$ref: T}], nullable: true}`, which strict validators (Dredd, Prism) read as
+ * "never null" because the referenced member rejects null. This pass inlines the referenced
+ * schema's keywords into such a node (keeping the node's own description and markings) so
+ * that `nullable` sits at the level of `type`, and adds `null` to an inlined `enum`. The
+ * named schema stays in components for its other users. Returns whether anything changed.
+ */
+export function strictNullables(document: JsonObject): boolean {
+  const schemas = ((document.components as JsonObject | undefined)?.schemas ?? {}) as Record<string, JsonObject>;
+  let changed = false;
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== "object") return;
+    const object = node as JsonObject;
+    const members = object.allOf;
+    if (object.nullable === true && Array.isArray(members) && members.length === 1) {
+      const ref = (members[0] as JsonObject).$ref;
+      const name = typeof ref === "string" ? decodeURIComponent(ref.replace(/^#\/components\/schemas\//, "")) : undefined;
+      const target = name === undefined ? undefined : schemas[name];
+      if (!target || COMPOSITION.some((k) => k in target)) {
+        throw new Error(`a nullable allOf over ${String(ref)} cannot be made strict-3.0 nullable by inlining`);
+      }
+      delete object.allOf;
+      for (const [key, value] of Object.entries(target)) {
+        if (key === "description" || key === "title" || key in object) continue;
+        object[key] = structuredClone(value);
+      }
+      if (Array.isArray(object.enum) && !object.enum.includes(null)) object.enum = [...object.enum, null];
+      changed = true;
+    }
+    for (const value of Object.values(object)) visit(value);
+  };
+  visit(document);
+  return changed;
 }
 
 // ---- Webhooks (decisions D24 to D26) ---------------------------------------------------------

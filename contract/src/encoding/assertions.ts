@@ -2,7 +2,8 @@
  * Assertions about one schema node (type, nullability, values, lengths, properties...), and
  * instance validation (accepts/rejects) through the contract's own OpenAPI -> JSON Schema path.
  */
-import { asList, compileOpenApiSchema, inlineRefs, openApiVersionOf } from "../model/index.ts";
+import { asList, compileOpenApiSchema, inlineRefs, isObject, openApiVersionOf } from "../model/index.ts";
+import { strictValidator } from "./checks-strict.ts";
 import type { OpenApiDocument, SchemaAssertions } from "./check-types.ts";
 import { sameValue, type SchemaView } from "./schema-view.ts";
 
@@ -61,6 +62,22 @@ export function assertSchema(doc: OpenApiDocument, view: SchemaView, a: SchemaAs
     p.push(`${label}: minProperties ${view.minProperties ?? "absent"}, expected ${a.minProperties}`);
   }
   if (a.pattern !== undefined && (view.patterns.length > 0) !== a.pattern) p.push(`${label}: ${view.patterns.length > 0 ? "has" : "has no"} pattern`);
+  if (a.strictAccepts !== undefined) {
+    const validate = strictValidator(doc, view.source);
+    for (const value of a.strictAccepts) {
+      const errors = validate(value);
+      if (errors.length > 0) p.push(`${label}: a strict validator refuses ${JSON.stringify(value)} (${errors.join("; ")})`);
+    }
+  }
+  for (const name of a.forbids ?? []) {
+    const forbidding = view.parts.some((part) => {
+      const not = part.not;
+      if (!isObject(not)) return false;
+      const alternatives = Array.isArray(not.anyOf) ? not.anyOf : [not];
+      return alternatives.some((alt) => isObject(alt) && Array.isArray(alt.required) && alt.required.length === 1 && alt.required[0] === name);
+    });
+    if (!forbidding) p.push(`${label}: does not forbid ${name} (no \`not: {required: [${name}]}\`)`);
+  }
   for (const name of a.propertiesInclude ?? []) if (!view.properties.has(name)) p.push(`${label}: no property ${name}`);
   for (const name of a.propertiesExclude ?? []) if (view.properties.has(name)) p.push(`${label}: has property ${name}, should not`);
   for (const name of a.requiredInclude ?? []) if (!view.required.has(name)) p.push(`${label}: ${name} is not required`);

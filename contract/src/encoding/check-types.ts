@@ -56,6 +56,16 @@ export interface SchemaAssertions {
   /** Instances the schema must accept / reject (json-schema.ts: Ajv, draft by OpenAPI version). */
   accepts?: unknown[];
   rejects?: unknown[];
+  /**
+   * Instances a STRICT validator must accept (checks-strict.ts): under OpenAPI 3.0, `nullable`
+   * only widens a `type` of the same schema object, as Dredd and Prism read it.
+   */
+  strictAccepts?: unknown[];
+  /**
+   * Properties the object must forbid although it stays open: a `not: {required: [name]}`
+   * (or `not: {anyOf: [{required: [name]}, ...]}`) rejects any instance that has them.
+   */
+  forbids?: string[];
 }
 
 interface CheckBase {
@@ -163,6 +173,31 @@ export interface PathsCheck extends CheckBase {
 export interface OpenObjectsCheck extends CheckBase {
   check: "open-objects";
 }
+/** Every example and every null the document admits validates under a strict 3.0 reading. */
+export interface StrictExamplesCheck extends CheckBase {
+  check: "strict-examples";
+}
+/**
+ * Operation extension `x-rate-limits`: exactly these buckets, limits and windows on every
+ * selected operation (`operation: "*"` with `methods` narrows).
+ */
+export interface RateLimitsCheck extends CheckBase {
+  check: "rate-limits";
+  operation: string;
+  methods?: string[];
+  /** Expected entries (order ignored), or entries that must be among them with `includes`. */
+  limits: Array<{ bucket: string; limit: number; window: string }>;
+  /** true: the listed entries must be among the operation's (others allowed). */
+  includes?: boolean;
+}
+/**
+ * Every element of the document is the document's word or marked as a decision
+ * (provenance.ts): names of parameters, headers, properties, statuses, error codes and
+ * required entries.
+ */
+export interface ProvenanceCheck extends CheckBase {
+  check: "provenance";
+}
 
 export type EncodingCheck =
   | OperationCheck
@@ -179,6 +214,9 @@ export type EncodingCheck =
   | ContentTypesCheck
   | PropertyNamesCheck
   | PathsCheck
-  | OpenObjectsCheck;
+  | OpenObjectsCheck
+  | StrictExamplesCheck
+  | RateLimitsCheck
+  | ProvenanceCheck;
 
 export type CheckKind = EncodingCheck["check"];

@@ -13,11 +13,17 @@
  *   checks-operations.ts  operation, parameter, request-body, response, response-header
  *   checks-schemas.ts     property, enum, content-types, property-names, open-objects
  *   checks-document.ts    security-scheme, required-scope, server, description, paths
+ *   checks-strict.ts      strict-examples (and the strictAccepts assertion): strict 3.0 nullable
+ *   checks-extensions.ts  rate-limits (`x-rate-limits`)
+ *   provenance.ts         provenance: every element is the document's word or marked
  */
 import type { CheckKind, EncodingCheck, OpenApiDocument } from "./check-types.ts";
 import { checkDescription, checkPaths, checkRequiredScope, checkSecurityScheme, checkServer } from "./checks-document.ts";
 import { checkOperation, checkParameter, checkRequestBody, checkResponse, checkResponseHeader } from "./checks-operations.ts";
 import { checkContentTypes, checkEnum, checkOpenObjects, checkProperty, checkPropertyNames } from "./checks-schemas.ts";
+import { checkStrictExamples } from "./checks-strict.ts";
+import { checkRateLimits } from "./checks-extensions.ts";
+import { checkProvenance, PROVENANCE_EXCEPTIONS, vocabularyOf } from "./provenance.ts";
 
 export type * from "./check-types.ts";
 export { normalisePhrase } from "./checks-document.ts";
@@ -38,6 +44,11 @@ export {
   checkResponseHeader,
   checkSecurityScheme,
   checkServer,
+  checkStrictExamples,
+  checkRateLimits,
+  checkProvenance,
+  PROVENANCE_EXCEPTIONS,
+  vocabularyOf,
 };
 
 type Evaluator<C> = (doc: OpenApiDocument, check: C) => string[];
@@ -58,6 +69,9 @@ export const CHECK_EVALUATORS: { [K in CheckKind]: Evaluator<Extract<EncodingChe
   "property-names": checkPropertyNames,
   paths: checkPaths,
   "open-objects": checkOpenObjects,
+  "strict-examples": checkStrictExamples,
+  "rate-limits": checkRateLimits,
+  provenance: checkProvenance,
 };
 
 export const CHECK_KINDS = Object.keys(CHECK_EVALUATORS) as CheckKind[];

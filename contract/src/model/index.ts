@@ -47,6 +47,7 @@ export {
   operationsOf,
   parameterOf,
   pathTemplatesOf,
+  rateLimitsOf,
   responseFor,
   type ContractHeader,
   type ContractMedia,
@@ -54,6 +55,8 @@ export {
   type ContractParameter,
   type ContractRequestBody,
   type ContractResponse,
+  type RateLimit,
+  type RateLimitBucket,
   type SecurityRequirement,
 } from "./operations.ts";
 export {

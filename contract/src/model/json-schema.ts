@@ -11,8 +11,11 @@
 import { Ajv as Ajv07, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { addDomainFormats } from "./domain-formats.ts";
+import { addDomainFormats, DOMAIN_FORMATS } from "./domain-formats.ts";
 import type { OpenApiVersionId } from "./layout.ts";
+
+/** The vendor extension naming a domain format (`x-domain-format: br-code`). */
+export const DOMAIN_FORMAT_EXTENSION = "x-domain-format";
 
 export type JsonSchema = Record<string, unknown>;
 type AjvInstance = Ajv07 | Ajv2020;
@@ -83,18 +86,35 @@ export function subschemas(schema: unknown): Array<{ segments: string[]; schema:
   return found;
 }
 
-function convert(schema: unknown, version: OpenApiVersionId): unknown {
+/** Options of the conversion. */
+export interface ConversionOptions {
+  /**
+   * Read `nullable` as OpenAPI 3.0.3 strictly defines it, as Dredd and Prism do: it adds null
+   * only to a `type` of the same schema object; next to `enum`, `allOf`, `$ref` or without
+   * `type` it admits nothing (the other keywords keep rejecting null). The default reading
+   * (false) is the lenient one the contract's validators use: null becomes an alternative.
+   */
+  strictNullable?: boolean;
+}
+
+function convert(schema: unknown, version: OpenApiVersionId, options: ConversionOptions = {}): unknown {
   if (typeof schema === "boolean") return schema;
   if (!isObject(schema)) return schema;
   const out: JsonSchema = {};
   for (const [keyword, value] of Object.entries(schema)) {
+    // A value the domain defines (a BR Code, a CPF/CNPJ, a boleto line) is checked by its
+    // domain rules: the extension becomes the model's ajv format of that name.
+    if (keyword === DOMAIN_FORMAT_EXTENSION && typeof value === "string" && value in DOMAIN_FORMATS) {
+      out.format = value;
+      continue;
+    }
     if (keyword.startsWith("x-") || DROPPED_KEYWORDS.has(keyword)) continue;
     if (SCHEMA_KEYWORDS.has(keyword)) {
-      out[keyword] = Array.isArray(value) ? value.map((s) => convert(s, version)) : convert(value, version);
+      out[keyword] = Array.isArray(value) ? value.map((s) => convert(s, version, options)) : convert(value, version, options);
     } else if (SCHEMA_ARRAY_KEYWORDS.has(keyword) && Array.isArray(value)) {
-      out[keyword] = value.map((s) => convert(s, version));
+      out[keyword] = value.map((s) => convert(s, version, options));
     } else if (SCHEMA_MAP_KEYWORDS.has(keyword) && isObject(value)) {
-      out[keyword] = Object.fromEntries(Object.entries(value).map(([name, s]) => [name, convert(s, version)]));
+      out[keyword] = Object.fromEntries(Object.entries(value).map(([name, s]) => [name, convert(s, version, options)]));
     } else {
       // Values (enum, const, default, examples, required, ...) are copied as they are.
       out[keyword] = value;
@@ -115,8 +135,15 @@ function convert(schema: unknown, version: OpenApiVersionId): unknown {
     }
   }
   // `nullable: true` (OpenAPI 3.0; tolerated in 3.1 input) also admits null.
-  if (schema.nullable === true) return admitNull(out);
+  if (schema.nullable === true) return options.strictNullable ? admitNullStrictly(out) : admitNull(out);
   return out;
+}
+
+/** OpenAPI 3.0.3 `nullable`: widens a same-level `type`, nothing else. */
+function admitNullStrictly(schema: JsonSchema): JsonSchema {
+  if (typeof schema.type === "string") return { ...schema, type: [schema.type, "null"] };
+  if (Array.isArray(schema.type) && !schema.type.includes("null")) return { ...schema, type: [...schema.type, "null"] };
+  return schema;
 }
 
 function admitNull(schema: JsonSchema): JsonSchema {
@@ -134,8 +161,8 @@ function admitNull(schema: JsonSchema): JsonSchema {
  * Converts an OpenAPI Schema Object (dereferenced) of the given OpenAPI version into a JSON
  * Schema of the matching dialect, with `$schema` set on the root. The input is not modified.
  */
-export function toJsonSchema(openapiSchema: unknown, version: OpenApiVersionId): JsonSchema {
-  const converted = convert(openapiSchema, version);
+export function toJsonSchema(openapiSchema: unknown, version: OpenApiVersionId, options: ConversionOptions = {}): JsonSchema {
+  const converted = convert(openapiSchema, version, options);
   if (typeof converted === "boolean") return converted ? {} : { not: {} };
   if (!isObject(converted)) throw new TypeError("toJsonSchema: a schema must be an object or a boolean");
   return { $schema: JSON_SCHEMA_DIALECT[version], ...converted };

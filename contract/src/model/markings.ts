@@ -27,6 +27,11 @@ export interface DecidedBehaviour {
 export interface DecidedResponse {
   decision: string;
   aspects: DecidedAspect[];
+  /**
+   * When present, the aspects are decided only for responses carrying one of these error
+   * codes (`@decidedResponseCodes`); for the response's other codes they are the document's.
+   */
+  codes?: string[];
 }
 
 /** Every marking of one operation. */
@@ -71,6 +76,7 @@ export function operationMarkings(operation: unknown): OperationMarkings {
   for (const [status, raw] of Object.entries(isObject(op["x-decided-responses"]) ? op["x-decided-responses"] : {})) {
     if (!isObject(raw)) continue;
     responses[status] = { decision: String(raw.decision), aspects: (Array.isArray(raw.aspects) ? raw.aspects : []) as DecidedAspect[] };
+    if (Array.isArray(raw.codes)) responses[status].codes = raw.codes.map(String);
   }
   const parameters: Record<string, string> = {};
   for (const [name, decision] of Object.entries(isObject(op["x-decided-parameters"]) ? op["x-decided-parameters"] : {})) {

@@ -89,6 +89,26 @@ export interface ContractResponse {
   raw: Json;
 }
 
+/** The rate-limit buckets an operation counts against (Limits table of the document). */
+export type RateLimitBucket = "general" | "transactions" | "pix" | "queries";
+
+/** One entry of the operation extension `x-rate-limits`. */
+export interface RateLimit {
+  bucket: RateLimitBucket;
+  /** Requests (or creations) admitted per window under the default plan (decision D27). */
+  limit: number;
+  window: "minute";
+}
+
+/** The `x-rate-limits` entries of a raw Operation Object (well-formed entries only). */
+export function rateLimitsOf(operation: unknown): RateLimit[] {
+  if (!isObject(operation) || !Array.isArray(operation["x-rate-limits"])) return [];
+  return operation["x-rate-limits"]
+    .filter(isObject)
+    .filter((e) => ["general", "transactions", "pix", "queries"].includes(String(e.bucket)) && typeof e.limit === "number" && e.window === "minute")
+    .map((e) => ({ bucket: e.bucket as RateLimitBucket, limit: e.limit as number, window: "minute" as const }));
+}
+
 /** A Security Requirement Object: scheme name -> scopes. */
 export type SecurityRequirement = Record<string, string[]>;
 
@@ -118,6 +138,12 @@ export interface ContractOperation {
   security: SecurityRequirement[];
   /** `x-required-scopes`. */
   requiredScopes: string[];
+  /**
+   * `x-rate-limits`: the published per-minute limits the operation counts against (every
+   * operation `general`; creations and queries their own bucket too). Empty when the
+   * document carries none (the sandbox controls).
+   */
+  rateLimits: RateLimit[];
   /** Decision markings of the operation. */
   markings: OperationMarkings;
   /** The raw Operation Object: extensions, and the place portal decorations are written to. */
@@ -241,6 +267,7 @@ export function operationsOf(document: Json, options: { service?: ServiceId } = 
         responses: readResponses(document, operation, markings.responses),
         security: readSecurity(document, operation),
         requiredScopes: Array.isArray(operation["x-required-scopes"]) ? operation["x-required-scopes"].map(String) : [],
+        rateLimits: rateLimitsOf(operation),
         markings,
         operation,
         pathItem,

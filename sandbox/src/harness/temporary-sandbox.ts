@@ -12,11 +12,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { PlanName, RateLimitPlan } from "../plans.ts";
 import { startSandbox, type RunningSandbox } from "../server.ts";
+import { isPostgresUrl } from "../store/open.ts";
+import { roundRobinProxy } from "./round-robin-proxy.ts";
 import { provisionSandboxTarget, type SandboxTargetOptions, type TargetDocument } from "./provision.ts";
 
 export interface TemporarySandboxOptions extends SandboxTargetOptions {
   /** Rate-limit plan (default: `generous`, which never limits a test run). */
   plan?: PlanName | RateLimitPlan;
+  /** The store: `sqlite` (default, in the temporary folder) or a PostgreSQL connection string. */
+  store?: string;
+  /**
+   * Instances over the store (default 1; more needs a PostgreSQL store). With several, a
+   * round-robin proxy on loopback is started in front of them and `url` is the proxy's: the
+   * requests of one scenario alternate between the instances.
+   */
+  instances?: number;
 }
 
 export interface TemporarySandbox {
@@ -32,17 +42,29 @@ export interface TemporarySandbox {
 
 export async function startTemporarySandbox(options: TemporarySandboxOptions = {}): Promise<TemporarySandbox> {
   const dataDir = mkdtempSync(join(tmpdir(), "sandbox-run-"));
-  // Loopback webhook targets allowed: the webhook scenarios receive on 127.0.0.1.
-  const sandbox = await startSandbox({ port: 0, dataDir, plan: options.plan ?? "generous", allowPrivateWebhookTargets: true });
+  const count = options.instances ?? 1;
+  if (count > 1 && !isPostgresUrl(options.store)) throw new Error("several sandbox instances need a shared store (a postgres:// connection string)");
+  const instances: RunningSandbox[] = [];
+  let proxy: { url: string; close(): Promise<void> } | undefined;
   const close = async (): Promise<void> => {
-    await sandbox.close();
+    await proxy?.close();
+    await Promise.all(instances.map((instance) => instance.close()));
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    const target = await provisionSandboxTarget(sandbox.url, sandbox.keys, options);
+    for (let i = 0; i < count; i++) {
+      // Loopback webhook targets allowed: the webhook scenarios receive on 127.0.0.1.
+      instances.push(
+        await startSandbox({ port: 0, dataDir, plan: options.plan ?? "generous", allowPrivateWebhookTargets: true, store: options.store, instanceId: count > 1 ? `instance-${i + 1}` : undefined }),
+      );
+    }
+    const sandbox = instances[0];
+    if (count > 1) proxy = await roundRobinProxy(instances.map((instance) => instance.url));
+    const url = proxy?.url ?? sandbox.url;
+    const target = await provisionSandboxTarget(url, sandbox.keys, options);
     const targetFile = join(dataDir, "target.json");
     writeFileSync(targetFile, `${JSON.stringify(target, null, 2)}\n`);
-    return { url: sandbox.url, keys: sandbox.keys, target, targetFile, close };
+    return { url, keys: sandbox.keys, target, targetFile, close };
   } catch (error) {
     await close();
     throw error;

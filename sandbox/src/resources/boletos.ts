@@ -134,8 +134,9 @@ export const boletoHandlers: HandlerTable = {
       if (problems.some((p) => p.error?.keyword === "maxLength" && p.error.instancePath === "/reason")) {
         return operationError(400, version, "ODE003", "The reason must have at most 200 characters.");
       }
-      // The contract's cancel 400 is envelope 2; OBE001 is its only other code.
-      return operationError(400, version, "OBE001", `The cancellation request could not be processed: ${describeProblems(problems)}`);
+      // Envelope 2 with the project code VALIDATION_ERROR (decision D18): OBE001 means an
+      // internal error during the call and is never used for a client error.
+      return operationError(400, version, "VALIDATION_ERROR", `The cancellation request is invalid: ${describeProblems(problems)}`);
     },
     async handle(ctx) {
       const id = ctx.params.boletoId;

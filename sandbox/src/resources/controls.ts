@@ -196,6 +196,43 @@ export const controlHandlers: HandlerTable = {
     },
   },
 
+  listWebhookDeliveriesFixture: {
+    async handle(ctx) {
+      const page = ctx.query.page as number;
+      const limit = ctx.query.limit as number;
+      const offset = (page - 1) * limit;
+      if (!Number.isSafeInteger(offset)) return controlError(400, "VALIDATION_ERROR", "The request is invalid.", "query page: too large");
+      const { items, total } = await ctx.app.store.outboxDeliveries(ctx.account.id, offset, limit);
+      const iso = (ms: number) => new Date(ms).toISOString();
+      return {
+        status: 200,
+        body: {
+          items: items.map((event) => ({
+            id: event.id,
+            type: event.type,
+            url: event.url,
+            state: event.state,
+            createdAt: iso(event.createdMs),
+            nextAttemptAt: event.state === "pending" ? iso(event.nextAttemptMs) : null,
+            attempts: event.attemptLog.map((a) => ({
+              attempt: a.attempt,
+              startedAt: iso(a.startedMs),
+              endedAt: iso(a.endedMs),
+              instance: a.instance,
+              outcome: a.outcome,
+              error: a.error,
+              nextAttemptAt: a.nextAttemptMs === null ? null : iso(a.nextAttemptMs),
+            })),
+          })),
+          page,
+          limit,
+          total,
+          totalPages: Math.ceil(total / limit),
+        },
+      };
+    },
+  },
+
   setWebhookEndpointFixture: {
     async handle(ctx) {
       const { url } = ctx.body as { url: string | null };

@@ -23,7 +23,9 @@
  * inserts the record (and a unique (scope, key) primary key backs it). Creations are
  * group-committed (group-commit.ts); WAL checkpoints run in a worker thread (checkpointer.ts).
  *
- * Rate-limit counters are not stored: they live in memory (../rate-limit-counter.ts).
+ * Rate-limit counters are not stored: they live in memory (../rate-limit-counter.ts), and `admit`
+ * answers synchronously (cached clock offset, in-memory counters): one process is this store's
+ * only user, so nothing needs a round trip.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -35,6 +37,7 @@ import { webhookOutbox } from "./sqlite/outbox.ts";
 import { recordTable, recordUpdate } from "./sqlite/records.ts";
 import { openDatabase, type Durability } from "./sqlite/schema.ts";
 import { webhookSecretTable } from "./sqlite/webhook-secrets.ts";
+import { createRateLimitCounter } from "../rate-limit-counter.ts";
 import type { SandboxStore } from "./types.ts";
 
 export type { Durability } from "./sqlite/schema.ts";
@@ -62,8 +65,18 @@ export function openSqliteStore(options: SqliteStoreOptions): SandboxStore {
   const update = recordUpdate(db, records, outbox.enqueue);
   const secrets = webhookSecretTable(db);
   const clocks = accountClocks(db);
+  const counters = createRateLimitCounter();
 
   return {
+    info: { kind: "sqlite", shared: false, location: file },
+    admit(accountId, windowStartMs, buckets) {
+      const offsetMs = accountId === undefined ? 0 : clocks.offset(accountId);
+      const outcome = counters.consume(windowStartMs, buckets);
+      return { offsetMs, admitted: outcome.admitted, counts: outcome.counts };
+    },
+    async ping() {
+      return db.open ? { ok: true } : { ok: false, error: "the database is closed" };
+    },
     create: creations.create,
     async get(kind, accountId, id) {
       return records.get(kind, accountId, id);
@@ -83,8 +96,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SandboxStore {
     async advanceClock(accountId, ms, maxOffsetMs) {
       return clocks.advance(accountId, ms, maxOffsetMs);
     },
-    async outboxDue(nowMs, limit) {
-      return outbox.due(nowMs, limit);
+    async outboxClaim(nowMs, limit, leaseUntilMs) {
+      return outbox.claim(nowMs, limit, leaseUntilMs);
     },
     async outboxNextDueMs() {
       return outbox.nextDueMs();
@@ -92,8 +105,11 @@ export function openSqliteStore(options: SqliteStoreOptions): SandboxStore {
     async outboxGet(id) {
       return outbox.get(id);
     },
-    async outboxSettle(id, change) {
-      outbox.settle(id, change);
+    async outboxSettle(id, lease, change, attempt) {
+      return outbox.settle(id, lease, change, attempt);
+    },
+    async outboxDeliveries(accountId, offset, limit) {
+      return outbox.deliveries(accountId, offset, limit);
     },
     async webhookSecrets(accountId) {
       return secrets.get(accountId);

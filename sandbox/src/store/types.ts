@@ -1,8 +1,11 @@
 /**
  * The sandbox's storage interface: everything the resources need, as a few atomic
- * operations. The embedded implementation is SQLite (sqlite.ts and sqlite/); a shared PostgreSQL
- * implementation serving several sandbox instances fits the same interface (each method is
- * one database transaction; the callbacks are pure functions run inside it).
+ * operations. Two implementations: the embedded SQLite store (sqlite.ts and sqlite/, the
+ * default, one process) and the shared PostgreSQL store (postgres.ts and postgres/, several
+ * sandbox instances over one database). Each method is one database transaction; the callbacks
+ * are pure functions run inside it. Everything that must be the same for every instance lives
+ * behind it: records, idempotency keys, the webhook outbox and its delivery log, webhook
+ * secrets, account clocks and the rate-limit counters (`admit`).
  *
  * Records are stored as JSON documents with a few promoted columns for lookups and lists.
  * Every read and write is scoped by account: a record of another account is not found.
@@ -125,7 +128,87 @@ export interface ListQuery {
   limit: number;
 }
 
+/** One bucket of a rate limit charged by a request (see ../rate-limit.ts). */
+export interface RateLimitBucket {
+  key: string;
+  limit: number;
+}
+
+/** What `admit` answers: the account's clock offset and the rate-limit charge. */
+export interface Admission {
+  /** The account's clock offset (ms; 0 without an account). */
+  offsetMs: number;
+  /** Whether the request was admitted (then every bucket was charged one). */
+  admitted: boolean;
+  /** Per bucket: requests counted in the window after this request (before it, when refused). */
+  counts: number[];
+}
+
+/** An outbox event claimed by one instance for one attempt. */
+export interface ClaimedEvent extends OutboxEvent {
+  /** The claim's token: only the claimant may settle the attempt, while its lease lasts. */
+  lease: string;
+}
+
+/** One delivery attempt, as the delivery log keeps it. */
+export interface AttemptLog {
+  /** 1 for the first attempt. */
+  attempt: number;
+  /** Real time the attempt started and ended (ms). */
+  startedMs: number;
+  endedMs: number;
+  /** The sandbox instance that made it. */
+  instance: string;
+  outcome: "delivered" | "failed" | "refused";
+  /** What went wrong (`HTTP 500`, a connection error, the guard's refusal), null on a 2xx. */
+  error: string | null;
+  /** When the next attempt is due after this one (ms), null when none follows. */
+  nextAttemptMs: number | null;
+}
+
+/** An outbox event with every attempt made at it (the delivery log control). */
+export interface DeliveryLogEntry extends OutboxEvent {
+  attemptLog: AttemptLog[];
+}
+
+/** The store's kind and where it is, for the health route and the banner (no password). */
+export interface StoreInfo {
+  kind: "sqlite" | "postgres";
+  /** Several sandbox instances may share it: nothing may be cached in one process. */
+  shared: boolean;
+  /** The SQLite file, or the PostgreSQL URL without its password. */
+  location: string;
+}
+
+/**
+ * The database cannot be reached now (PostgreSQL down, restarting, a query past its timeout).
+ * The pipeline answers 503 with Retry-After in the family's error format; the store recovers
+ * by itself once the database is back.
+ */
+export class StoreUnavailableError extends Error {
+  readonly retryAfterSeconds: number;
+  constructor(message: string, retryAfterSeconds = 1) {
+    super(message);
+    this.name = "StoreUnavailableError";
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
 export interface SandboxStore {
+  readonly info: StoreInfo;
+
+  /**
+   * The start of every request, in one call: the account's clock offset (none without an
+   * account) and the request charged to its rate-limit buckets of the window starting at
+   * `windowStartMs`: to every bucket if none would exceed its limit, else to none (atomic
+   * across buckets and, on a shared store, across instances). SQLite answers synchronously
+   * (in-memory counters, cached offsets); PostgreSQL in one round trip.
+   */
+  admit(accountId: string | undefined, windowStartMs: number, buckets: readonly RateLimitBucket[]): Admission | Promise<Admission>;
+
+  /** Whether the database answers now (the health route). */
+  ping(): Promise<{ ok: true } | { ok: false; error: string }>;
+
   /** Creates a record, with an optional idempotency claim and preconditions, atomically. */
   create(request: CreateRequest): Promise<CreateOutcome>;
 
@@ -157,13 +240,24 @@ export interface SandboxStore {
    */
   advanceClock(accountId: string, ms: number, maxOffsetMs?: number): Promise<number | null>;
 
-  /** Pending outbox events due at `nowMs` (real time), oldest first. */
-  outboxDue(nowMs: number, limit: number): Promise<OutboxEvent[]>;
+  /**
+   * Claims up to `limit` pending events due at `nowMs` (real time), oldest first, for one
+   * attempt each by `instance`: each is leased (its next attempt pushed to `leaseUntilMs`) in
+   * the same transaction, so no other instance claims it until the lease expires (an instance
+   * that dies mid-attempt loses its lease, and the event is attempted again by another).
+   * PostgreSQL: FOR UPDATE SKIP LOCKED.
+   */
+  outboxClaim(nowMs: number, limit: number, leaseUntilMs: number, instance: string): Promise<ClaimedEvent[]>;
   /** When the earliest pending event is due (ms), if any. */
   outboxNextDueMs(): Promise<number | undefined>;
   outboxGet(id: string): Promise<OutboxEvent | undefined>;
-  /** Records the outcome of an attempt. */
-  outboxSettle(id: string, change: Pick<OutboxEvent, "state" | "attempts" | "nextAttemptMs" | "lastError">): Promise<void>;
+  /**
+   * Records the outcome of a claimed attempt and logs it, if the claim still holds (`lease`);
+   * returns false, writing nothing, when the lease was lost.
+   */
+  outboxSettle(id: string, lease: string, change: Pick<OutboxEvent, "state" | "attempts" | "nextAttemptMs" | "lastError">, attempt: AttemptLog): Promise<boolean>;
+  /** An account's events, newest first, with every attempt (the delivery log control). */
+  outboxDeliveries(accountId: string, offset: number, limit: number): Promise<{ items: DeliveryLogEntry[]; total: number }>;
 
   /** The account's stored webhook secrets (none until the first rotation). */
   webhookSecrets(accountId: string): Promise<WebhookSecrets | undefined>;

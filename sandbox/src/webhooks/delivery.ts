@@ -13,8 +13,14 @@
  * server name of the URL. At most MAX_RESPONSE_BYTES of the receiver's answer are read, then
  * the connection is dropped: a receiver answering an endless body costs nothing.
  *
- * Before an attempt starts, its event is leased (its next attempt is pushed past the timeout),
- * so an attempt cut short by a crash is made again after a restart, never lost.
+ * Events are claimed for an attempt (`SandboxStore.outboxClaim`): the claim leases the event
+ * (its next attempt pushed past the attempt's timeout) in the same transaction, so with several
+ * instances over one PostgreSQL database each attempt is made by one instance only (FOR UPDATE
+ * SKIP LOCKED), and an attempt cut short by a crash (a restart, an instance killed) is made
+ * again once the lease expires, by whichever instance claims it then, never lost. An attempt is
+ * settled only under its own lease, and logged with the instance that made it (the delivery log
+ * control). On a shared store the pump also polls (events written by another instance, leases
+ * of a dead one); on SQLite it sleeps until the next event is due.
  *
  * `webhook-timestamp` is the real time of the attempt, because receivers check it against
  * their own clock.
@@ -23,7 +29,7 @@ import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders 
 import { request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
 import { Webhook } from "standardwebhooks";
-import type { OutboxEvent, SandboxStore } from "../store/types.ts";
+import type { AttemptLog, ClaimedEvent, OutboxEvent, SandboxStore } from "../store/types.ts";
 import type { ResolvedTarget, TargetGuard } from "./target-guard.ts";
 
 /** How much of a receiver's answer is read (only its status matters); the rest is dropped. */
@@ -72,6 +78,8 @@ export const DEFAULT_RETRY_DELAYS_MS = [5, 300, 1800, 7200, 18000, 36000, 50400,
 
 /** Longest delay setTimeout accepts. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Events claimed per look at the outbox. */
+const CLAIM_BATCH = 100;
 /** Attempts kept in the log (most recent last). */
 const ATTEMPTS_KEPT = 1000;
 
@@ -95,6 +103,10 @@ export interface DeliveryOptions {
   timeoutMs: number;
   /** Store events but send nothing. */
   paused: boolean;
+  /** This instance's name in the delivery log. */
+  instance: string;
+  /** On a shared store, how often to look for due events besides this instance's own wake-ups (ms). */
+  pollIntervalMs: number;
 }
 
 export interface OutboxDelivery {
@@ -118,6 +130,7 @@ export function startOutboxDelivery(
   const inFlight = new Set<Promise<void>>();
   const log: DeliveryAttempt[] = [];
   let timer: NodeJS.Timeout | undefined;
+  let unavailableSince: number | undefined;
   let pumping = false;
   let pumpAgain = false;
   let closed = false;
@@ -127,17 +140,26 @@ export function startOutboxDelivery(
     if (log.length > ATTEMPTS_KEPT) log.shift();
   };
 
-  /** One attempt at one event, then its new state in the outbox. */
-  async function deliver(event: OutboxEvent): Promise<void> {
+  /** Settles a claimed attempt and logs it (nothing happens when the lease was lost meanwhile). */
+  async function settle(
+    event: ClaimedEvent,
+    change: Pick<OutboxEvent, "state" | "attempts" | "nextAttemptMs" | "lastError">,
+    log: Omit<AttemptLog, "instance" | "nextAttemptMs" | "attempt">,
+  ): Promise<void> {
+    const attempt: AttemptLog = { ...log, attempt: change.attempts, instance: options.instance, nextAttemptMs: change.state === "pending" ? change.nextAttemptMs : null };
+    await store.outboxSettle(event.id, event.lease, change, attempt);
+  }
+
+  /** One attempt at one claimed event, then its new state in the outbox. */
+  async function deliver(event: ClaimedEvent): Promise<void> {
     const number = event.attempts + 1;
-    // Lease: if the process dies during the attempt, the event is due again after it.
-    await store.outboxSettle(event.id, { state: "pending", attempts: event.attempts, nextAttemptMs: Date.now() + timeoutMs + (delays[0] ?? 0), lastError: event.lastError });
     const startedMs = Date.now();
     const target = await guard.resolveTarget(event.url);
     if (target.kind === "refused") {
       // A target that may not be called will not become callable by waiting: give up now.
-      record({ eventId: event.id, type: event.type, url: event.url, attempt: number, outcome: "refused", detail: target.problem, startedMs, endedMs: Date.now() });
-      await store.outboxSettle(event.id, { state: "failed", attempts: number, nextAttemptMs: startedMs, lastError: target.problem });
+      const endedMs = Date.now();
+      record({ eventId: event.id, type: event.type, url: event.url, attempt: number, outcome: "refused", detail: target.problem, startedMs, endedMs });
+      await settle(event, { state: "failed", attempts: number, nextAttemptMs: startedMs, lastError: target.problem }, { startedMs, endedMs, outcome: "refused", error: target.problem });
       return;
     }
     let detail: string;
@@ -176,14 +198,22 @@ export function startOutboxDelivery(
     }
     const endedMs = Date.now();
     record({ eventId: event.id, type: event.type, url: event.url, attempt: number, outcome: delivered ? "delivered" : "failed", detail, startedMs, endedMs });
+    const log = { startedMs, endedMs, outcome: delivered ? ("delivered" as const) : ("failed" as const), error: delivered ? null : detail };
     if (delivered) {
-      await store.outboxSettle(event.id, { state: "delivered", attempts: number, nextAttemptMs: endedMs, lastError: null });
+      await settle(event, { state: "delivered", attempts: number, nextAttemptMs: endedMs, lastError: null }, log);
     } else if (number > delays.length) {
-      await store.outboxSettle(event.id, { state: "failed", attempts: number, nextAttemptMs: endedMs, lastError: detail });
+      await settle(event, { state: "failed", attempts: number, nextAttemptMs: endedMs, lastError: detail }, log);
     } else {
       const delay = delays[number - 1] * (1 + jitter * (2 * Math.random() - 1));
-      await store.outboxSettle(event.id, { state: "pending", attempts: number, nextAttemptMs: endedMs + Math.round(delay), lastError: detail });
+      await settle(event, { state: "pending", attempts: number, nextAttemptMs: endedMs + Math.round(delay), lastError: detail }, log);
     }
+  }
+
+  /** Runs the pump again in `ms` (replacing an earlier timer). */
+  function arm(ms: number): void {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => void pump(), ms);
+    timer.unref();
   }
 
   /** Starts every due event, then sleeps until the next one is due. */
@@ -195,9 +225,13 @@ export function startOutboxDelivery(
     }
     pumping = true;
     try {
+      let claimed = 0;
       do {
         pumpAgain = false;
-        const due = await store.outboxDue(Date.now(), 100);
+        const nowMs = Date.now();
+        // The lease outlasts the attempt (its timeout) and the guard's name resolution.
+        const due = closed ? [] : await store.outboxClaim(nowMs, CLAIM_BATCH, nowMs + timeoutMs + (delays[0] ?? 0), options.instance);
+        claimed = due.length;
         for (const event of due) {
           if (closed) break;
           const running: Promise<void> = deliver(event)
@@ -210,19 +244,26 @@ export function startOutboxDelivery(
             });
           inFlight.add(running);
         }
-        // Each started delivery leases its event first; let those leases land before looking again.
-        if (due.length > 0) await new Promise((done) => setImmediate(done));
-      } while (pumpAgain && !closed);
+      } while ((pumpAgain || claimed === CLAIM_BATCH) && !closed);
       if (closed) return;
       const next = await store.outboxNextDueMs();
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      if (next !== undefined) {
-        timer = setTimeout(() => void pump(), Math.min(MAX_TIMER_MS, Math.max(0, next - Date.now())));
-        timer.unref();
+      let wait = next === undefined ? MAX_TIMER_MS : Math.min(MAX_TIMER_MS, Math.max(0, next - Date.now()));
+      // Another instance may write events, or die holding leases: a shared store is polled.
+      if (store.info.shared) wait = Math.min(wait, options.pollIntervalMs);
+      if (unavailableSince !== undefined) {
+        console.error(`sandbox: webhook outbox available again after ${Date.now() - unavailableSince} ms`);
+        unavailableSince = undefined;
       }
+      arm(wait);
     } catch (error) {
-      if (!closed) console.error("sandbox: webhook outbox unavailable", error);
+      if (!closed) {
+        // The database is down (or restarting): look again shortly, log once per outage.
+        if (unavailableSince === undefined) {
+          unavailableSince = Date.now();
+          console.error(`sandbox: webhook outbox unavailable: ${(error as Error).message}`);
+        }
+        arm(1000);
+      }
     } finally {
       pumping = false;
     }

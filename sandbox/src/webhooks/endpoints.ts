@@ -1,7 +1,8 @@
 /**
  * The account webhook endpoint, where family B events (`boleto.paid`, `boleto.canceled`) go.
  * It is set through a sandbox control and kept in the store as a record of kind
- * `webhook_endpoint` (one per account), cached here (this process is the store's only writer).
+ * `webhook_endpoint` (one per account), cached here when this process is the store's only
+ * writer (SQLite); on a shared store (PostgreSQL, several instances) it is read every time.
  */
 import type { SandboxStore, StoredRecord } from "../store/types.ts";
 
@@ -20,6 +21,10 @@ export function createEndpointRegistry(store: SandboxStore, accountNowMs: (accou
   const endpoints = new Map<string, string | null>();
   return {
     async get(accountId) {
+      if (store.info.shared) {
+        const record = await store.get("webhook_endpoint", accountId, ENDPOINT_RECORD_ID);
+        return (record?.data.url as string | null | undefined) ?? null;
+      }
       if (!endpoints.has(accountId)) {
         const record = await store.get("webhook_endpoint", accountId, ENDPOINT_RECORD_ID);
         // A write that finished meanwhile has already cached the newer value.
@@ -40,9 +45,14 @@ export function createEndpointRegistry(store: SandboxStore, accountNowMs: (accou
           createdMs: await accountNowMs(accountId),
           data: { url },
         };
-        await store.create({ record });
+        try {
+          await store.create({ record });
+        } catch (error) {
+          // Another instance created it meanwhile (a shared store): replace that one instead.
+          if (!(await replace()).found) throw error;
+        }
       }
-      endpoints.set(accountId, url);
+      if (!store.info.shared) endpoints.set(accountId, url);
     },
   };
 }

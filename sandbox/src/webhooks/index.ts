@@ -41,6 +41,10 @@ export interface WebhookOptions {
   resolve?: Resolver;
   /** The base clock; each account's clock runs ahead of it by the account's offset (default: the real clock). */
   now?: () => Date;
+  /** This instance's name in the delivery log (default `sandbox`). */
+  instance?: string;
+  /** On a shared store, how often the outbox is polled besides this instance's own wake-ups (default 1 s). */
+  pollIntervalMs?: number;
 }
 
 export interface WebhookSender {
@@ -80,6 +84,8 @@ export function createWebhookSender(store: SandboxStore, keyRing: KeyRing, optio
     jitter: options.jitter ?? 0.1,
     timeoutMs: options.timeoutMs ?? 10_000,
     paused: options.paused === true,
+    instance: options.instance ?? "sandbox",
+    pollIntervalMs: options.pollIntervalMs ?? 1000,
   });
 
   /**

@@ -48,14 +48,22 @@ function statusRuleFor(response: ContractResponse, relaxed: boolean): StatusRule
   return { kind: "class", leading: code < 400 ? 2 : 4, documented: code };
 }
 
-/** The expectation for one documented response of an operation under a profile. */
-export function responseExpectation(op: ContractOperation, status: string, profile: Profile): ResponseExpectation {
+/**
+ * The expectation for one documented response of an operation under a profile. `code` is the
+ * error code the check provokes, when it knows it: a marking restricted to some codes
+ * (`x-decided-responses.<status>.codes`, e.g. cancelBoleto's 400, the document's for OBE001
+ * and decision D18's for ODE003) relaxes only those; without a code the marking relaxes, so
+ * that seed never holds a decision against a server.
+ */
+export function responseExpectation(op: ContractOperation, status: string, profile: Profile, options: { code?: string } = {}): ResponseExpectation {
   const response = op.responses.find((r) => r.status === status);
   if (!response) throw new Error(`${op.operationId}: no documented ${status} response`);
-  const aspects = new Set(response.decided?.aspects ?? []);
+  const codes = response.decided?.codes;
+  const markingApplies = codes === undefined || options.code === undefined || codes.includes(options.code);
+  const aspects = new Set(markingApplies ? (response.decided?.aspects ?? []) : []);
   const seed = profile === "seed";
   const decisions = new Set<string>();
-  if (response.decided) decisions.add(response.decided.decision);
+  if (response.decided && markingApplies) decisions.add(response.decided.decision);
 
   const statusRule = statusRuleFor(response, seed && aspects.has("status"));
   const mediaType = response.mediaType

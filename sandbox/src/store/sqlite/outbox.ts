@@ -1,11 +1,14 @@
 /**
  * The `webhook_outbox` table: webhook events stored with the change they report, and their
- * delivery state (pending, delivered, failed), attempts and next due time.
+ * delivery state (pending, delivered, failed), attempts, next due time and the lease of the
+ * attempt in progress; and the `webhook_attempts` table, the delivery log (every attempt: time,
+ * instance, outcome, error, next attempt).
  */
+import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
-import type { OutboxEvent, OutboxEventInput } from "../types.ts";
+import type { AttemptLog, ClaimedEvent, DeliveryLogEntry, OutboxEvent, OutboxEventInput } from "../types.ts";
 
-interface OutboxRow {
+export interface OutboxRow {
   id: string;
   account_id: string;
   url: string;
@@ -18,7 +21,18 @@ interface OutboxRow {
   last_error: string | null;
 }
 
-function toOutboxEvent(row: OutboxRow): OutboxEvent {
+export interface AttemptRow {
+  event_id: string;
+  attempt: number;
+  started_ms: number;
+  ended_ms: number;
+  instance: string;
+  outcome: AttemptLog["outcome"];
+  error: string | null;
+  next_attempt_ms: number | null;
+}
+
+export function toOutboxEvent(row: OutboxRow): OutboxEvent {
   return {
     id: row.id,
     accountId: row.account_id,
@@ -26,31 +40,68 @@ function toOutboxEvent(row: OutboxRow): OutboxEvent {
     type: row.type,
     payload: row.payload,
     state: row.state,
-    attempts: row.attempts,
-    nextAttemptMs: row.next_attempt_ms,
-    createdMs: row.created_ms,
+    attempts: Number(row.attempts),
+    nextAttemptMs: Number(row.next_attempt_ms),
+    createdMs: Number(row.created_ms),
     lastError: row.last_error,
   };
 }
 
-const OUTBOX_COLUMNS = "id, account_id, url, type, payload, state, attempts, next_attempt_ms, created_ms, last_error";
+export function toAttemptLog(row: AttemptRow): AttemptLog {
+  return {
+    attempt: Number(row.attempt),
+    startedMs: Number(row.started_ms),
+    endedMs: Number(row.ended_ms),
+    instance: row.instance,
+    outcome: row.outcome,
+    error: row.error,
+    nextAttemptMs: row.next_attempt_ms === null ? null : Number(row.next_attempt_ms),
+  };
+}
+
+export const OUTBOX_COLUMNS = "id, account_id, url, type, payload, state, attempts, next_attempt_ms, created_ms, last_error";
+export const ATTEMPT_COLUMNS = "event_id, attempt, started_ms, ended_ms, instance, outcome, error, next_attempt_ms";
 
 export function webhookOutbox(db: Database) {
   const insertOutbox = db.prepare(`INSERT INTO webhook_outbox (${OUTBOX_COLUMNS}) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, NULL)`);
   const selectOutboxDue = db.prepare<OutboxRow>(
     `SELECT ${OUTBOX_COLUMNS} FROM webhook_outbox WHERE state = 'pending' AND next_attempt_ms <= ? ORDER BY next_attempt_ms, id LIMIT ?`,
   );
+  const leaseOutbox = db.prepare("UPDATE webhook_outbox SET next_attempt_ms = ?, lease = ? WHERE id = ?");
   const selectOutboxNext = db.prepare<{ due: number | null }>("SELECT MIN(next_attempt_ms) AS due FROM webhook_outbox WHERE state = 'pending'");
   const selectOutbox = db.prepare<OutboxRow>(`SELECT ${OUTBOX_COLUMNS} FROM webhook_outbox WHERE id = ?`);
-  const settleOutbox = db.prepare("UPDATE webhook_outbox SET state = ?, attempts = ?, next_attempt_ms = ?, last_error = ? WHERE id = ?");
+  const settleOutbox = db.prepare(
+    "UPDATE webhook_outbox SET state = ?, attempts = ?, next_attempt_ms = ?, last_error = ?, lease = NULL WHERE id = ? AND lease = ?",
+  );
+  const insertAttempt = db.prepare(`INSERT OR REPLACE INTO webhook_attempts (${ATTEMPT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+  const selectPage = db.prepare<OutboxRow>(
+    `SELECT ${OUTBOX_COLUMNS} FROM webhook_outbox WHERE account_id = ? ORDER BY created_ms DESC, id DESC LIMIT ? OFFSET ?`,
+  );
+  const countAccount = db.prepare<{ n: number }>("SELECT COUNT(*) AS n FROM webhook_outbox WHERE account_id = ?");
+  const selectAttempts = db.prepare<AttemptRow>(`SELECT ${ATTEMPT_COLUMNS} FROM webhook_attempts WHERE event_id = ? ORDER BY attempt`);
+
+  const claim = db.transaction((nowMs: number, limit: number, leaseUntilMs: number): ClaimedEvent[] =>
+    selectOutboxDue.all(nowMs, limit).map((row) => {
+      const lease = randomUUID();
+      leaseOutbox.run(leaseUntilMs, lease, row.id);
+      return { ...toOutboxEvent(row), lease };
+    }),
+  );
+  const settle = db.transaction(
+    (id: string, lease: string, change: Pick<OutboxEvent, "state" | "attempts" | "nextAttemptMs" | "lastError">, attempt: AttemptLog): boolean => {
+      if (settleOutbox.run(change.state, change.attempts, change.nextAttemptMs, change.lastError, id, lease).changes === 0) return false;
+      insertAttempt.run(id, attempt.attempt, attempt.startedMs, attempt.endedMs, attempt.instance, attempt.outcome, attempt.error, attempt.nextAttemptMs);
+      return true;
+    },
+  );
 
   return {
     /** Stores a new event, pending and due at its creation (inside the caller's transaction). */
     enqueue(event: OutboxEventInput): void {
       insertOutbox.run(event.id, event.accountId, event.url, event.type, event.payload, event.createdMs, event.createdMs);
     },
-    due(nowMs: number, limit: number): OutboxEvent[] {
-      return selectOutboxDue.all(nowMs, limit).map(toOutboxEvent);
+    claim(nowMs: number, limit: number, leaseUntilMs: number): ClaimedEvent[] {
+      return claim.immediate(nowMs, limit, leaseUntilMs);
     },
     nextDueMs(): number | undefined {
       return selectOutboxNext.get()?.due ?? undefined;
@@ -59,9 +110,14 @@ export function webhookOutbox(db: Database) {
       const row = selectOutbox.get(id);
       return row ? toOutboxEvent(row) : undefined;
     },
-    settle(id: string, change: Pick<OutboxEvent, "state" | "attempts" | "nextAttemptMs" | "lastError">): void {
-      if (!db.open) return; // closed while an attempt was in flight: the event stays pending
-      settleOutbox.run(change.state, change.attempts, change.nextAttemptMs, change.lastError, id);
+    settle(id: string, lease: string, change: Pick<OutboxEvent, "state" | "attempts" | "nextAttemptMs" | "lastError">, attempt: AttemptLog): boolean {
+      if (!db.open) return false; // closed while an attempt was in flight: the event stays pending
+      return settle.immediate(id, lease, change, attempt);
+    },
+    deliveries(accountId: string, offset: number, limit: number): { items: DeliveryLogEntry[]; total: number } {
+      const total = countAccount.get(accountId)!.n;
+      const items = selectPage.all(accountId, limit, offset).map((row) => ({ ...toOutboxEvent(row), attemptLog: selectAttempts.all(row.id).map(toAttemptLog) }));
+      return { items, total };
     },
   };
 }

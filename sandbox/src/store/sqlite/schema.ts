@@ -46,9 +46,22 @@ CREATE TABLE IF NOT EXISTS webhook_outbox (
   attempts INTEGER NOT NULL,
   next_attempt_ms INTEGER NOT NULL,
   created_ms INTEGER NOT NULL,
-  last_error TEXT
+  last_error TEXT,
+  lease TEXT
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS webhook_outbox_due ON webhook_outbox (state, next_attempt_ms);
+CREATE INDEX IF NOT EXISTS webhook_outbox_by_account ON webhook_outbox (account_id, created_ms DESC, id DESC);
+CREATE TABLE IF NOT EXISTS webhook_attempts (
+  event_id TEXT NOT NULL,
+  attempt INTEGER NOT NULL,
+  started_ms INTEGER NOT NULL,
+  ended_ms INTEGER NOT NULL,
+  instance TEXT NOT NULL,
+  outcome TEXT NOT NULL,
+  error TEXT,
+  next_attempt_ms INTEGER,
+  PRIMARY KEY (event_id, attempt)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS webhook_secrets (
   account_id TEXT PRIMARY KEY,
   current TEXT NOT NULL,
@@ -65,17 +78,30 @@ CREATE TABLE IF NOT EXISTS account_clocks (
  * Schema versions (PRAGMA user_version). Version 1 keeps idempotency keys in a rowid table
  * with a unique index on (scope, key): keys arrive in random order, and a random insert into
  * an index of small entries is far cheaper than into a WITHOUT ROWID table whose rows carry
- * the stored response. Version 0 databases are migrated on open.
+ * the stored response. Version 2 adds the outbox's lease token and the delivery log
+ * (`webhook_attempts`). Older databases are migrated on open; a newer one is refused.
  */
-const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
+
+/** A database written by a newer sandbox than this one (its schema version is higher). */
+export class SchemaTooNewError extends Error {
+  constructor(where: string, found: number, supported: number) {
+    super(`the ${where} has schema version ${found}, newer than this sandbox supports (${supported}); upgrade the sandbox or use another database`);
+    this.name = "SchemaTooNewError";
+  }
+}
 
 /** Creates the tables, or brings a database of an earlier version up to the current one. */
 export function migrate(db: Database): void {
   const version = db.pragma("user_version", { simple: true }) as number;
+  if (version > SCHEMA_VERSION) throw new SchemaTooNewError("SQLite database", version, SCHEMA_VERSION);
   if (version >= SCHEMA_VERSION) return;
   const legacy = db.prepare<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'idempotency_keys'").get();
+  const outboxColumns = db.prepare<{ name: string }>("SELECT name FROM pragma_table_info('webhook_outbox')").all().map((c) => c.name);
   db.transaction(() => {
     if (legacy && /WITHOUT ROWID/i.test(legacy.sql)) db.exec("ALTER TABLE idempotency_keys RENAME TO idempotency_keys_v0");
+    // Version 2: the lease column of an existing outbox (a new one is created with it).
+    if (outboxColumns.length > 0 && !outboxColumns.includes("lease")) db.exec("ALTER TABLE webhook_outbox ADD COLUMN lease TEXT");
     db.exec(SCHEMA);
     if (legacy && /WITHOUT ROWID/i.test(legacy.sql)) {
       db.exec(`INSERT INTO idempotency_keys (scope, key, fingerprint, state, status, body, created_ms, record_kind, record_id)

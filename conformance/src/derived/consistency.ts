@@ -1,0 +1,77 @@
+/**
+ * Consistency: what the server returns is what it was sent. For every creation the run made,
+ * the members both the request and the response carry are equal (deep, numbers by value) and a
+ * later read by the owner returns the same values; after an update, a read shows the values
+ * sent; after a delete or cancel that succeeded, a read shows a change (full profile: under
+ * seed the state a soft delete shows is not stated).
+ */
+import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
+import { createdIdOf, isCreation, pathParameters, readerOfResource } from "./id-links.ts";
+import { freshRecord, plannedRequest, readerOf, replayOf, successes } from "./traffic.ts";
+import { describe, is2xx, jsonOf, recordOf, sameValue, sharedLeaves, stable, type DerivedEnv } from "./shared.ts";
+
+export const STATEMENTS = { "family-a": ["A-CHARGES-RULE-returns-charge"], "family-b": ["B-SERVICE-PRINCIPLE-capabilities"] };
+
+const differences = (sent: unknown, received: unknown, label: string) =>
+  sharedLeaves(sent, received)
+    .filter((leaf) => !sameValue(leaf.sent, leaf.received))
+    .map((leaf) => `${label}: ${leaf.path} is ${JSON.stringify(leaf.received)}, sent ${JSON.stringify(leaf.sent)}`);
+
+async function creation(env: DerivedEnv, op: ContractOperation): Promise<void> {
+  const title = "a creation returns the values sent, and a later read returns them too";
+  await env.attempt(op.operationId, "returns-what-was-sent", title, async () => {
+    const exemplar = successes(env, op.operationId).pop();
+    if (!exemplar) return env.notApplicable(op.operationId, "returns-what-was-sent", title, "the run made no such record");
+    const request = replayOf(env, exemplar);
+    const response = await env.send(request, "primary");
+    if (!is2xx(response)) return env.notApplicable(op.operationId, "returns-what-was-sent", title, `the creation answered ${describe(response)} this time`);
+    const sent = jsonOf(request.body);
+    const created = recordOf(jsonOf(response.body));
+    const problems = differences(sent, created, "creation response");
+    const reader = readerOfResource(env.ctx.contract, op.path.split("/").pop()!);
+    const id = createdIdOf(jsonOf(response.body), reader ? pathParameters(reader)[0] : undefined);
+    if (reader && id) {
+      const read = await env.send(plannedRequest(env, reader, { [pathParameters(reader)[0]!]: id }), "primary");
+      if (!is2xx(read)) problems.push(`the owner's read of the new record ${id} answered ${describe(read)}`);
+      else {
+        const record = recordOf(jsonOf(read.body));
+        problems.push(...differences(sent, record, `read by ${reader.operationId}`));
+        // Status may move on its own (a charge gets paid); every other shared member must not.
+        problems.push(...differences(stable(created), record, `read by ${reader.operationId} against the creation response`).filter((p) => !/\bstatus\b/.test(p.split(" is ")[0]!)));
+      }
+    }
+    env.judge({ operationId: op.operationId, variant: "returns-what-was-sent", title, covers: env.covered(op.operationId, response.status), statements: STATEMENTS[env.family], reproduction: env.reproduce(request, "primary") }, problems);
+  });
+}
+
+async function change(env: DerivedEnv, op: ContractOperation): Promise<void> {
+  const [parameter] = pathParameters(op);
+  const reader = readerOf(env, op, parameter!);
+  const exemplar = successes(env, op.operationId).pop();
+  if (!reader || reader.operationId === op.operationId) return;
+  const updates = op.method === "PUT" || op.method === "PATCH";
+  const title = updates ? "after an update, a read shows the values sent" : "after a delete or cancel, a read shows the change";
+  if (!updates && env.ctx.profile === "seed") return env.notApplicable(op.operationId, "read-shows-change", title, "what a read shows after this change is not stated by the document (full profile)");
+  await env.attempt(op.operationId, "read-shows-change", title, async () => {
+    if (!exemplar) throw new Error("the run has no successful request of the operation to repeat");
+    const id = await freshRecord(env, op, parameter!, "consume");
+    const params = { [parameter!]: id };
+    const read = () => env.send(plannedRequest(env, reader, { [pathParameters(reader)[0]!]: id }), "primary");
+    const before = await read();
+    const request = plannedRequest(env, op, params, exemplar.request);
+    const response = await env.send(request, "primary");
+    if (!is2xx(response)) return env.notApplicable(op.operationId, "read-shows-change", title, `the change answered ${describe(response)} this time`);
+    const after = await read();
+    const problems: string[] = [];
+    if (updates) problems.push(...(is2xx(after) ? differences(jsonOf(request.body), recordOf(jsonOf(after.body)), `read by ${reader.operationId}`) : [`the read after the update answered ${describe(after)}`]));
+    else if (is2xx(after) && sameValue(stable(jsonOf(before.body)), stable(jsonOf(after.body)))) problems.push(`the read after ${op.operationId} shows the record unchanged`);
+    env.judge({ operationId: op.operationId, variant: "read-shows-change", title, covers: env.covered(op.operationId, response.status), statements: STATEMENTS[env.family], reproduction: env.reproduce(request, "primary") }, problems);
+  });
+}
+
+export async function run(env: DerivedEnv): Promise<void> {
+  for (const op of env.ctx.contract.operations) {
+    if (isCreation(env.ctx.contract, op)) await creation(env, op);
+    else if (op.method !== "GET" && pathParameters(op).length > 0) await change(env, op);
+  }
+}

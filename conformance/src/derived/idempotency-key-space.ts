@@ -1,0 +1,47 @@
+/**
+ * Idempotency key space per API key: on every operation that takes an idempotency header, one
+ * idempotency key sent under another account's key, and under a second key of the same account
+ * when the target names one (`primarySecondKey`), creates a record of its own, never the first
+ * key's record; the first key still replays its own record.
+ */
+import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
+import { createdIdOf } from "./id-links.ts";
+import { idempotencyHeaders, replayOf, successes } from "./traffic.ts";
+import { describe, is2xx, jsonOf, type DerivedEnv, type PlannedRequest } from "./shared.ts";
+import type { KeyName } from "../core/check-context.ts";
+
+export const STATEMENTS = { "family-a": ["A-IDEM-RULE-scoped-per-key", "A-IDEM-RULE-replay"], "family-b": ["B-AUTH-HEADER-x-idempotency-key", "B-PIX-HEADER-x-idempotency-key"] };
+
+async function pair(env: DerivedEnv, op: ContractOperation, other: KeyName): Promise<void> {
+  const variant = other === "secondAccount" ? "another-account" : "second-key-same-account";
+  const title = `one idempotency key under ${other === "secondAccount" ? "another account's key" : "a second key of the same account"} creates its own record`;
+  await env.attempt(op.operationId, variant, title, async () => {
+    env.ctx.keyValue(other);
+    const exemplar = successes(env, op.operationId).pop();
+    if (!exemplar) return env.notApplicable(op.operationId, variant, title, "the run made no such record");
+    const fresh = replayOf(env, exemplar);
+    const shared = env.ctx.idempotencyKey();
+    const request: PlannedRequest = { ...fresh, headers: Object.fromEntries(Object.entries(fresh.headers).map(([n, v]) => [n, idempotencyHeaders(op).some((h) => h.toLowerCase() === n.toLowerCase()) ? shared : v])) };
+    const first = await env.send(request, "primary");
+    if (!is2xx(first)) return env.notApplicable(op.operationId, variant, title, `the creation answered ${describe(first)} this time`);
+    const second = await env.send(request, other);
+    const again = await env.send(request, "primary");
+    const [mine, theirs, replay] = [first, second, again].map((r) => createdIdOf(jsonOf(r.body)));
+    const problems: string[] = [];
+    if (is2xx(second) && theirs === mine) problems.push(`the ${other} key got the primary key's record ${mine} for the same idempotency key`);
+    if (is2xx(second) && !theirs && second.body === first.body) problems.push(`the ${other} key got the primary key's stored response`);
+    if (is2xx(again) && replay !== mine) problems.push(`the primary key's replay returned ${replay ?? "no record"}, not its own ${mine}`);
+    env.judge(
+      { operationId: op.operationId, variant, title, covers: env.covered(op.operationId, second.status), statements: STATEMENTS[env.family], reproduction: [env.reproduce(request, "primary"), env.reproduce(request, other)].join("\n") },
+      problems,
+    );
+  });
+}
+
+export async function run(env: DerivedEnv): Promise<void> {
+  for (const op of env.ctx.contract.operations) {
+    if (idempotencyHeaders(op).length === 0) continue;
+    await pair(env, op, "secondAccount");
+    await pair(env, op, "primarySecondKey");
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * Negative data: for every request body, each variant that breaks one constraint of the body
+ * schema (as the profile sees it: under seed only the document's own) must be refused with a
+ * 4xx and must create nothing: a required member dropped, a member of the wrong JSON type, a
+ * fraction where the schema says integer, a value outside an enum, a string over maxLength.
+ * Nothing created: the refusal carries no new record, the resource's list (when the contract
+ * has one) shows no new id, and a refused change leaves the record as the owner reads it.
+ */
+import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
+import { createdIdOf, isCreation, isList, pathParameters } from "./id-links.ts";
+import { keywordOf, objectView, requestSchema, typeOf } from "./request-schema.ts";
+import { exampleRequestBody, freshRecord, plannedRequest, readerOf, successes } from "./traffic.ts";
+import { describe, is2xx, isObject, jsonOf, sameValue, stable, type DerivedEnv, type Json } from "./shared.ts";
+
+export const STATEMENTS = { "family-a": ["A-CHARGES-FIELD-request-body"], "family-b": ["B-SERVICE-PRINCIPLE-request-processing"] };
+
+interface Variant {
+  name: string;
+  apply(body: Json): void;
+  statements?: string[];
+}
+
+const WRONG_TYPE: Record<string, unknown> = { string: 12345, number: "not-a-number", integer: "not-a-number", boolean: "not-a-boolean", object: "not-an-object", array: "not-an-array" };
+
+/** The variants of a body, one broken constraint each (nested objects the body carries included). */
+export function variantsOf(schema: unknown, body: Json, family: string, path: string[] = []): Variant[] {
+  const view = objectView(schema);
+  if (!view) return [];
+  const at = (root: Json): Json => path.reduce<Json>((node, k) => node[k] as Json, root);
+  const dotted = (name: string) => [...path, name].join(".");
+  const variants: Variant[] = [];
+  for (const name of view.required) {
+    if (name in body) variants.push({ name: `without-${dotted(name)}`, apply: (root) => void delete at(root)[name] });
+  }
+  for (const [name, sub] of Object.entries(view.properties)) {
+    const type = typeOf(sub);
+    if (type && WRONG_TYPE[type] !== undefined) variants.push({ name: `wrong-type-${dotted(name)}`, apply: (root) => void (at(root)[name] = WRONG_TYPE[type]) });
+    if (type === "integer") {
+      const base = typeof body[name] === "number" ? (body[name] as number) : Number(keywordOf(sub, "minimum") ?? 1);
+      variants.push({ name: `fraction-${dotted(name)}`, apply: (root) => void (at(root)[name] = base + 0.5), statements: family === "family-a" ? ["A-SERVICE-PRINCIPLE-amount-integer"] : [] });
+    }
+    const values = keywordOf(sub, "enum");
+    if (Array.isArray(values) && values.every((v) => typeof v === "string")) variants.push({ name: `outside-enum-${dotted(name)}`, apply: (root) => void (at(root)[name] = "not-a-documented-value") });
+    const maxLength = keywordOf(sub, "maxLength");
+    if (typeof maxLength === "number") variants.push({ name: `over-maxLength-${dotted(name)}`, apply: (root) => void (at(root)[name] = "x".repeat(maxLength + 1)) });
+    if (isObject(body[name])) variants.push(...variantsOf(sub, body[name] as Json, family, [...path, name]));
+  }
+  return variants;
+}
+
+/** Ids a list of the resource shows now (undefined when the contract has no list for it). */
+async function listedIds(env: DerivedEnv, list: ContractOperation | undefined): Promise<Set<string> | undefined> {
+  if (!list) return undefined;
+  const response = await env.send(plannedRequest(env, list, {}), "primary");
+  if (!is2xx(response)) return undefined;
+  return new Set([...response.body.matchAll(/"(?:id|transactionId|pixId)"\s*:\s*"([^"]+)"/g)].map((m) => m[1]!));
+}
+
+async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> {
+  const schema = requestSchema(op, env.ctx.profile);
+  const exemplar = successes(env, op.operationId).pop();
+  const baseline = isObject(exemplar?.request) ? (exemplar!.request as Json) : exampleRequestBody(env, op);
+  if (!baseline) return;
+  const variants = variantsOf(schema, baseline, env.family);
+  if (variants.length === 0) return;
+  await env.attempt(op.operationId, "refusals", "bodies breaking one constraint each are refused", async () => {
+    const [parameter] = pathParameters(op);
+    const id = parameter ? await freshRecord(env, op, parameter) : undefined;
+    const params = Object.fromEntries(pathParameters(op).map((p) => [p, id!]));
+    const resource = op.path.split("/").filter((s) => s && !s.startsWith("{")).pop();
+    const list = isCreation(env.ctx.contract, op) ? env.ctx.contract.operations.find((o) => isList(o) && o.path.endsWith(`/${resource}`)) : undefined;
+    const reader = parameter ? readerOf(env, op, parameter) : undefined;
+    const readOwner = async () => (reader ? stable(jsonOf((await env.send(plannedRequest(env, reader, { [parameter!]: id! }), "primary")).body)) : undefined);
+    const before = await listedIds(env, list);
+    const recordBefore = await readOwner();
+    for (const variant of variants) {
+      const body = structuredClone(baseline);
+      variant.apply(body);
+      const request = plannedRequest(env, op, params, body);
+      const response = await env.send(request, "primary");
+      const problems: string[] = [];
+      if (response.status < 400 || response.status >= 500) problems.push(`answered ${describe(response)}; expected a 4xx refusal`);
+      if (is2xx(response) && createdIdOf(jsonOf(response.body))) problems.push(`a record was created: ${createdIdOf(jsonOf(response.body))}`);
+      env.judge(
+        {
+          operationId: op.operationId,
+          variant: variant.name,
+          title: `a body ${variant.name.replace(/-/g, " ")} is refused with a 4xx`,
+          covers: env.covered(op.operationId, response.status),
+          statements: [...STATEMENTS[env.family], ...env.statementsOf(op.operationId, "400"), ...(variant.statements ?? [])],
+          reproduction: env.reproduce(request, "primary"),
+        },
+        problems,
+      );
+    }
+    const after = await listedIds(env, list);
+    if (before && after) {
+      const created = [...after].filter((x) => !before.has(x));
+      const listing = plannedRequest(env, list!, {});
+      env.judge({ operationId: op.operationId, variant: "nothing-created", title: `refused bodies created nothing (${list!.operationId} before and after)`, covers: env.covered(list!.operationId, 200), statements: STATEMENTS[env.family], reproduction: `${env.reproduce(plannedRequest(env, op, params, variants.length > 0 ? baseline : undefined), "primary")}\n${env.reproduce(listing, "primary")}` }, created.length > 0 ? [`${created.length} new record(s) after refused bodies only: ${created.slice(0, 3).join(", ")}`] : []);
+    }
+    if (reader) {
+      const recordAfter = await readOwner();
+      env.judge({ operationId: op.operationId, variant: "nothing-changed", title: "refused changes left the record as it was", covers: [], statements: STATEMENTS[env.family], reproduction: env.reproduce(plannedRequest(env, reader, { [parameter!]: id! }), "primary") }, sameValue(recordBefore, recordAfter) ? [] : [`the record changed after refused bodies only: ${JSON.stringify(recordAfter).slice(0, 200)}`]);
+    }
+  });
+}
+
+export async function run(env: DerivedEnv): Promise<void> {
+  for (const op of env.ctx.contract.operations) if (op.requestBody) await operation(env, op);
+}

@@ -1,0 +1,118 @@
+/**
+ * Positive data: bodies generated (fast-check, with shrinking) from each request schema, within
+ * the contract's constraints, must be accepted (2xx). Under seed only the members the document
+ * names are generated (decision elements are left out); values a generator cannot make valid by
+ * the schema alone (a pattern, a URL, a linked id) keep the run's own accepted value.
+ * `positiveSamples` bodies per operation (default 5); a failure reports the shrunk body.
+ */
+import fc from "fast-check";
+import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
+import { isDecisionElement } from "../core/profiles/schema-profile.ts";
+import { isCreation, isLinkedMember, pathParameters } from "./id-links.ts";
+import { keywordOf, objectView, typeOf } from "./request-schema.ts";
+import { exampleRequestBody, freshRecord, plannedRequest, successes } from "./traffic.ts";
+import { describe, is2xx, isObject, type DerivedEnv, type Json } from "./shared.ts";
+
+export const STATEMENTS = { "family-a": ["A-CHARGE-RULE-minimal-request", "A-CHARGES-FIELD-request-body"], "family-b": ["B-CUSTOMER-ENDPOINT-create", "B-PIX-FIELD-amount"] };
+
+const text = fc.stringMatching(/^[A-Za-z][A-Za-z0-9 ]{0,23}[A-Za-z0-9]$/);
+let emails = 0;
+
+/** An arbitrary for one member: generated within its schema, or the accepted value kept. */
+function memberArbitrary(schema: Json, accepted: unknown, name: string, profile: string): fc.Arbitrary<unknown> {
+  const keep = fc.constant(accepted);
+  if (isLinkedMember(name)) return keep;
+  const values = keywordOf(schema, "enum");
+  if (Array.isArray(values) && values.length > 0) return fc.constantFrom(...values);
+  const type = typeOf(schema);
+  const view = objectView(schema);
+  if (view && isObject(accepted)) return bodyArbitrary(schema, accepted, profile);
+  if (keywordOf(schema, "pattern") !== undefined || keywordOf(schema, "format") === "uri") return keep;
+  if (keywordOf(schema, "format") === "email") return fc.nat(9999).map((n) => `generated+${n}-${(emails += 1)}@example.com`);
+  const min = Number(keywordOf(schema, "minimum") ?? (type === "integer" ? 1 : 0.01));
+  const max = Number(keywordOf(schema, "maximum") ?? 1_000_000);
+  if (type === "integer") return fc.integer({ min: Math.ceil(min), max: Math.min(Math.floor(max), 1_000_000) });
+  // Money: the document's amounts are in reais, with cents.
+  if (type === "number") return fc.integer({ min: Math.ceil(min * 100), max: Math.min(Math.floor(max * 100), 100_000_000) }).map((c) => c / 100);
+  // Only prose is free: a string the run sent that is not plain words (a key, a code, a document
+  // number) may carry a rule the description states and the schema cannot.
+  if (type === "string" && !(typeof accepted === "string" && /^[\p{L}][\p{L} ]*$/u.test(accepted))) return keep;
+  if (type === "string") {
+    const maxLength = Number(keywordOf(schema, "maxLength") ?? 25);
+    return maxLength >= 2 ? text.map((s) => s.slice(0, maxLength)) : keep;
+  }
+  return keep;
+}
+
+/**
+ * A body: required members always, optional ones sometimes, each within its schema. Only
+ * members the accepted body carries are generated (the run's own body says which a server takes).
+ */
+function bodyArbitrary(schema: Json, accepted: Json, profile: string): fc.Arbitrary<Json> {
+  const view = objectView(schema)!;
+  const record: Record<string, fc.Arbitrary<unknown>> = {};
+  const requiredKeys: string[] = [];
+  for (const [name, value] of Object.entries(accepted)) {
+    const sub = view.properties[name];
+    if (!sub || (profile === "seed" && isDecisionElement(sub))) continue;
+    record[name] = memberArbitrary(sub, value, name, profile);
+    if (view.required.includes(name) || isLinkedMember(name)) requiredKeys.push(name);
+  }
+  const minProperties = Number(schema.minProperties ?? 0);
+  return (fc.record(record, { requiredKeys }) as fc.Arbitrary<Json>).filter((body) => Object.keys(body).length >= minProperties);
+}
+
+async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> {
+  // The richest accepted body: generation varies the members it carries.
+  const exemplar = successes(env, op.operationId)
+    .filter((s) => isObject(s.request))
+    .sort((a, b) => Object.keys(a.request as Json).length - Object.keys(b.request as Json).length)
+    .pop();
+  const accepted = isObject(exemplar?.request) ? (exemplar!.request as Json) : exampleRequestBody(env, op);
+  const title = `${env.settings.positiveSamples} bodies generated within the schema are accepted`;
+  if (!op.requestBody || !accepted || (env.ctx.profile === "seed" && isDecisionElement(op.requestBody.schema))) return;
+  await env.attempt(op.operationId, "generated-bodies", title, async () => {
+    if (!exemplar) return env.notApplicable(op.operationId, "generated-bodies", title, "the run has no accepted request of the operation to start from");
+    // A body with fewer members than the schema's minProperties cannot seed a generator (its filter would never pass).
+    if (Object.keys(accepted).length < Number(op.requestBody!.schema.minProperties ?? 0) || Object.keys(accepted).length === 0) {
+      return env.notApplicable(op.operationId, "generated-bodies", title, "the run's accepted body has too few members to vary");
+    }
+    const [parameter] = pathParameters(op);
+    const id = parameter ? await freshRecord(env, op, parameter) : undefined;
+    const params = Object.fromEntries(pathParameters(op).map((p) => [p, id!]));
+    let last: { status?: number; repro?: string; body?: string } = {};
+    const property = fc.asyncProperty(bodyArbitrary(op.requestBody!.schema, accepted, env.ctx.profile), async (body) => {
+      const request = plannedRequest(env, op, params, body);
+      const response = await env.send(request, "primary");
+      last = { status: response.status, repro: env.reproduce(request, "primary"), body: describe(response) };
+      return is2xx(response);
+    });
+    const result = await fc.check(property, { numRuns: env.settings.positiveSamples, seed: env.settings.seed, endOnFailure: false, maxSkipsPerRun: 0 });
+    const counterexample = result.failed ? result.counterexample?.[0] : undefined;
+    // The last request sent may be a shrink attempt that passed: reproduce the shrunk body itself.
+    if (counterexample !== undefined) {
+      const request = plannedRequest(env, op, params, counterexample);
+      last = { ...last, repro: env.reproduce(request, "primary") };
+    }
+    env.record({
+      operationId: op.operationId,
+      variant: "generated-bodies",
+      title,
+      verdict: result.failed ? "fail" : "pass",
+      reasons: result.failed ? [`a body within the schema was refused (shrunk ${result.numShrinks} times): ${JSON.stringify(counterexample)}; last answer ${last.body}`] : [],
+      covers: last.status ? env.covered(op.operationId, result.failed ? last.status : 201) : [],
+      statements: [...STATEMENTS[env.family], ...env.statementsOf(op.operationId, op.responses.find((r) => r.status.startsWith("2"))?.status ?? "200")],
+      reproduction: result.failed ? last.repro : undefined,
+      example: counterexample,
+    });
+  });
+}
+
+export async function run(env: DerivedEnv): Promise<void> {
+  for (const op of env.ctx.contract.operations) {
+    // Creations and updates only. A lookup by body (a PIX key query) may rightly answer a
+    // documented 404 for a value that fits the schema but names nothing; a cancel or delete
+    // consumes its record and takes no generated data worth the cost.
+    if (op.requestBody && (isCreation(env.ctx.contract, op) || op.method === "PUT" || op.method === "PATCH")) await operation(env, op);
+  }
+}

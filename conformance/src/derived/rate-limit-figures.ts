@@ -1,0 +1,42 @@
+/**
+ * The rate limits an operation counts against. The generated documents carry them as the
+ * operation extension `x-rate-limits` ([{bucket, limit, window}]); until they do, the
+ * document's Limits table (per minute, family B) is restated here, and only here:
+ * general 100 requests (all requests), transactions 50 (POST /transactions), PIX 30
+ * (POST /pix and POST /pix/payment), queries 200 (GET of transactions and PIX).
+ * A plan the target declares (`familyB.plan`) replaces the figures.
+ */
+import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
+import type { RateLimitPlanFigures } from "../core/target.ts";
+import { isObject } from "./shared.ts";
+
+export type Bucket = keyof RateLimitPlanFigures;
+export interface OperationLimit {
+  bucket: Bucket;
+  limit: number;
+  windowSeconds: number;
+}
+
+export const PUBLISHED_FIGURES: RateLimitPlanFigures = { general: 100, transactions: 50, pix: 30, queries: 200 };
+
+/** The Limits table's "Applies to" column, by method and published path. */
+function publishedBuckets(op: ContractOperation): Bucket[] {
+  const buckets: Bucket[] = ["general"];
+  if (op.method === "POST" && op.path === "/transactions") buckets.push("transactions");
+  if (op.method === "POST" && (op.path === "/pix" || op.path === "/pix/payment")) buckets.push("pix");
+  if (op.method === "GET" && (op.path.startsWith("/transactions") || op.path.startsWith("/pix"))) buckets.push("queries");
+  return buckets;
+}
+
+/** The limits of an operation; empty when the contract publishes none for its family. */
+export function limitsOf(op: ContractOperation, plan?: RateLimitPlanFigures): OperationLimit[] {
+  const declared = op.operation["x-rate-limits"];
+  if (Array.isArray(declared)) {
+    return declared.filter(isObject).map((entry) => {
+      const bucket = String(entry.bucket) as Bucket;
+      return { bucket, limit: plan?.[bucket] ?? Number(entry.limit), windowSeconds: entry.window === "second" ? 1 : 60 };
+    });
+  }
+  if (op.family !== "family-b") return [];
+  return publishedBuckets(op).map((bucket) => ({ bucket, limit: (plan ?? PUBLISHED_FIGURES)[bucket], windowSeconds: 60 }));
+}

@@ -1,0 +1,108 @@
+/**
+ * Rate limits, on the target's `rateLimits` key (else the primary one), in the run's last
+ * stage. For each limit the contract publishes, one operation that counts against it is sent
+ * until the limit is used up:
+ * - a server that announces `X-RateLimit-Limit` and, in the window of a response that said
+ *   `X-RateLimit-Remaining: 0` (same `X-RateLimit-Reset`), still answers 2xx fails;
+ * - a server that sends no such headers is held to the published per-minute figure (or the
+ *   plan the target declares): one request more than it within the minute must get a 429;
+ * - while one account is limited, another account is not;
+ * - once PIX creations used up the PIX limit, a PIX payment is refused too (it counts against it).
+ * A limit above the run's cap cannot be used up: not applicable, with the figure.
+ */
+import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
+import { limitsOf, type Bucket } from "./rate-limit-figures.ts";
+import { knownIds, pathParameters, replayOfLatest } from "./rate-limit-support.ts";
+import { describe, is2xx, type DerivedEnv, type PlannedRequest } from "./shared.ts";
+import type { KeyName } from "../core/check-context.ts";
+
+export const STATEMENTS = ["B-LIMITS-STATUS-429", "B-LIMITS-HEADER-rate-limit", "B-LIMITS-RULE-plan"];
+const BUCKET_STATEMENT: Record<Bucket, string> = { general: "B-LIMITS-LIMIT-general", transactions: "B-LIMITS-LIMIT-transactions", pix: "B-LIMITS-LIMIT-pix", queries: "B-LIMITS-LIMIT-queries" };
+
+interface UseUp {
+  limited: boolean;
+  problems: string[];
+  sent: number;
+  request: PlannedRequest;
+}
+
+/** Sends the request until a 429, judging enforcement as the module comment says. */
+async function useUp(env: DerivedEnv, make: () => PlannedRequest, key: KeyName, figure: number): Promise<UseUp | string> {
+  const request = make();
+  const first = await env.send(request, key, { expect429: true });
+  if (first.status === 429) return { limited: true, problems: [], sent: 1, request };
+  if (!is2xx(first)) return `${request.method} ${new URL(request.url).pathname} answered ${describe(first)}`;
+  const announced = Number(first.headers["x-ratelimit-limit"]);
+  const headers = Number.isFinite(announced);
+  const limit = headers ? announced : figure;
+  if (limit > env.settings.exhaustCap) return `the limit is ${limit} requests per window, above the ${env.settings.exhaustCap} this run may use up`;
+  const started = Date.now();
+  let exhaustedWindow: string | undefined;
+  let sent = 1;
+  const problems: string[] = [];
+  for (; sent <= limit + 5; sent += 1) {
+    const response = await env.send(make(), key, { expect429: true });
+    if (response.status === 429) return { limited: true, problems, sent, request };
+    const reset = response.headers["x-ratelimit-reset"];
+    if (exhaustedWindow !== undefined && reset === exhaustedWindow && is2xx(response)) {
+      problems.push(`X-RateLimit-Remaining reached 0 in the window ending ${reset}, and request ${sent + 1} was still answered ${response.status}`);
+      return { limited: false, problems, sent, request };
+    }
+    if (response.headers["x-ratelimit-remaining"] === "0") exhaustedWindow = reset;
+    if (!headers && sent >= figure && Date.now() - started < 60_000) {
+      problems.push(`no X-RateLimit-* headers, so the published ${figure} per minute apply: request ${sent + 1} within ${Math.round((Date.now() - started) / 1000)} s was answered ${response.status}`);
+      return { limited: false, problems, sent, request };
+    }
+  }
+  problems.push(`X-RateLimit-Limit says ${limit}, and ${sent} requests in a row got no 429`);
+  return { limited: false, problems, sent, request };
+}
+
+/** The cheapest operation counting against a bucket (a read before a creation), with a request. */
+function representative(env: DerivedEnv, bucket: Bucket): { op: ContractOperation; make: () => PlannedRequest } | undefined {
+  const plan = env.ctx.familyB?.plan;
+  const ops = env.ctx.contract.operations.filter((o) => limitsOf(o, plan).some((l) => l.bucket === bucket));
+  const ranked = [...ops].sort((a, b) => Number(a.method !== "GET") - Number(b.method !== "GET") || pathParameters(a).length - pathParameters(b).length);
+  for (const op of ranked) {
+    // Each request a fresh idempotency key: a replay need not count as a creation.
+    if (replayOfLatest(env, op)) return { op, make: () => replayOfLatest(env, op)! };
+  }
+  return undefined;
+}
+
+export async function run(env: DerivedEnv): Promise<void> {
+  const plan = env.ctx.familyB?.plan;
+  if (!env.ctx.contract.operations.some((o) => limitsOf(o, plan).length > 0)) return;
+  const key = env.ctx.rateLimitKey();
+  const other: KeyName = key === "rateLimits" ? "primary" : "secondAccount";
+  // Narrow limits first: once the general one is used up, every request is refused.
+  for (const bucket of ["pix", "transactions", "queries", "general"] as Bucket[]) {
+    const found = representative(env, bucket);
+    const title = `the ${bucket} limit is enforced`;
+    if (!found) {
+      env.notApplicable(bucket, "enforced", title, `the run has no successful request counting against the ${bucket} limit`);
+      continue;
+    }
+    const { op, make } = found;
+    const request = make();
+    const figure = limitsOf(op, plan).find((l) => l.bucket === bucket)!.limit;
+    await env.attempt(op.operationId, `${bucket}-limit-enforced`, title, async () => {
+      const outcome = await useUp(env, make, key, figure);
+      if (typeof outcome === "string") return env.notApplicable(op.operationId, `${bucket}-limit-enforced`, title, outcome);
+      env.judge({ operationId: op.operationId, variant: `${bucket}-limit-enforced`, title, covers: env.covered(op.operationId, 429), statements: [...STATEMENTS, BUCKET_STATEMENT[bucket]], reproduction: `for i in $(seq ${outcome.sent + 1}); do ${env.reproduce(request, key)}; done` }, outcome.problems);
+      if (!outcome.limited) return;
+      if (bucket === "pix") {
+        const payment = env.ctx.contract.operations.find((o) => o !== op && o.method === "POST" && limitsOf(o, plan).some((l) => l.bucket === "pix"));
+        const paying = payment ? replayOfLatest(env, payment) : undefined;
+        if (payment && paying) {
+          const response = await env.send(paying, key, { expect429: true });
+          env.judge({ operationId: payment.operationId, variant: "counts-against-pix-limit", title: "once the PIX limit is used up, this PIX operation is refused too", covers: env.covered(payment.operationId, response.status), statements: [...STATEMENTS, BUCKET_STATEMENT.pix], reproduction: env.reproduce(paying, key) }, response.status === 429 ? [] : [`answered ${describe(response)} after the PIX limit was used up by ${op.operationId}`]);
+        }
+      }
+      if (bucket === "general" && env.ctx.key(other)) {
+        const response = await env.send(make(), other, { expect429: true });
+        env.judge({ operationId: op.operationId, variant: "other-account-unaffected", title: "another account is not limited by this one's use", covers: env.covered(op.operationId, response.status), statements: [...STATEMENTS, "B-LIMITS-LIMIT-general"], reproduction: env.reproduce(request, other) }, response.status === 429 ? [`the ${other} account got 429 while only the ${key} account had used up its limit`] : []);
+      }
+    });
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * Which store a sandbox uses: SQLite (the default: a file in the data directory, nothing to
+ * configure) or PostgreSQL (a connection string, `postgres://user:pass@host:5432/db`, shared by
+ * several sandbox instances). The rest of the sandbox sees only `SandboxStore`.
+ */
+import { openSqliteStore, type Durability } from "./sqlite.ts";
+import type { SandboxStore } from "./types.ts";
+
+export interface OpenStoreOptions {
+  /** `sqlite` (or unset) for the embedded store; a `postgres://` or `postgresql://` URL for the shared one. */
+  store?: string;
+  dataDir: string;
+  durability?: Durability;
+}
+
+/** Whether `store` names a PostgreSQL database. */
+export function isPostgresUrl(store: string | undefined): store is string {
+  return store !== undefined && /^postgres(ql)?:\/\//i.test(store);
+}
+
+export async function openStore(options: OpenStoreOptions): Promise<SandboxStore> {
+  if (options.store === undefined || options.store === "" || options.store === "sqlite") {
+    return openSqliteStore({ dataDir: options.dataDir, durability: options.durability });
+  }
+  if (isPostgresUrl(options.store)) {
+    // Loaded only when used: the SQLite path never loads the driver.
+    const { openPostgresStore } = await import("./postgres.ts");
+    return openPostgresStore({ url: options.store, durability: options.durability });
+  }
+  throw new Error(`unknown store "${options.store}": use sqlite (the default) or a postgres:// connection string`);
+}

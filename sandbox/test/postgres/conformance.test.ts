@@ -1,0 +1,41 @@
+/**
+ * The conformance suites (seed and full profiles) against two sandbox instances over one
+ * PostgreSQL database, behind a round-robin proxy: the requests of one scenario alternate
+ * between the instances, so everything a scenario relies on (idempotency keys, clocks, webhook
+ * secrets and endpoints, rate-limit counters, the outbox) must be shared through the store.
+ */
+import { afterEach, expect, it } from "vitest";
+import { startTemporarySandbox } from "../../src/harness/temporary-sandbox.ts";
+import { parseTarget } from "@payment-collection/conformance/core/target.ts";
+import { failed } from "@payment-collection/conformance/core/results.ts";
+import { formatReport } from "@payment-collection/conformance/runner/report.ts";
+import { runConformance } from "@payment-collection/conformance/runner/run.ts";
+import { freshSchema, pgDescribe } from "./support.ts";
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+async function runProfile(profile: "seed" | "full") {
+  const schema = await freshSchema();
+  cleanups.push(schema.drop);
+  const sandbox = await startTemporarySandbox({ store: schema.url, instances: 2, useRateLimitAccount: true });
+  cleanups.push(sandbox.close);
+  const started = performance.now();
+  const report = await runConformance({ target: parseTarget(sandbox.target, `two instances at ${sandbox.url}`), profile, exhaust: false });
+  console.log(`conformance ${profile} against two PostgreSQL instances: ${report.results.length} checks in ${Math.round(performance.now() - started)} ms`);
+  return report;
+}
+
+pgDescribe("the conformance suites against two instances over PostgreSQL (round-robin)", () => {
+  it("pass under seed", { timeout: 120_000 }, async () => {
+    const report = await runProfile("seed");
+    expect(failed(report).map((r) => `${r.id}: ${r.reasons.join("; ")}`), formatReport(report)).toEqual([]);
+  });
+
+  it("pass under full", { timeout: 120_000 }, async () => {
+    const report = await runProfile("full");
+    expect(failed(report).map((r) => `${r.id}: ${r.reasons.join("; ")}`), formatReport(report)).toEqual([]);
+  });
+});
