@@ -4,5 +4,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     projects: ["contract", "client", "conformance", "sandbox", "portal"],
+    // Two test files at a time on two cores: many tests wait on servers, browsers and child
+    // processes rather than compute.
+    maxWorkers: 2,
   },
 });

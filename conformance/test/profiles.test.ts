@@ -28,7 +28,7 @@ function charge(edit: (c: Record<string, unknown>) => void = () => {}): Record<s
     reference: null,
     payer: null,
     payer_request: null,
-    pix: { br_code: "000201abc", txid: "9d36b84fc70b478fb95c12729b90ca25", end_to_end_id: null },
+    pix: { br_code: "00020101021226830014br.gov.bcb.pix2561pix.example.com.br/qr/v2/cob/9d36b84fc70b478fb95c12729b90ca255204000053039865802BR5917LOJA EXEMPLO LTDA6009SAO PAULO62070503***63043F3A", txid: "9d36b84fc70b478fb95c12729b90ca25", end_to_end_id: null },
     webhook_url: null,
     expires_at: "2026-11-21T15:30:00Z",
     paid_at: null,
