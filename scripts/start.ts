@@ -1,19 +1,18 @@
 /**
  * `npm start`, the main job on embedded defaults:
  *   1. builds the contract and checks it (lint, validity, statement catalogue, decisions);
- *   2. starts the sandbox (default plan: the documented rate limits) on a fresh data dir,
+ *   2. starts a fresh sandbox per profile (default plan: the documented rate limits),
  *      provisions the fixtures through its controls and runs the conformance suites of both
- *      families against it, under the `seed` and the `full` profile;
+ *      families against it, the `seed` and the `full` profile side by side;
  *   3. prints the reports (JUnit files under reports/) and exits non-zero on any failure.
  *
  *   npm start [-- --plan default|generous] [--skip-conformance]
  */
-import { mkdirSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { startTemporarySandbox } from "@payment-collection/sandbox/harness/temporary-sandbox.ts";
-import { parseTarget } from "@payment-collection/conformance/core/target.ts";
-import { parseCliOptions, runAndReport } from "@payment-collection/conformance/runner/cli-options.ts";
+import type { RunReport } from "@payment-collection/conformance/core/results.ts";
 import { totals } from "@payment-collection/conformance/runner/report.ts";
 import { buildContract, ROOT } from "@payment-collection/contract/build/contract-build.ts";
 import { reportContract } from "@payment-collection/contract/build/contract-report.ts";
@@ -33,20 +32,20 @@ const summary: string[] = [];
 let conformanceOk = true;
 if (!values["skip-conformance"]) {
   mkdirSync(join(ROOT, "reports"), { recursive: true });
-  for (const profile of ["seed", "full"] as const) {
-    // A fresh sandbox per profile: each run consumes fixtures (cancelled boletos, rate windows).
-    const sandbox = await startTemporarySandbox({ plan, useRateLimitAccount: true });
-    try {
-      console.log(`\n=== conformance, profile ${profile}, against the sandbox at ${sandbox.url} (plan ${plan}) ===`);
-      const target = parseTarget(sandbox.target, `the sandbox at ${sandbox.url}`);
-      const junit = join(ROOT, "reports", `conformance-${profile}.xml`);
-      const { code, report } = await runAndReport(target, { ...parseCliOptions(["--junit", junit]), profile });
-      const count = totals(report);
-      summary.push(`conformance ${profile}: ${count.pass} pass, ${count.fail} fail, ${count["not-applicable"]} not applicable (JUnit: reports/conformance-${profile}.xml)`);
-      if (code !== 0) conformanceOk = false;
-    } finally {
-      await sandbox.close();
-    }
+  // One child process per profile, each against a fresh sandbox (each run consumes fixtures
+  // and rate windows), run side by side: most of a run is waiting for rate-limit windows.
+  // Each child's report is printed whole once both are done.
+  const runs = await Promise.all((["seed", "full"] as const).map((profile) => runProfile(profile)));
+  for (const run of runs) {
+    console.log(`\n=== conformance, profile ${run.profile}, against a fresh sandbox (plan ${plan}) ===`);
+    process.stdout.write(run.output);
+    const count = run.report ? totals(run.report) : undefined;
+    summary.push(
+      count
+        ? `conformance ${run.profile}: ${count.pass} pass, ${count.fail} fail, ${count["not-applicable"]} not applicable (JUnit: reports/conformance-${run.profile}.xml)`
+        : `conformance ${run.profile}: did not complete (exit ${run.code})`,
+    );
+    if (run.code !== 0) conformanceOk = false;
   }
 }
 
@@ -54,3 +53,28 @@ console.log("\n=== summary ===");
 for (const line of [...contract.lines.slice(-1), ...summary]) console.log(line);
 console.log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 process.exit(contract.ok && conformanceOk ? 0 : 1);
+
+interface ProfileRun {
+  profile: "seed" | "full";
+  code: number;
+  output: string;
+  report?: RunReport;
+}
+
+/** Runs the suites of both families under one profile against a fresh sandbox, in a child process. */
+function runProfile(profile: "seed" | "full"): Promise<ProfileRun> {
+  const junit = join(ROOT, "reports", `conformance-${profile}.xml`);
+  const json = join(ROOT, "reports", `conformance-${profile}.json`);
+  const args = ["--import", "tsx", join(ROOT, "scripts/run-against-sandbox.ts"), "--plan", plan, "--profile", profile, "--junit", junit, "--json", json];
+  rmSync(json, { force: true }); // a report left by an earlier run must not stand for this one
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((done) => {
+    child.once("close", (code) => {
+      const report = existsSync(json) ? (JSON.parse(readFileSync(json, "utf8")) as RunReport) : undefined;
+      done({ profile, code: code ?? 1, output, report });
+    });
+  });
+}
