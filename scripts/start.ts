@@ -17,9 +17,36 @@ import { totals } from "@payment-collection/conformance/runner/report.ts";
 import { buildContract, ROOT } from "@payment-collection/contract/build/contract-build.ts";
 import { reportContract } from "@payment-collection/contract/build/contract-report.ts";
 
-const { values } = parseArgs({
-  options: { plan: { type: "string", default: "default" }, "skip-conformance": { type: "boolean", default: false } },
-});
+const USAGE = `usage: npm start [-- --plan default|generous] [--skip-conformance]
+
+Builds and checks the contract, then runs the conformance suites of both families against a
+fresh sandbox under the seed and the full profile. Exit 0: all passed; 1: a check failed;
+2: bad arguments.
+
+  --plan default|generous  rate-limit plan of the sandbox (default: the documented limits,
+                           with pacing; generous: no pacing)
+  --skip-conformance       build and check the contract only
+  -h, --help               this help`;
+
+function parseOptions(): { plan?: string; "skip-conformance"?: boolean; help?: boolean } {
+  try {
+    return parseArgs({
+      options: { plan: { type: "string", default: "default" }, "skip-conformance": { type: "boolean", default: false }, help: { type: "boolean", short: "h" } },
+    }).values;
+  } catch (error) {
+    console.error(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
+    process.exit(2);
+  }
+}
+const values = parseOptions();
+if (values.help) {
+  console.log(USAGE);
+  process.exit(0);
+}
+if (values.plan !== "default" && values.plan !== "generous") {
+  console.error(`--plan must be default or generous, got ${values.plan}\n\n${USAGE}`);
+  process.exit(2);
+}
 const plan = values.plan === "generous" ? "generous" : "default";
 
 const started = performance.now();
