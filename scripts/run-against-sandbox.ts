@@ -10,6 +10,10 @@ import { startTemporarySandbox } from "@payment-collection/sandbox/harness/tempo
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
+  if (argv.includes("--help") || argv.includes("-h")) {
+    console.log(`usage: npx tsx scripts/run-against-sandbox.ts [--plan generous|default] [conformance options]\n\nStarts a fresh sandbox with its fixtures and runs the suites against it.\n\n${USAGE.replace(/^usage:[^\n]*\n\n/, "")}`);
+    return 0;
+  }
   const planAt = argv.indexOf("--plan");
   const plan = planAt >= 0 ? argv.splice(planAt, 2)[1] : "generous";
   const options = parseCliOptions(argv);

@@ -6,9 +6,13 @@
  *   npm run build -- --out DIR    write into DIR instead (used by the drift test)
  */
 import { buildContract } from "./contract-build.ts";
+import { commandLine } from "./command-line.ts";
 
-const outIndex = process.argv.indexOf("--out");
-const outDir = outIndex > 0 ? process.argv[outIndex + 1] : "generated";
+const USAGE = `usage: npm run build [-- --out DIR]
+
+Compiles spec/main.tsp and writes the OpenAPI documents and TypeScript types under generated/
+(or DIR, relative to the repository root). Exit 0 when built; 2 on a bad option.`;
+const outDir = commandLine(USAGE, { out: { type: "string", default: "generated" } }).values.out as string;
 
 const started = performance.now();
 const written = await buildContract(outDir);

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import { buildContract, ROOT } from "./contract-build.ts";
+import { commandLine } from "./command-line.ts";
 
 export const GENERATED_DIR = join(ROOT, "generated");
 
@@ -123,5 +124,9 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  commandLine(
+    "usage: npm run build:check\n\nBuilds the contract into a scratch folder and fails (exit 1) when generated/ differs from it:\na changed, missing or extra file. Exit 2 on a bad option.",
+    {},
+  );
   await main();
 }

@@ -15,6 +15,7 @@ import spectralParsers from "@stoplight/spectral-parsers";
 import spectralRuntime from "@stoplight/spectral-runtime";
 import { ROOT } from "./contract-build.ts";
 import { FAMILIES, OPENAPI_VERSIONS, openapiPath } from "../model/layout.ts";
+import { commandLine } from "./command-line.ts";
 
 export const RULESET_FILE = join(ROOT, ".spectral.yaml");
 
@@ -91,7 +92,11 @@ export function formatLintReport(report: LintReport): string {
 }
 
 async function main(): Promise<void> {
-  const files = process.argv.slice(2);
+  const files = commandLine(
+    "usage: npm run lint:openapi [-- FILE...]\n\nLints the four family documents (or the given OpenAPI files) with Spectral's spectral:oas\nruleset. Exit 0 when clean; 1 on any error or warning; 2 on a bad option.",
+    {},
+    true,
+  ).positionals;
   const reports = await lintOpenApiDocuments(files.length > 0 ? files : undefined);
   for (const report of reports) console.log(formatLintReport(report));
   if (lintFailed(reports)) {

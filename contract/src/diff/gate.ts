@@ -15,6 +15,7 @@ import { execFileSync } from "node:child_process";
 import { resolve } from "node:path";
 import { countByVerdict, diffFamilies, judge, pathVersionsOf, type JudgedChange } from "./index.ts";
 import { BadInput, gitTopLevel, isGitRef, loadGitRef, loadWorkingTree, type LoadedSide } from "./sources.ts";
+import { commandLine } from "../build/command-line.ts";
 
 export interface GateComparison {
   base: string;
@@ -97,6 +98,10 @@ export function runGate(options: GateOptions = {}): GateResult {
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) {
+  commandLine(
+    "usage: npm run contract:gate -w @payment-collection/contract\n\nFails (exit 1) on a breaking change to a published family since the last v* release tag (and,\non a pull request, the target branch) unless family A moved to a new path version or the\npackage's major version went up. Passes when there is no tag yet. Exit 2 on bad input.",
+    {},
+  );
   try {
     const result = runGate();
     process.stdout.write(`${result.lines.join("\n")}\n`);
