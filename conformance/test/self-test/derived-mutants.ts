@@ -8,19 +8,16 @@
  * Unlike mutants.ts, a handler may forward more than once (try the request with the owner's key,
  * fall back to the original), which is what most of these faults need.
  */
-import { createServer, type IncomingMessage } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 import type { Profile } from "../../src/core/profiles/index.ts";
 import type { DerivedClass } from "../../src/derived/index.ts";
-import { OTHER_DECISIONS, type Exchange as Req, type Reply } from "./mutants.ts";
+import { OTHER_DECISIONS, startProxy, type Exchange as Req, type Forward, type Reply } from "./mutants.ts";
 
 export interface DerivedKeys {
   familyA: { primary: string; secondAccount: string; rateLimits?: string };
   familyB: { primary: string; secondAccount: string; rateLimits?: string };
 }
 
-type Forward = (request: Req) => Promise<Reply>;
 type Handler = (request: Req, forward: Forward, keys: DerivedKeys) => Promise<Reply>;
 
 export interface DerivedMutation {
@@ -305,44 +302,6 @@ export const faithfulOtherDecisions: Handler = async (request, forward, keys) =>
   })(r1, f1, k1))(inner, forward, keys);
 };
 
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "host"]);
-
-async function readBody(incoming: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of incoming) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
-
-export async function startDerivedMutant(upstream: string, handle: Handler, keys: DerivedKeys): Promise<{ url: string; close(): Promise<void> }> {
-  const forward: Forward = async (request) => {
-    const answer = await fetch(`${upstream}${request.path}${request.search}`, { method: request.method, headers: request.headers, body: request.body.length > 0 ? request.body : undefined });
-    const headers: Record<string, string> = {};
-    answer.headers.forEach((value, name) => {
-      if (!HOP_BY_HOP.has(name)) headers[name] = value;
-    });
-    return { status: answer.status, headers, body: await answer.text() };
-  };
-  const server = createServer(async (incoming, outgoing) => {
-    try {
-      const url = new URL(incoming.url ?? "/", "http://mutant");
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(incoming.headers)) if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = Array.isArray(value) ? value.join(", ") : value;
-      const reply = await handle({ method: incoming.method ?? "GET", path: url.pathname, search: url.search, headers, body: await readBody(incoming) }, forward, keys);
-      outgoing.writeHead(reply.status, { ...reply.headers, "content-length": String(Buffer.byteLength(reply.body)) });
-      outgoing.end(reply.body);
-    } catch (error) {
-      outgoing.writeHead(502, { "content-type": "text/plain" });
-      outgoing.end(String(error));
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+export function startDerivedMutant(upstream: string, handle: Handler, keys: DerivedKeys): Promise<{ url: string; close(): Promise<void> }> {
+  return startProxy(upstream, (request, forward) => handle(request, forward, keys));
 }

@@ -254,8 +254,26 @@ function readBody(request: IncomingMessage): Promise<string> {
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding", "host"]);
 
 /** Starts a proxy on 127.0.0.1 that forwards to `upstream` through one mutation. */
-export async function startMutant(upstream: string, mutation: Mutation, keys: Keys): Promise<{ url: string; close(): Promise<void> }> {
-  const companion = mutation.companion ? await mutation.companion() : undefined;
+/** Sends a request on to the correct server and returns its reply (hop-by-hop headers dropped). */
+export type Forward = (request: Exchange) => Promise<Reply>;
+
+/**
+ * A proxy on a free loopback port in front of `upstream`: every request goes through `handle`,
+ * which may change it, forward it (or not) and change the reply.
+ */
+export async function startProxy(upstream: string, handle: (request: Exchange, forward: Forward) => Promise<Reply>): Promise<{ url: string; close(): Promise<void> }> {
+  const forward: Forward = async (request) => {
+    const answer = await fetch(`${upstream}${request.path}${request.search}`, {
+      method: request.method,
+      headers: request.headers,
+      body: request.body.length > 0 ? request.body : undefined,
+    });
+    const headers: Record<string, string> = {};
+    answer.headers.forEach((value, name) => {
+      if (!HOP_BY_HOP.has(name)) headers[name] = value;
+    });
+    return { status: answer.status, headers, body: await answer.text() };
+  };
   const server = createServer(async (incoming, outgoing) => {
     try {
       const url = new URL(incoming.url ?? "/", "http://mutant");
@@ -263,19 +281,7 @@ export async function startMutant(upstream: string, mutation: Mutation, keys: Ke
       for (const [name, value] of Object.entries(incoming.headers)) {
         if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = Array.isArray(value) ? value.join(", ") : value;
       }
-      let request: Exchange = { method: incoming.method ?? "GET", path: url.pathname, search: url.search, headers, body: await readBody(incoming) };
-      if (mutation.request) request = mutation.request(request, keys, companion?.url);
-      const answer = await fetch(`${upstream}${request.path}${request.search}`, {
-        method: request.method,
-        headers: request.headers,
-        body: request.body.length > 0 ? request.body : undefined,
-      });
-      const replyHeaders: Record<string, string> = {};
-      answer.headers.forEach((value, name) => {
-        if (!HOP_BY_HOP.has(name)) replyHeaders[name] = value;
-      });
-      let reply: Reply = { status: answer.status, headers: replyHeaders, body: await answer.text() };
-      if (mutation.response) reply = mutation.response(request, reply);
+      const reply = await handle({ method: incoming.method ?? "GET", path: url.pathname, search: url.search, headers, body: await readBody(incoming) }, forward);
       outgoing.writeHead(reply.status, { ...reply.headers, "content-length": String(Buffer.byteLength(reply.body)) });
       outgoing.end(reply.body);
     } catch (error) {
@@ -287,11 +293,25 @@ export async function startMutant(upstream: string, mutation: Mutation, keys: Ke
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    close: async () => {
-      await new Promise<void>((resolve) => {
+    close: () =>
+      new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
-      });
+      }),
+  };
+}
+
+export async function startMutant(upstream: string, mutation: Mutation, keys: Keys): Promise<{ url: string; close(): Promise<void> }> {
+  const companion = mutation.companion ? await mutation.companion() : undefined;
+  const proxy = await startProxy(upstream, async (incoming, forward) => {
+    const request = mutation.request ? mutation.request(incoming, keys, companion?.url) : incoming;
+    const reply = await forward(request);
+    return mutation.response ? mutation.response(request, reply) : reply;
+  });
+  return {
+    url: proxy.url,
+    close: async () => {
+      await proxy.close();
       await companion?.close();
     },
   };
