@@ -7,7 +7,7 @@
  */
 import type { Profile } from "../core/profiles/schema-profile.ts";
 import { isDecisionElement } from "../core/profiles/schema-profile.ts";
-import { NotApplicable, type FamilyContext, type RequestOptions } from "../core/check-context.ts";
+import { NotApplicable, type FamilyContext, type KeyChoice, type RequestOptions } from "../core/check-context.ts";
 import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 import type { CheckResult } from "../core/results.ts";
 import { errorCodeProblems, type ObservedResponse } from "../core/validate.ts";
@@ -130,6 +130,27 @@ export async function runProbe(check: ResponseCheck, ctx: FamilyContext): Promis
   const problems = [...ctx.problems(check.operationId, check.status, response), ...extraProblems(ctx, check, response)];
   if (problems.length === 0) check.after?.(ctx, response);
   return problems.length === 0 ? { verdict: "pass", reasons: [] } : { verdict: "fail", reasons: problems };
+}
+
+/**
+ * The 401 checks of an operation: an invalid key (the Dredd transaction) and no key at all,
+ * the same for both families but for the key header's name and the error code they name.
+ */
+export function refusedKeyChecks(
+  family: FamilyId,
+  operationId: string,
+  request: (ctx: FamilyContext, key: KeyChoice) => Promise<RequestOptions>,
+  refusal: { keyHeader: string; errorCode?: string },
+): ResponseCheck[] {
+  return (["invalid", "none"] as const).map((key) => ({
+    family,
+    operationId,
+    status: "401",
+    variant: key === "invalid" ? "invalid-key" : "missing-key",
+    title: key === "invalid" ? "a key no server issued" : `no ${refusal.keyHeader} header`,
+    ...(refusal.errorCode ? { errorCode: refusal.errorCode } : {}),
+    request: (ctx) => request(ctx, key),
+  }));
 }
 
 /**

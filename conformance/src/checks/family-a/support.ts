@@ -2,7 +2,7 @@
  * What the family A checks of every resource share: the refused-key checks, the 429 check and
  * the stable error code every error must carry.
  */
-import { rateLimitedCheck, type ResponseCheck } from "../response-check.ts";
+import { rateLimitedCheck, refusedKeyChecks, type ResponseCheck } from "../response-check.ts";
 import type { FamilyContext, KeyChoice, RequestOptions } from "../../core/check-context.ts";
 import { errorCodeOf, parseJsonBody } from "../../core/validate.ts";
 
@@ -10,14 +10,7 @@ export const family = "family-a" as const;
 
 /** Checks that a key is refused: an invalid key (the Dredd transaction) and no key at all. */
 export function unauthorized(operationId: string, request: (ctx: FamilyContext, key: KeyChoice) => Promise<RequestOptions>): ResponseCheck[] {
-  return (["invalid", "none"] as const).map((key) => ({
-    family,
-    operationId,
-    status: "401",
-    variant: key === "invalid" ? "invalid-key" : "missing-key",
-    title: key === "invalid" ? "a key no server issued" : "no x-api-key header",
-    request: (ctx) => request(ctx, key),
-  }));
+  return refusedKeyChecks(family, operationId, request, { keyHeader: "x-api-key" });
 }
 
 /** The 429 of an operation, once the account's limit is used up (see the exhaust stage). */

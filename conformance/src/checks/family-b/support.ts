@@ -3,22 +3,14 @@
  * no resource has and the recommended X-Idempotency-Key.
  */
 import { randomUUID } from "node:crypto";
-import { rateLimitedCheck, type ResponseCheck } from "../response-check.ts";
+import { rateLimitedCheck, refusedKeyChecks, type ResponseCheck } from "../response-check.ts";
 import type { FamilyContext, KeyChoice, RequestOptions } from "../../core/check-context.ts";
 
 export const family = "family-b" as const;
 
 /** Checks that a key is refused: an invalid key (the Dredd transaction) and no key at all. */
 export function unauthorized(operationId: string, request: (ctx: FamilyContext, key: KeyChoice) => Promise<RequestOptions>): ResponseCheck[] {
-  return (["invalid", "none"] as const).map((key) => ({
-    family,
-    operationId,
-    status: "401",
-    variant: key === "invalid" ? "invalid-key" : "missing-key",
-    title: key === "invalid" ? "a key no server issued" : "no X-API-Key header",
-    errorCode: "UNAUTHORIZED",
-    request: (ctx) => request(ctx, key),
-  }));
+  return refusedKeyChecks(family, operationId, request, { keyHeader: "X-API-Key", errorCode: "UNAUTHORIZED" });
 }
 
 /** The 429 of an operation, once the account's limit is used up (see the exhaust stage). */
