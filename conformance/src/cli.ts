@@ -1,29 +1,48 @@
 /**
- * `npm run conformance -- --target FILE [--family family-a|family-b] [--profile seed|full] [--junit PATH]`
+ * `payment-collection conformance --target FILE [options]` (also `tsx src/cli.ts ...`).
  *
- * Runs the conformance suites against the servers a target file names and exits non-zero on
- * any failing check (2 on a usage or target error).
+ * Runs the conformance suites against the servers a target file names. Exit codes: 0 every
+ * check passed; 1 a check failed or coverage is below --min-coverage; 2 bad options or target
+ * file, a server unreachable, a key refused, or a run that stopped early.
  */
-import { parseCliOptions, runAndReport, USAGE, UsageError } from "./runner/cli-options.ts";
+import { parseCliOptions, USAGE, UsageError } from "./runner/cli-options.ts";
+import { isMain } from "./runner/is-main.ts";
+import { emptyReport, EXIT, runAndReport, writeStoppedReports } from "./runner/run-and-report.ts";
 import { loadTarget, TargetError } from "./core/target.ts";
 
-async function main(): Promise<number> {
-  const options = parseCliOptions(process.argv.slice(2));
-  if (options.help) {
-    console.log(USAGE);
-    return 0;
+/** Runs the command with its arguments (without the command's own name); resolves with the exit code. */
+export async function conformanceCommand(argv: string[]): Promise<number> {
+  let options;
+  try {
+    options = parseCliOptions(argv);
+    if (options.help) {
+      console.log(USAGE);
+      return EXIT.pass;
+    }
+    if (!options.target) throw new UsageError("--target FILE is required");
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`payment-collection conformance: ${error.message}\n\n${USAGE}`);
+    return EXIT.stopped;
   }
-  if (!options.target) throw new UsageError("--target FILE is required");
-  const target = loadTarget(options.target);
-  return (await runAndReport(target, { ...options, profile: options.profile ?? "seed" })).code;
+  const profile = options.profile ?? "seed";
+  try {
+    const target = loadTarget(options.target, process.env, { families: options.families });
+    return (await runAndReport(target, { ...options, profile })).code;
+  } catch (error) {
+    if (!(error instanceof TargetError)) throw error;
+    console.error(error.message);
+    writeStoppedReports(options, `${error.source}: ${error.problems.join("; ")}`, emptyReport(options.target, { ...options, profile }));
+    return EXIT.stopped;
+  }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    if (error instanceof UsageError) console.error(`${error.message}\n\n${USAGE}`);
-    else if (error instanceof TargetError) console.error(error.message);
-    else console.error(error);
-    process.exit(2);
-  },
-);
+if (isMain(import.meta.url)) {
+  conformanceCommand(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (error: unknown) => {
+      console.error(`payment-collection conformance: ${(error as Error).message ?? String(error)}`);
+      process.exit(EXIT.stopped);
+    },
+  );
+}

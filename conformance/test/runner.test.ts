@@ -60,7 +60,7 @@ describe("target file", () => {
     const file = join(tempDir(), "target.json");
     writeFileSync(file, JSON.stringify({ familyA: { baseUrl: "not a url", keys: {} } }));
     expect(() => loadTarget(file, {})).toThrow(TargetError);
-    expect(() => parseTarget({}, "empty")).toThrow(/neither familyA nor familyB/);
+    expect(() => parseTarget({}, "empty")).toThrow(/the target names no server: add familyA, familyB or both/);
   });
 });
 

@@ -22,6 +22,7 @@ import {
   schemasReachedBy,
   type OpenApiVersionId,
 } from "../src/model/index.ts";
+import { bankLineProblem, barCodeProblem, barCodeToBankLine, boletoGeneralCheckDigit } from "../src/domain/domain-checks.ts";
 
 const CPF = "52998224725";
 const CNPJ = "12345678000195";
@@ -151,4 +152,18 @@ describe("domain formats", () => {
     expect(domainFormatProblem("cpf-cnpj", "52998224724")).toMatch(/check digits/);
     expect(domainFormatProblem("br-code", BR_CODE)).toBeNull();
   });
+
+  for (const version of ["3.0", "3.1"] as OpenApiVersionId[]) {
+    it(`${version}: refuse a boleto whose barcode and typed line, each valid, are two different boletos`, () => {
+      const slip = compileOpenApiSchema({ type: "object", "x-domain-format": "boleto-bank-slip" }, version);
+      expect(slip({ barCode: BARCODE, bankLine: BANK_LINE })).toBe(true);
+      // Another boleto: one free-field digit changed, its check digits recomputed.
+      const changed = `${BARCODE.slice(0, 30)}${(Number(BARCODE[30]) + 1) % 10}${BARCODE.slice(31)}`;
+      const other = `${changed.slice(0, 4)}${boletoGeneralCheckDigit(changed)}${changed.slice(5)}`;
+      expect(barCodeProblem(other)).toBeNull();
+      expect(bankLineProblem(barCodeToBankLine(other))).toBeNull();
+      expect(slip({ barCode: BARCODE, bankLine: barCodeToBankLine(other) })).toBe(false);
+      expect(slip.errors?.[0]?.message).toMatch(/boleto-bank-slip/);
+    });
+  }
 });

@@ -354,7 +354,10 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /** @description Bank data of a boleto. */
+        /**
+         * @description Bank data of a boleto. Its `barCode` and `bankLine` are the same boleto: the typed line is
+         *     the barcode rearranged with field check digits (decision D43).
+         */
         BoletoBankSlip: {
             transactionId: string;
             status: string;
@@ -574,7 +577,8 @@ export interface components {
             id: string;
             name: string;
             email: string;
-            documentNumber: string;
+            /** @description CPF or CNPJ. */
+            documentNumber: components["schemas"]["CustomerDocument"];
             status: components["schemas"]["CustomerStatus"];
             address: components["schemas"]["CustomerAddress"];
             /** @description Free remarks; null when none (decision D23). */
@@ -613,6 +617,7 @@ export interface components {
             postalCode?: components["schemas"]["PostalCode"];
             street?: string;
             number?: string;
+            /** @description Null clears the complement (decision D23: the document allows null only in responses). */
             complement?: string | null;
             neighborhood?: string;
             city?: string;
@@ -623,7 +628,8 @@ export interface components {
             id: string;
             name: string;
             email: string;
-            documentNumber: string;
+            /** @description CPF or CNPJ. */
+            documentNumber: components["schemas"]["CustomerDocument"];
             phoneNumber: string;
             /**
              * @description `ACTIVE` on creation.

@@ -91,6 +91,15 @@ export const PAGE_SOURCES: readonly PageSource[] = [
       "The sandbox is not yet available. The interface description says a family A sandbox \"is planned but does not exist yet\"; this package's stateful sandbox of both families is being built, and its guide (`sandbox/README.md`) will appear here.",
   },
   {
+    file: "cli.html",
+    label: "Command line and CI",
+    group: "Guides",
+    candidates: ["docs/cli.md"],
+    render: "markdown",
+    skipWhenMissing: true,
+    whenMissing: "",
+  },
+  {
     file: "webhooks.html",
     label: "Webhook verification",
     group: "Guides",

@@ -7,9 +7,9 @@
  * server answering a fixed JSON body of the same size, (d) the POST baseline: the same bare
  * server doing at least what the sandbox must do per POST, one durable SQLite insert (WAL,
  * synchronous=NORMAL: the sandbox's default `process` durability) of the body before
- * answering; then the sandbox again with 1,000
- * versus 1,000,000 stored charges, and its resident memory. Prints figures and ratios; a
- * benchmark, not a test: it never fails on a number.
+ * answering; then the sandbox again with 1,000 versus 1,000,000 stored charges beside the bare
+ * server (GET against a large store versus bare node:http), and its resident memory. Prints
+ * figures and ratios; a benchmark, not a test: it never fails on a number.
  *
  * Method: every server runs in its own child process (the sandbox as `npm run sandbox` starts
  * it, with the node options of sandbox/src/node-flags.ts); autocannon runs here, on the same
@@ -20,65 +20,29 @@
  * On a small virtual machine single runs move by ±15% or more; rounds spread that drift over
  * all targets instead of letting it fall on one.
  *
- * Environment: BENCH_DURATION (seconds per measured run, default 5), BENCH_ROUNDS (default
- * 3), BENCH_CONNECTIONS (default 50), BENCH_STORED (large store size, default 1000000).
+ * Environment: BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS (common.ts), BENCH_STORED
+ * (large store size, default 1000000), BENCH_ONLY=stored (only the second comparison: stored
+ * charges and the bare server, no Prism).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { cpus, tmpdir, totalmem } from "node:os";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import autocannon from "autocannon";
 import Database from "better-sqlite3";
 import { dynamicBrCode } from "../src/domain/brcode.ts";
 import { chargeId, hex32 } from "../src/domain/ids.ts";
 import { createKeyRing } from "../src/keys.ts";
-import { SANDBOX_NODE_FLAGS } from "../src/node-flags.ts";
 import { DATABASE_FILE, openSqliteStore } from "../src/store/sqlite.ts";
 import { startPrism } from "@payment-collection/conformance/mock/prism.ts";
-import { ROOT } from "@payment-collection/contract/build/contract-build.ts";
 import { openapiPath } from "@payment-collection/contract/model/layout.ts";
+import { API_KEY, cannon, CONNECTIONS, cpuMicros, fmt, machine, median, ROOT, ROUNDS, rssMiB, spawnSandbox, stop, WARMUP, DURATION, type LoadResult } from "./common.ts";
 
-const DURATION = Number(process.env.BENCH_DURATION ?? 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const LARGE = Number(process.env.BENCH_STORED ?? 1_000_000);
 const SMALL = 1_000;
-const WARMUP = 2;
+const ONLY_STORED = process.env.BENCH_ONLY === "stored";
 
-const keyRing = createKeyRing();
-const API_KEY = keyRing.keys.familyA.primary;
-const account = keyRing.accounts.get("acc_1")!;
-const CHARGE_BODY = JSON.stringify({ amount: 15000, method: "pix", reference: "bench", webhook_url: "https://loja.example.com.br/webhooks" });
-
-interface RunResult {
-  rps: number;
-  p99: number;
-  non2xx: number;
-  errors: number;
-}
-
-async function cannon(url: string, kind: "post" | "get", ids: readonly string[] = [], duration = DURATION): Promise<RunResult> {
-  let counter = 0;
-  const run = process.pid;
-  const request =
-    kind === "post"
-      ? {
-          method: "POST" as const,
-          path: "/v1/charges",
-          headers: { "x-api-key": API_KEY, "content-type": "application/json" },
-          body: CHARGE_BODY,
-          setupRequest: (req: Record<string, any>) => ({ ...req, headers: { ...req.headers, "idempotency-key": `bench-${run}-${Date.now()}-${counter++}` } }),
-        }
-      : {
-          method: "GET" as const,
-          path: "/v1/charges/x",
-          headers: { "x-api-key": API_KEY },
-          setupRequest: (req: Record<string, any>) => ({ ...req, path: `/v1/charges/${ids.length ? ids[counter++ % ids.length] : "ch_01JDQ7Z8M4R2V6X9K3T5N0B1C7"}` }),
-        };
-  const result = await autocannon({ url, connections: CONNECTIONS, duration, requests: [request as never] });
-  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, errors: result.errors };
-}
+const account = createKeyRing().accounts.get("acc_1")!;
 
 /** Creates the store's schema and inserts `count` charges (and their idempotency keys) in bulk. */
 async function seed(dir: string, count: number): Promise<string[]> {
@@ -129,15 +93,6 @@ async function seed(dir: string, count: number): Promise<string[]> {
   return sample;
 }
 
-async function spawnSandbox(dir: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [...SANDBOX_NODE_FLAGS, "--import", "tsx", join(ROOT, "sandbox/src/cli.ts"), "--port", "0", "--data-dir", dir, "--plan", "generous", "--json"], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once("line", resolve));
-  return { child, url: JSON.parse(line).url };
-}
-
 async function spawnBare(body: string): Promise<{ child: ChildProcess; url: string }> {
   const source = `
     const { createServer } = require("node:http");
@@ -185,27 +140,6 @@ async function spawnBareWithInsert(body: string, dir: string): Promise<{ child: 
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
-function rssMiB(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
-
-/** CPU time (user + system, all threads) a process has used, in microseconds (Linux /proc). */
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
-}
-/** USER_HZ, the unit of /proc/<pid>/stat times: 100 on Linux. */
-const CLOCK_TICKS = 100;
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
-}
-
 interface Target {
   label: string;
   url: string;
@@ -215,7 +149,7 @@ interface Target {
   runs: { post: Measured[]; get: Measured[] };
 }
 
-interface Measured extends RunResult {
+interface Measured extends LoadResult {
   /** Server CPU per request (µs), when the target's process is known. */
   cpuUs?: number;
 }
@@ -225,10 +159,10 @@ function target(label: string, url: string, pid?: number, getIds?: readonly stri
 }
 
 async function measure(t: Target, kind: "post" | "get"): Promise<void> {
-  await cannon(t.url, kind, t.getIds, WARMUP);
+  await cannon(t.url, kind, t.getIds, { duration: WARMUP });
   const before = t.pid ? cpuMicros(t.pid) : 0;
   const result: Measured = await cannon(t.url, kind, t.getIds);
-  if (t.pid && result.rps > 0) result.cpuUs = (cpuMicros(t.pid) - before) / (result.rps * DURATION);
+  if (t.pid && result.requests > 0) result.cpuUs = (cpuMicros(t.pid) - before) / result.requests;
   t.runs[kind].push(result);
 }
 
@@ -246,19 +180,13 @@ async function rounds(targets: Target[]): Promise<void> {
   }
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const rps = (t: Target, kind: "post" | "get") => median(t.runs[kind].map((r) => r.rps));
 
-const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 function describe(t: Target, kind: "post" | "get"): string {
   const runs = t.runs[kind];
   const values = runs.map((r) => r.rps);
   const cpu = runs.every((r) => r.cpuUs !== undefined) ? `, server CPU ${fmt(median(runs.map((r) => r.cpuUs!)))} µs/req` : "";
-  const failures = runs.reduce((n, r) => n + r.non2xx + r.errors, 0);
+  const failures = runs.reduce((n, r) => n + r.failures, 0);
   return (
     `${kind.toUpperCase().padEnd(4)} ${fmt(median(values)).padStart(7)} req/s (runs ${values.map((v) => fmt(v)).join(", ")}), ` +
     `p99 ${fmt(median(runs.map((r) => r.p99)))} ms${cpu}${failures > 0 ? `, non-2xx or errors: ${failures}` : ""}`
@@ -268,7 +196,7 @@ function report(t: Target, extra = ""): void {
   console.log(`${t.label}${extra}\n  ${describe(t, "post")}\n  ${describe(t, "get")}`);
 }
 
-console.log(`machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${fmt(totalmem() / 2 ** 30, 1)} GiB, Node ${process.version}`);
+console.log(`machine: ${machine()}`);
 console.log(
   `method: autocannon in this process, ${CONNECTIONS} connections; each server in its own process; ${ROUNDS} rounds, ` +
     `each target measured once per round (${WARMUP} s warm-up, then ${DURATION} s) in rotating order; medians reported\n`,
@@ -280,57 +208,65 @@ const children: ChildProcess[] = [];
 let prism: Awaited<ReturnType<typeof startPrism>> | undefined;
 try {
   // (a) the sandbox (1,000 stored charges at start), (b) Prism mock of the same contract,
-  // (c) bare node:http answering a fixed body of the same size. All three run throughout.
+  // (c) bare node:http answering a fixed body of the same size, (d) bare node:http with an
+  // insert per POST. All run throughout the first comparison; (a) and (c) also the second.
   const smallIds = await seed(smallDir, SMALL);
-  const small = await spawnSandbox(smallDir);
+  const small = await spawnSandbox(["--data-dir", smallDir]);
   children.push(small.child);
   const sample = await fetch(`${small.url}/v1/charges/${smallIds[0]}`, { headers: { "x-api-key": API_KEY } });
   const chargeText = await sample.text();
-  prism = await startPrism({ document: join(ROOT, "generated", openapiPath("3.1", "family-a", "yaml")) });
   const bare = await spawnBare(chargeText);
   children.push(bare.child);
-  const baselineDir = mkdtempSync(join(tmpdir(), "bench-baseline-"));
-  const withInsert = await spawnBareWithInsert(chargeText, baselineDir);
-  children.push(withInsert.child);
+  const plainLabel = `bare node:http (fixed ${Buffer.byteLength(chargeText)} B body)`;
+  let smallRss = rssMiB(small.child.pid!);
 
-  const sandbox = target(`sandbox (${fmt(SMALL)} stored charges at start)`, small.url, small.child.pid, smallIds);
-  const mock = target("Prism mock (same contract)", prism.url);
-  const plain = target(`bare node:http (fixed ${Buffer.byteLength(chargeText)} B body)`, bare.url, bare.child.pid);
-  const insertBaseline = target("bare node:http + one durable SQLite insert per POST (WAL, synchronous=NORMAL)", withInsert.url, withInsert.child.pid);
-  await rounds([sandbox, mock, plain, insertBaseline]);
-  const smallRss = rssMiB(small.child.pid!);
-  await prism.close();
-  prism = undefined;
-  await stop(bare.child);
-  await stop(withInsert.child);
-  rmSync(baselineDir, { recursive: true, force: true });
+  if (!ONLY_STORED) {
+    prism = await startPrism({ document: join(ROOT, "generated", openapiPath("3.1", "family-a", "yaml")) });
+    const baselineDir = mkdtempSync(join(tmpdir(), "bench-baseline-"));
+    const withInsert = await spawnBareWithInsert(chargeText, baselineDir);
+    children.push(withInsert.child);
 
-  report(sandbox);
-  report(mock);
-  report(plain);
-  report(insertBaseline);
-  console.log(
-    `ratios (medians): POST sandbox/(bare + SQLite insert) ${fmt(rps(sandbox, "post") / rps(insertBaseline, "post"), 2)}x (target >= 0.7x), ` +
-      `sandbox/Prism ${fmt(rps(sandbox, "post") / rps(mock, "post"), 1)}x (target >= 7x); ` +
-      `GET sandbox/bare ${fmt(rps(sandbox, "get") / rps(plain, "get"), 2)}x (target >= 0.5x), sandbox/Prism ${fmt(rps(sandbox, "get") / rps(mock, "get"), 1)}x (target >= 10x); ` +
-      `POST sandbox/bare (no insert) ${fmt(rps(sandbox, "post") / rps(plain, "post"), 2)}x\n`,
-  );
+    const sandbox = target(`sandbox (${fmt(SMALL)} stored charges at start)`, small.url, small.child.pid, smallIds);
+    const mock = target("Prism mock (same contract)", prism.url);
+    const plain = target(plainLabel, bare.url, bare.child.pid);
+    const insertBaseline = target("bare node:http + one durable SQLite insert per POST (WAL, synchronous=NORMAL)", withInsert.url, withInsert.child.pid);
+    await rounds([sandbox, mock, plain, insertBaseline]);
+    smallRss = rssMiB(small.child.pid!);
+    await prism.close();
+    prism = undefined;
+    await stop(withInsert.child);
+    rmSync(baselineDir, { recursive: true, force: true });
 
-  // The sandbox with 1,000 versus LARGE stored charges, the two measured in alternation.
+    report(sandbox);
+    report(mock);
+    report(plain);
+    report(insertBaseline);
+    console.log(
+      `ratios (medians): POST sandbox/(bare + SQLite insert) ${fmt(rps(sandbox, "post") / rps(insertBaseline, "post"), 2)}x (target >= 0.7x), ` +
+        `sandbox/Prism ${fmt(rps(sandbox, "post") / rps(mock, "post"), 1)}x (target >= 7x); ` +
+        `GET sandbox/bare ${fmt(rps(sandbox, "get") / rps(plain, "get"), 2)}x (target >= 0.5x), sandbox/Prism ${fmt(rps(sandbox, "get") / rps(mock, "get"), 1)}x (target >= 10x); ` +
+        `POST sandbox/bare (no insert) ${fmt(rps(sandbox, "post") / rps(plain, "post"), 2)}x\n`,
+    );
+  }
+
+  // The sandbox with 1,000 versus LARGE stored charges and the bare server, measured in alternation.
   const seedStart = performance.now();
   const largeIds = await seed(largeDir, LARGE);
   console.log(`seeded ${fmt(LARGE)} charges in ${fmt((performance.now() - seedStart) / 1000, 1)} s`);
-  const large = await spawnSandbox(largeDir);
+  const large = await spawnSandbox(["--data-dir", largeDir]);
   children.push(large.child);
   const smallAgain = target(`sandbox, ${fmt(SMALL)} stored charges at start`, small.url, small.child.pid, smallIds);
   const largeTarget = target(`sandbox, ${fmt(LARGE)} stored charges`, large.url, large.child.pid, largeIds);
-  await rounds([smallAgain, largeTarget]);
+  const plainAgain = target(plainLabel, bare.url, bare.child.pid);
+  await rounds([smallAgain, largeTarget, plainAgain]);
   const largeRss = rssMiB(large.child.pid!);
   report(smallAgain, `, RSS ${fmt(smallRss)} MiB`);
   report(largeTarget, `, RSS ${fmt(largeRss)} MiB`);
+  report(plainAgain);
   console.log(
     `kept with ${fmt(LARGE)} stored: POST ${fmt((100 * rps(largeTarget, "post")) / rps(smallAgain, "post"))}%, ` +
-      `GET ${fmt((100 * rps(largeTarget, "get")) / rps(smallAgain, "get"))}% (target >= 90%)`,
+      `GET ${fmt((100 * rps(largeTarget, "get")) / rps(smallAgain, "get"))}% (target >= 90%); ` +
+      `GET with ${fmt(LARGE)} stored/bare ${fmt(rps(largeTarget, "get") / rps(plainAgain, "get"), 2)}x, with ${fmt(SMALL)}/bare ${fmt(rps(smallAgain, "get") / rps(plainAgain, "get"), 2)}x (target >= 0.5x)`,
   );
 } finally {
   await prism?.close();

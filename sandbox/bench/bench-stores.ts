@@ -1,4 +1,3 @@
-/// <reference path="../types/autocannon.d.ts" />
 /**
  * `npm run bench:stores -w @payment-collection/sandbox`: the sandbox's two stores side by side,
  * in one run: throughput of `POST /v1/charges` (a fresh Idempotency-Key per request) and
@@ -16,35 +15,15 @@
  * and drop a schema (sandbox/scripts/ci-postgres.sh prints one). Environment: BENCH_DURATION
  * (seconds per measured run, default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 50).
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { cpus, tmpdir, totalmem } from "node:os";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import autocannon from "autocannon";
 import pg from "pg";
-import { createKeyRing } from "../src/keys.ts";
-import { SANDBOX_NODE_FLAGS } from "../src/node-flags.ts";
+import { cannon, CONNECTIONS, cpuMicros, createCharges, DURATION, fmt, machine, median, ROUNDS, spawnSandbox, stop, WARMUP } from "./common.ts";
 
-const DURATION = Number(process.env.BENCH_DURATION ?? 5);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const WARMUP = 2;
 const PG_URL = process.env.SANDBOX_BENCH_POSTGRES_URL ?? process.env.SANDBOX_TEST_POSTGRES_URL;
-const ROOT = new URL("../..", import.meta.url).pathname;
-const API_KEY = createKeyRing().keys.familyA.primary;
-const CHARGE_BODY = JSON.stringify({ amount: 15000, method: "pix", reference: "bench", webhook_url: "https://loja.example.com.br/webhooks" });
-const CLOCK_TICKS = 100;
-
-function cpuMicros(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
-}
 
 /** CPU time of every process of the `postgres` user (the cluster's backends, WAL writer...), by pid. */
 function postgresCpu(): Map<number, number> {
@@ -73,23 +52,6 @@ function postgresCpuSince(before: Map<number, number>): number {
   return total;
 }
 
-async function spawnSandbox(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [...SANDBOX_NODE_FLAGS, "--import", "tsx", join(ROOT, "sandbox/src/cli.ts"), "--port", "0", "--plan", "generous", "--json", ...args], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once("line", resolve));
-  return { child, url: JSON.parse(line).url };
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-  });
-}
-
 interface Target {
   label: string;
   urls: string[];
@@ -105,33 +67,11 @@ interface Run {
   failures: number;
 }
 
-async function cannon(url: string, kind: "post" | "get", ids: readonly string[], connections: number, duration: number) {
-  let counter = 0;
-  const tag = randomBytes(4).toString("hex");
-  const request =
-    kind === "post"
-      ? {
-          method: "POST" as const,
-          path: "/v1/charges",
-          headers: { "x-api-key": API_KEY, "content-type": "application/json" },
-          body: CHARGE_BODY,
-          setupRequest: (req: Record<string, any>) => ({ ...req, headers: { ...req.headers, "idempotency-key": `bench-${tag}-${counter++}` } }),
-        }
-      : {
-          method: "GET" as const,
-          path: "/v1/charges/x",
-          headers: { "x-api-key": API_KEY },
-          setupRequest: (req: Record<string, any>) => ({ ...req, path: `/v1/charges/${ids[counter++ % ids.length]}` }),
-        };
-  const result = await autocannon({ url, connections, duration, requests: [request as never] });
-  return { requests: result.requests.total as number, rps: result.requests.average, failures: result.non2xx + result.errors };
-}
-
 /** One run against every URL of the target at once, connections split between them. */
 async function measure(t: Target, kind: "post" | "get", duration: number): Promise<Run> {
   const cpuBefore = t.pids.reduce((sum, pid) => sum + cpuMicros(pid), 0);
   const pgBefore = postgresCpu();
-  const results = await Promise.all(t.urls.map((url) => cannon(url, kind, t.ids, Math.ceil(CONNECTIONS / t.urls.length), duration)));
+  const results = await Promise.all(t.urls.map((url) => cannon(url, kind, t.ids, { connections: Math.ceil(CONNECTIONS / t.urls.length), duration })));
   const cpu = t.pids.reduce((sum, pid) => sum + cpuMicros(pid), 0) - cpuBefore;
   const pgCpu = t.pg ? postgresCpuSince(pgBefore) : 0;
   const requests = results.reduce((sum, r) => sum + r.requests, 0);
@@ -142,22 +82,6 @@ async function measure(t: Target, kind: "post" | "get", duration: number): Promi
     failures: results.reduce((sum, r) => sum + r.failures, 0),
   };
 }
-
-async function createIds(url: string, count: number): Promise<string[]> {
-  const ids: string[] = [];
-  for (let i = 0; i < count; i++) {
-    const r = await fetch(`${url}/v1/charges`, {
-      method: "POST",
-      headers: { "x-api-key": API_KEY, "content-type": "application/json", "idempotency-key": `bench-seed-${randomBytes(6).toString("hex")}` },
-      body: CHARGE_BODY,
-    });
-    ids.push(((await r.json()) as { id: string }).id);
-  }
-  return ids;
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 if (!PG_URL) {
   console.error("bench-stores: set SANDBOX_BENCH_POSTGRES_URL (or SANDBOX_TEST_POSTGRES_URL), e.g. \"$(bash sandbox/scripts/ci-postgres.sh)\"");
@@ -173,15 +97,15 @@ storeUrl.searchParams.set("options", `-c search_path=${schemaName}`);
 const dataDir = mkdtempSync(join(tmpdir(), "bench-stores-"));
 const children: ChildProcess[] = [];
 try {
-  console.log(`machine: ${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${fmt(totalmem() / 2 ** 30, 1)} GiB, Node ${process.version}; PostgreSQL ${(await admin.query("SHOW server_version")).rows[0].server_version} on the same machine`);
+  console.log(`machine: ${machine()}; PostgreSQL ${(await admin.query("SHOW server_version")).rows[0].server_version} on the same machine`);
   console.log(`method: autocannon in this process, ${CONNECTIONS} connections (split between instances); ${ROUNDS} rounds of ${WARMUP} s warm-up + ${DURATION} s per run, rotating order; medians`);
   const sqlite = await spawnSandbox(["--data-dir", dataDir]);
   const pgOne = await spawnSandbox(["--store", storeUrl.toString(), "--instance", "bench-1"]);
   const pgTwoA = await spawnSandbox(["--store", storeUrl.toString(), "--instance", "bench-2a"]);
   const pgTwoB = await spawnSandbox(["--store", storeUrl.toString(), "--instance", "bench-2b"]);
   children.push(sqlite.child, pgOne.child, pgTwoA.child, pgTwoB.child);
-  const sqliteIds = await createIds(sqlite.url, 500);
-  const pgIds = await createIds(pgOne.url, 500);
+  const sqliteIds = await createCharges(sqlite.url, 500);
+  const pgIds = await createCharges(pgOne.url, 500);
   const targets: Target[] = [
     { label: "SQLite, one instance", urls: [sqlite.url], pids: [sqlite.child.pid!], pg: false, ids: sqliteIds, runs: { post: [], get: [] } },
     { label: "PostgreSQL, one instance", urls: [pgOne.url], pids: [pgOne.child.pid!], pg: true, ids: pgIds, runs: { post: [], get: [] } },

@@ -1,7 +1,8 @@
 /**
- * `npm run sandbox`: starts the sandbox and prints its address, keys and data directory.
+ * `payment-collection sandbox` (and `npm run sandbox`): starts the sandbox and prints its
+ * address, keys and data directory.
  *
- *   npm run sandbox -- --port 4010 --data-dir .sandbox-data --plan default
+ *   payment-collection sandbox --port 4010 --data-dir .sandbox-data --plan default
  *
  * Flags (each also read from the environment):
  *   --host HOST           SANDBOX_HOST       interface to bind (default 127.0.0.1)
@@ -15,125 +16,184 @@
  *   --access-log          SANDBOX_ACCESS_LOG=1  one stdout line per request: method, path (no query), status, ms, account
  *   --json                                   print one JSON line instead of the text banner
  *
- * Exit codes: 0 stopped by SIGINT/SIGTERM; 2 invalid flag; 3 the database's schema is newer
- * than this sandbox (one line on stderr); 4 the store cannot be opened (e.g. PostgreSQL
- * unreachable at start; one line on stderr).
+ * Exit codes: 0 stopped by SIGINT/SIGTERM (or --help); 2 invalid flag; 3 the database's schema
+ * is newer than this sandbox (one line on stderr); 4 the store cannot be opened (e.g.
+ * PostgreSQL unreachable at start; one line on stderr).
  */
+import { renameSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { RATE_LIMIT_PLANS, type PlanName } from "./plans.ts";
-import { startSandbox } from "./server.ts";
+import { RATE_LIMIT_PLANS, resolvePlan, type PlanName } from "./plans.ts";
+import { startSandbox, type SandboxKeys } from "./server.ts";
 import { SchemaTooNewError } from "./store/sqlite/schema.ts";
+import { provisionSandboxTarget } from "./harness/provision.ts";
 
-const { values } = parseArgs({
-  options: {
-    host: { type: "string" },
-    port: { type: "string" },
-    "data-dir": { type: "string" },
-    store: { type: "string" },
-    instance: { type: "string" },
-    plan: { type: "string" },
-    durability: { type: "string" },
-    "allow-private-webhooks": { type: "boolean" },
-    "access-log": { type: "boolean" },
-    json: { type: "boolean" },
-    help: { type: "boolean", short: "h" },
-  },
-});
+export const USAGE = `usage: payment-collection sandbox [options]
 
-if (values.help) {
-  console.log(
-    [
-      "usage: npm run sandbox -- [--host HOST] [--port PORT] [--data-dir DIR] [--store sqlite|postgres://user:pass@host/db] [--instance NAME] [--plan default|generous] [--durability process|power] [--allow-private-webhooks] [--access-log] [--json]",
-      "  --access-log   print one line per request to stdout: method, path (without query), status, milliseconds, account (or -)",
-    ].join("\n"),
-  );
-  process.exit(0);
+Starts the stateful sandbox of both families and prints its address and keys. Ctrl-C stops it.
+
+  --host HOST               interface to bind (SANDBOX_HOST; default 127.0.0.1)
+  --port PORT               port, 0 for a free one (SANDBOX_PORT; default 4010)
+  --data-dir DIR            SQLite data directory (SANDBOX_DATA_DIR; default ./.sandbox-data)
+  --store STORE             sqlite, or postgres://user:pass@host:5432/db to share one store
+                            between instances (SANDBOX_STORE; default sqlite)
+  --instance NAME           this instance's name in the webhook delivery log (SANDBOX_INSTANCE)
+  --plan default|generous   rate-limit plan (SANDBOX_PLAN; default: the documented limits)
+  --durability process|power  process: survives kill -9; power: fsync per commit
+                            (SANDBOX_DURABILITY; default process)
+  --allow-private-webhooks  let webhooks reach local addresses (SANDBOX_ALLOW_PRIVATE_WEBHOOKS=1)
+  --access-log              one stdout line per request: method, path (no query), status,
+                            milliseconds, account (SANDBOX_ACCESS_LOG=1)
+  --json                    print one JSON line (url, port, keys, ...) instead of the banner
+  --write-target FILE       create conformance fixtures (boletos, a customer with an open
+                            charge) and write a target file naming this sandbox, its keys and
+                            them, for \`payment-collection conformance --target FILE\`
+  -h, --help                this help
+
+Exit codes: 0 stopped by SIGINT/SIGTERM; 2 bad option; 3 the database's schema is newer than
+this sandbox; 4 the store cannot be opened.`;
+
+const OPTIONS = {
+  host: { type: "string" },
+  port: { type: "string" },
+  "data-dir": { type: "string" },
+  store: { type: "string" },
+  instance: { type: "string" },
+  plan: { type: "string" },
+  durability: { type: "string" },
+  "allow-private-webhooks": { type: "boolean" },
+  "access-log": { type: "boolean" },
+  json: { type: "boolean" },
+  "write-target": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** One line on stderr and the exit code: bad input never ends in a stack trace. */
+function refuse(message: string, code: number, usage = false): number {
+  console.error(usage ? `sandbox: ${message}\n\n${USAGE}` : `sandbox: ${message}`);
+  return code;
 }
 
-const env = process.env;
-const plan = (values.plan ?? env.SANDBOX_PLAN ?? "default") as PlanName;
-if (!(plan in RATE_LIMIT_PLANS)) {
-  console.error(`unknown plan "${plan}"; known: ${Object.keys(RATE_LIMIT_PLANS).join(", ")}`);
-  process.exit(2);
-}
-const durability = values.durability ?? env.SANDBOX_DURABILITY ?? "process";
-if (durability !== "process" && durability !== "power") {
-  console.error(`unknown durability "${durability}"; known: process, power`);
-  process.exit(2);
-}
-const port = Number(values.port ?? env.SANDBOX_PORT ?? 4010);
-if (!Number.isInteger(port) || port < 0 || port > 65535) {
-  console.error(`invalid port ${values.port ?? env.SANDBOX_PORT}`);
-  process.exit(2);
+/** The banner's key lines, every key of the ring in order, so a new key shows without an edit here. */
+function keyLines(keys: SandboxKeys): string[] {
+  const section = (title: string, entries: Record<string, string>) => [title, ...Object.entries(entries).map(([name, key]) => `    ${name.padEnd(17)}${key}`)];
+  return [
+    ...section("  family A keys (x-api-key):", keys.familyA),
+    ...section("  family B keys (X-API-Key):", keys.familyB),
+    ...section("  webhook secrets:", keys.webhookSecrets),
+  ];
 }
 
-const store = values.store ?? env.SANDBOX_STORE ?? "sqlite";
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
-try {
-  sandbox = await startSandbox({
+type StartOptions = Parameters<typeof startSandbox>[0] & { plan: PlanName; durability: "process" | "power"; port: number; store: string; json: boolean; writeTarget?: string };
+
+/**
+ * The command line read and checked without starting anything: the options to start with, or
+ * the exit code once the help or one line about bad input is printed.
+ */
+export function sandboxOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): StartOptions | number {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
+  } catch (error) {
+    return refuse((error as Error).message.split("\n")[0]!, 2, true);
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const plan = (values.plan ?? env.SANDBOX_PLAN ?? "default") as PlanName;
+  if (!(plan in RATE_LIMIT_PLANS)) return refuse(`unknown plan "${plan}"; known: ${Object.keys(RATE_LIMIT_PLANS).join(", ")}`, 2);
+  const durability = values.durability ?? env.SANDBOX_DURABILITY ?? "process";
+  if (durability !== "process" && durability !== "power") return refuse(`unknown durability "${durability}"; known: process, power`, 2);
+  const portText = values.port ?? env.SANDBOX_PORT ?? "4010";
+  const port = Number(portText);
+  if (portText.trim() === "" || !Number.isInteger(port) || port < 0 || port > 65535) return refuse(`invalid port ${portText}: give 0 to 65535`, 2);
+  return {
     host: values.host ?? env.SANDBOX_HOST ?? "127.0.0.1",
     port,
     dataDir: values["data-dir"] ?? env.SANDBOX_DATA_DIR,
-    store,
+    store: values.store ?? env.SANDBOX_STORE ?? "sqlite",
     instanceId: values.instance ?? env.SANDBOX_INSTANCE,
     plan,
     durability,
     allowPrivateWebhookTargets: values["allow-private-webhooks"] ?? env.SANDBOX_ALLOW_PRIVATE_WEBHOOKS === "1",
     accessLog: values["access-log"] ?? env.SANDBOX_ACCESS_LOG === "1",
-  });
-} catch (error) {
-  // One line, and an exit code per cause (documented above and in the README).
-  const message = ((error as Error).message ?? String(error)).split("\n")[0];
-  if (error instanceof SchemaTooNewError) {
-    console.error(`sandbox: ${message}`);
-    process.exit(3);
-  }
-  if (/^unknown store/.test(message)) {
-    console.error(`sandbox: ${message}`);
-    process.exit(2);
-  }
-  if (store !== "sqlite") {
-    console.error(`sandbox: cannot open the store: ${message}`);
-    process.exit(4);
-  }
-  throw error;
+    json: values.json ?? false,
+    // From the folder the command was typed in (npm records it in INIT_CWD).
+    writeTarget: values["write-target"] === undefined ? undefined : resolve(env.INIT_CWD ?? process.cwd(), values["write-target"]),
+  };
 }
 
-if (values.json) {
-  console.log(JSON.stringify({ url: sandbox.url, port: sandbox.port, dataDir: sandbox.dataDir, store: sandbox.store, instance: sandbox.instance, plan, durability, keys: sandbox.keys }));
-} else {
-  const { familyA, familyB, webhookSecrets } = sandbox.keys;
-  console.log(
-    [
-      `Payment Collection sandbox listening on ${sandbox.url}`,
-      sandbox.store.kind === "sqlite" ? `  data directory: ${sandbox.dataDir}` : `  store: ${sandbox.store.location} (shared; instance ${sandbox.instance})`,
-      `  rate-limit plan: ${plan}; durability: ${durability}`,
-      "  family A keys (x-api-key):",
-      `    primary          ${familyA.primary}`,
-      `    noMerchantRead   ${familyA.noMerchantRead}`,
-      `    secondAccount    ${familyA.secondAccount}`,
-      `    rateLimits       ${familyA.rateLimits}`,
-      "  family B keys (X-API-Key):",
-      `    primary          ${familyB.primary}`,
-      `    secondAccount    ${familyB.secondAccount}`,
-      `    rateLimits       ${familyB.rateLimits}`,
-      "  webhook secrets:",
-      `    primary          ${webhookSecrets.primary}`,
-      `    secondAccount    ${webhookSecrets.secondAccount}`,
-      `    rateLimits       ${webhookSecrets.rateLimits}`,
-      "  controls: POST /_sandbox/boletos, /_sandbox/charges/{id}/pay, /_sandbox/pix/{pixId}/pay,",
-      "            /_sandbox/boletos/{boletoId}/pay, /_sandbox/transactions/{id}/status, /_sandbox/clock/advance,",
-      "            GET /_sandbox/webhooks/secret, POST /_sandbox/webhooks/secret/rotate, GET|PUT /_sandbox/webhooks/endpoint,",
-      "            GET /_sandbox/webhooks/deliveries",
-    ].join("\n"),
-  );
+/**
+ * Runs the sandbox until SIGINT or SIGTERM; resolves with the exit code (at once for --help and
+ * bad input).
+ */
+export async function sandboxCommand(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const options = sandboxOptions(argv, env);
+  if (typeof options === "number") return options;
+  const { plan, durability, port, store } = options;
+  let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    sandbox = await startSandbox(options);
+  } catch (error) {
+    // One line, and an exit code per cause (documented above and in the README).
+    const message = ((error as Error).message ?? String(error)).split("\n")[0]!;
+    if (error instanceof SchemaTooNewError) return refuse(message, 3);
+    if (/^unknown store/.test(message)) return refuse(message, 2);
+    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") return refuse(`port ${port} is in use; pick another with --port (0: any free port)`, 2);
+    if (/bindings file|better_sqlite3\.node/.test(message)) {
+      return refuse("the SQLite binding (better-sqlite3) is not built: npm 11 skips install scripts unless allowed; reinstall with `npm install --allow-scripts=better-sqlite3 ...`, or use --store postgres://...", 4);
+    }
+    if ((error as NodeJS.ErrnoException).code === "EACCES") return refuse(`cannot bind ${options.host}:${port}: permission denied`, 2);
+    return refuse(`cannot open the store: ${message}`, 4);
+  }
+
+  if (options.writeTarget) {
+    try {
+      // The target declares the plan this sandbox runs, so announced limits are held to it.
+      const target = await provisionSandboxTarget(sandbox.url, sandbox.keys, { useRateLimitAccount: true, declarePlan: resolvePlan(plan) });
+      // JSON is YAML too; the target loader reads either. Written whole, then renamed: a CI
+      // step waiting for the file never reads half of it.
+      const partial = `${options.writeTarget}.${process.pid}.tmp`;
+      writeFileSync(partial, `${JSON.stringify(target, null, 2)}\n`);
+      renameSync(partial, options.writeTarget);
+    } catch (error) {
+      await sandbox.close();
+      return refuse(`cannot write the target file ${options.writeTarget}: ${((error as Error).message ?? String(error)).split("\n")[0]}`, 2);
+    }
+  }
+  if (options.json) {
+    console.log(JSON.stringify({ url: sandbox.url, port: sandbox.port, dataDir: sandbox.dataDir, store: sandbox.store, instance: sandbox.instance, plan, durability, keys: sandbox.keys, target: options.writeTarget }));
+  } else {
+    console.log(
+      [
+        `Payment Collection sandbox listening on ${sandbox.url}`,
+        sandbox.store.kind === "sqlite" ? `  data directory: ${sandbox.dataDir}` : `  store: ${sandbox.store.location} (shared; instance ${sandbox.instance})`,
+        `  rate-limit plan: ${plan}; durability: ${durability}`,
+        ...(options.writeTarget ? [`  conformance target (keys and fixtures): ${options.writeTarget}`] : []),
+        ...keyLines(sandbox.keys),
+        "  controls: POST /_sandbox/boletos, /_sandbox/charges/{id}/pay, /_sandbox/pix/{pixId}/pay,",
+        "            /_sandbox/boletos/{boletoId}/pay, /_sandbox/transactions/{id}/status, /_sandbox/clock/advance,",
+        "            GET /_sandbox/webhooks/secret, POST /_sandbox/webhooks/secret/rotate, GET|PUT /_sandbox/webhooks/endpoint,",
+        "            GET /_sandbox/webhooks/deliveries",
+      ].join("\n"),
+    );
+  }
+
+  return new Promise<number>((done) => {
+    let stopping = false;
+    for (const signal of ["SIGINT", "SIGTERM"] as const) {
+      process.on(signal, () => {
+        if (stopping) return;
+        stopping = true;
+        void sandbox.close().then(() => done(0));
+      });
+    }
+  });
 }
 
-let stopping = false;
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    void sandbox.close().then(() => process.exit(0));
-  });
+// Run directly (`npm run sandbox`, or spawned by `payment-collection sandbox` with the sandbox's Node flags).
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  process.exit(await sandboxCommand(process.argv.slice(2)));
 }

@@ -10,9 +10,11 @@
  *   `<prefix>_<environment>_<random_string>` with the prefix `sdk` (decision D22 leaves the
  *   prefix open) and the environment `test`; `sdk_live_` keys are refused.
  *
- * Three accounts: account 1 (`primary`, plus a family A key without `merchant:read`),
- * account 2 (`secondAccount`, for tenant isolation) and account 3 (`rateLimits`, a key
- * dedicated to checks that exhaust rate limits so that they disturb nothing else).
+ * Three accounts: account 1 (`primary`, plus a family A key without `merchant:read` and, in
+ * each family, a second full key `primarySecondKey`: idempotency keys are scoped per API key,
+ * so two keys of one account have two key spaces), account 2 (`secondAccount`, for tenant
+ * isolation) and account 3 (`rateLimits`, a key dedicated to checks that exhaust rate limits
+ * so that they disturb nothing else).
  */
 import { createHmac } from "node:crypto";
 import type { components as FamilyA } from "../../generated/types/family-a.ts";
@@ -49,8 +51,8 @@ export interface SandboxApiKey {
 }
 
 export interface SandboxKeys {
-  familyA: { primary: string; noMerchantRead: string; secondAccount: string; rateLimits: string };
-  familyB: { primary: string; secondAccount: string; rateLimits: string };
+  familyA: { primary: string; noMerchantRead: string; secondAccount: string; rateLimits: string; primarySecondKey: string };
+  familyB: { primary: string; secondAccount: string; rateLimits: string; primarySecondKey: string };
   /** Webhook signing secrets, by account. */
   webhookSecrets: { primary: string; secondAccount: string; rateLimits: string };
 }
@@ -162,9 +164,11 @@ export function createKeyRing(seed: string = DEFAULT_KEY_SEED): KeyRing {
       scopes: ALL_SCOPES.filter((s) => s !== "merchant:read"),
       secret: `sk_test_${derived(seed, "A:noMerchantRead")}`,
     },
+    { id: "key_a_primary_second", family: "A", accountId: "acc_1", scopes: ALL_SCOPES, secret: `sk_test_${derived(seed, "A:primarySecondKey")}` },
     { id: "key_a_second", family: "A", accountId: "acc_2", scopes: ALL_SCOPES, secret: `sk_test_${derived(seed, "A:secondAccount")}` },
     { id: "key_a_rate_limits", family: "A", accountId: "acc_3", scopes: ALL_SCOPES, secret: `sk_test_${derived(seed, "A:rateLimits")}` },
     { id: "key_b_primary", family: "B", accountId: "acc_1", scopes: ALL_SCOPES, secret: `${FAMILY_B_KEY_PREFIX}_test_${derived(seed, "B:primary")}` },
+    { id: "key_b_primary_second", family: "B", accountId: "acc_1", scopes: ALL_SCOPES, secret: `${FAMILY_B_KEY_PREFIX}_test_${derived(seed, "B:primarySecondKey")}` },
     { id: "key_b_second", family: "B", accountId: "acc_2", scopes: ALL_SCOPES, secret: `${FAMILY_B_KEY_PREFIX}_test_${derived(seed, "B:secondAccount")}` },
     { id: "key_b_rate_limits", family: "B", accountId: "acc_3", scopes: ALL_SCOPES, secret: `${FAMILY_B_KEY_PREFIX}_test_${derived(seed, "B:rateLimits")}` },
   ];
@@ -178,8 +182,14 @@ export function createKeyRing(seed: string = DEFAULT_KEY_SEED): KeyRing {
         noMerchantRead: secretOf("key_a_no_merchant_read"),
         secondAccount: secretOf("key_a_second"),
         rateLimits: secretOf("key_a_rate_limits"),
+        primarySecondKey: secretOf("key_a_primary_second"),
       },
-      familyB: { primary: secretOf("key_b_primary"), secondAccount: secretOf("key_b_second"), rateLimits: secretOf("key_b_rate_limits") },
+      familyB: {
+        primary: secretOf("key_b_primary"),
+        secondAccount: secretOf("key_b_second"),
+        rateLimits: secretOf("key_b_rate_limits"),
+        primarySecondKey: secretOf("key_b_primary_second"),
+      },
       webhookSecrets: {
         primary: account("acc_1").webhookSecret,
         secondAccount: account("acc_2").webhookSecret,

@@ -61,6 +61,8 @@ export interface PacerOptions {
   keepExchanges?: number;
   /** Called with a line whenever the pacer waits. */
   onWait?: (line: string) => void;
+  /** Called with the length of each wait and its reason, for a countdown. */
+  onPause?: (ms: number, why: string) => void;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -99,7 +101,7 @@ export function lowerCaseHeaders(headers: Headers): Record<string, string> {
 
 export class Pacer {
   private readonly buckets = new Map<string, BucketState>();
-  private readonly options: Required<Omit<PacerOptions, "onWait">> & Pick<PacerOptions, "onWait">;
+  private readonly options: Required<Omit<PacerOptions, "onWait" | "onPause">> & Pick<PacerOptions, "onWait" | "onPause">;
   readonly exchanges: Exchange[] = [];
   /** Wall-clock time spent waiting for windows to renew, in milliseconds. */
   waitedMs = 0;
@@ -132,6 +134,7 @@ export class Pacer {
     const capped = Math.min(Math.max(ms, 0), this.options.maxWaitSeconds * 1000);
     if (capped <= 0) return;
     this.options.onWait?.(`waiting ${(capped / 1000).toFixed(1)} s: ${why}`);
+    this.options.onPause?.(capped, why);
     // Wall-clock time during which some request waited (parallel waits count once).
     if (this.waiting === 0) this.waitingSince = Date.now();
     this.waiting += 1;

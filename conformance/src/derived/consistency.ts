@@ -3,11 +3,12 @@
  * the members both the request and the response carry are equal (deep, numbers by value) and a
  * later read by the owner returns the same values; after an update, a read shows the values
  * sent; after a delete or cancel that succeeded, a read shows a change (full profile: under
- * seed the state a soft delete shows is not stated).
+ * seed the state a soft delete shows is not stated). Every other read of a record (its status,
+ * its QR code) agrees with the record's own read on the members both carry.
  */
 import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
-import { createdIdOf, isCreation, pathParameters, readerOfResource } from "./id-links.ts";
-import { freshRecord, plannedRequest, readerOf, replayOf, successes } from "./traffic.ts";
+import { createdIdOf, createsRecord, pathParameters, readerOfResource } from "./id-links.ts";
+import { freshRecord, knownIds, plannedRequest, readerOf, replayOf, successes } from "./traffic.ts";
 import { describe, is2xx, jsonOf, recordOf, sameValue, sharedLeaves, stable, type DerivedEnv } from "./shared.ts";
 
 export const STATEMENTS = { "family-a": ["A-CHARGES-RULE-returns-charge"], "family-b": ["B-SERVICE-PRINCIPLE-capabilities"] };
@@ -53,7 +54,8 @@ async function change(env: DerivedEnv, op: ContractOperation): Promise<void> {
   const title = updates ? "after an update, a read shows the values sent" : "after a delete or cancel, a read shows the change";
   if (!updates && env.ctx.profile === "seed") return env.notApplicable(op.operationId, "read-shows-change", title, "what a read shows after this change is not stated by the document (full profile)");
   await env.attempt(op.operationId, "read-shows-change", title, async () => {
-    if (!exemplar) throw new Error("the run has no successful request of the operation to repeat");
+    // Without a success to repeat (e.g. no primary key) there is nothing to compare: not applicable, not a failure.
+    if (!exemplar) return env.notApplicable(op.operationId, "read-shows-change", title, "the run has no successful request of the operation to repeat");
     const id = await freshRecord(env, op, parameter!, "consume");
     const params = { [parameter!]: id };
     const read = () => env.send(plannedRequest(env, reader, { [pathParameters(reader)[0]!]: id }), "primary");
@@ -69,9 +71,26 @@ async function change(env: DerivedEnv, op: ContractOperation): Promise<void> {
   });
 }
 
+async function otherRead(env: DerivedEnv, op: ContractOperation): Promise<void> {
+  const [parameter] = pathParameters(op);
+  const reader = readerOf(env, op, parameter!);
+  if (!reader || reader.operationId === op.operationId) return;
+  const title = `${op.operationId} agrees with ${reader.operationId} on the members both carry`;
+  await env.attempt(op.operationId, "reads-agree", title, async () => {
+    const id = knownIds(env, op, parameter!)[0] ?? (await freshRecord(env, op, parameter!));
+    const request = plannedRequest(env, op, { [parameter!]: id });
+    const response = await env.send(request, "primary");
+    const record = await env.send(plannedRequest(env, reader, { [pathParameters(reader)[0]!]: id }), "primary");
+    if (!is2xx(response) || !is2xx(record)) return env.notApplicable(op.operationId, "reads-agree", title, `the reads of ${id} answered ${response.status} and ${record.status}`);
+    const problems = differences(stable(recordOf(jsonOf(record.body))), recordOf(jsonOf(response.body)), `${op.operationId} against ${reader.operationId}`);
+    env.judge({ operationId: op.operationId, variant: "reads-agree", title, covers: env.covered(op.operationId, response.status), statements: STATEMENTS[env.family], reproduction: env.reproduce(request, "primary") }, problems);
+  });
+}
+
 export async function run(env: DerivedEnv): Promise<void> {
   for (const op of env.ctx.contract.operations) {
-    if (isCreation(env.ctx.contract, op)) await creation(env, op);
+    if (createsRecord(env.ctx.contract, op)) await creation(env, op);
     else if (op.method !== "GET" && pathParameters(op).length > 0) await change(env, op);
+    else if (op.method === "GET" && pathParameters(op).length > 0) await otherRead(env, op);
   }
 }

@@ -61,6 +61,25 @@ export function isCreation(contract: FamilyContract, op: ContractOperation): boo
   );
 }
 
+/** Header parameters that carry an idempotency key (each replay needs a fresh one). */
+export function idempotencyHeaders(op: ContractOperation): string[] {
+  return op.parameters.filter((p) => p.in === "header" && /idempotency/i.test(p.name)).map((p) => p.name);
+}
+
+/**
+ * Operations that make a record: the creations above, and any POST without path parameters
+ * that takes an idempotency key (a PIX payment: no operation reads it back, yet each request
+ * that succeeds makes one).
+ */
+export function createsRecord(contract: FamilyContract, op: ContractOperation): boolean {
+  return isCreation(contract, op) || (op.method === "POST" && pathParameters(op).length === 0 && idempotencyHeaders(op).length > 0);
+}
+
+/** A change of one record: a request other than GET that names the record in its path. */
+export function changesRecord(op: ContractOperation): boolean {
+  return op.method !== "GET" && pathParameters(op).length > 0;
+}
+
 /** A list: a GET without path parameters whose success body holds an array. */
 export function isList(op: ContractOperation): boolean {
   if (op.method !== "GET" || pathParameters(op).length > 0) return false;

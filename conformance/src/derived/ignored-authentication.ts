@@ -3,11 +3,13 @@
  * with a well-formed key no server issued and with the other family's key. Each must be refused
  * with the family's 401 (judged under the profile: family A's 401 body and status are decisions,
  * so under seed any 4xx with the family's error body) and must not return the record: the
- * refusal carries none of the ids the success carried.
+ * refusal carries none of the ids the success carried. A change of a record (an update, a
+ * delete, a cancel) is sent for a record nothing has changed yet, not the one the run already
+ * deleted or cancelled: a server that ignores the key must have something to act on.
  */
-import { createdIdOf } from "./id-links.ts";
-import { replayOf, successes } from "./traffic.ts";
-import { describe, type Credentials, type DerivedEnv } from "./shared.ts";
+import { changesRecord, createdIdOf, pathParameters } from "./id-links.ts";
+import { freshRecord, plannedRequest, replayOf, successes, type Seen } from "./traffic.ts";
+import { describe, type Credentials, type DerivedEnv, type PlannedRequest } from "./shared.ts";
 
 export const STATEMENTS = { "family-a": ["A-AUTH-AUTH-header"], "family-b": ["B-AUTH-ERROR-unauthorized", "B-AUTH-AUTH-header", "B-AUTH-HEADER-x-api-key"] };
 
@@ -19,23 +21,42 @@ export async function run(env: DerivedEnv): Promise<void> {
     ["other-family-key", env.otherFamilyKey ? { raw: env.otherFamilyKey, label: "other family's primary" } : undefined],
   ];
   for (const [operationId, seen] of byOperation) {
-    const ids = [createdIdOf(seen.response), ...Object.values(seen.op.pathParams)].filter((id): id is string => !!id && id.length >= 6);
+    let untouched: Record<string, string> | undefined;
+    const requestOf = async (): Promise<PlannedRequest> => {
+      if (!changesRecord(seen.op)) return replayOf(env, seen);
+      untouched ??= await untouchedParams(env, seen);
+      return plannedRequest(env, seen.op, untouched, seen.request);
+    };
     for (const [variant, credentials] of variants) {
       const title = `a request that succeeded, sent again with ${variant.replace(/-/g, " ")}, is refused with 401`;
       if (!credentials) {
         env.notApplicable(operationId, variant, title, "the target names no server of the other family");
         continue;
       }
-      const request = replayOf(env, seen);
-      const response = await env.send(request, credentials);
-      const problems: string[] = [];
-      if (response.status < 400 || response.status >= 500) problems.push(`answered ${describe(response)}; expected the family's 401`);
-      else problems.push(...env.ctx.problems(operationId, "401", response).map((p) => `401: ${p}`));
-      for (const id of ids) if (response.body.includes(id)) problems.push(`the refusal carries the record's id ${id}`);
-      env.judge(
-        { operationId, variant, title, covers: env.covered(operationId, response.status), statements: STATEMENTS[env.family], reproduction: env.reproduce(request, credentials) },
-        problems,
-      );
+      await env.attempt(operationId, variant, title, async () => {
+        const request = await requestOf();
+        const ids = [createdIdOf(seen.response), ...Object.values(seen.op.pathParams), ...Object.values(untouched ?? {})].filter((id): id is string => !!id && id.length >= 6);
+        await refused(env, operationId, variant, title, request, credentials, ids);
+      });
     }
   }
+}
+
+/** Path parameters naming a record nothing has changed yet (a fresh one of each parameter's resource). */
+async function untouchedParams(env: DerivedEnv, seen: Seen): Promise<Record<string, string>> {
+  const params: Record<string, string> = {};
+  for (const parameter of pathParameters(seen.op)) params[parameter] = await freshRecord(env, seen.op, parameter);
+  return params;
+}
+
+async function refused(env: DerivedEnv, operationId: string, variant: string, title: string, request: PlannedRequest, credentials: Credentials, ids: string[]): Promise<void> {
+  const response = await env.send(request, credentials);
+  const problems: string[] = [];
+  if (response.status < 400 || response.status >= 500) problems.push(`answered ${describe(response)}; expected the family's 401`);
+  else problems.push(...env.ctx.problems(operationId, "401", response).map((p) => `401: ${p}`));
+  for (const id of ids) if (response.body.includes(id)) problems.push(`the refusal carries the record's id ${id}`);
+  env.judge(
+    { operationId, variant, title, covers: env.covered(operationId, response.status), statements: STATEMENTS[env.family], reproduction: env.reproduce(request, credentials) },
+    problems,
+  );
 }

@@ -6,17 +6,22 @@
  * `positiveSamples` bodies per operation (default 5); a failure reports the shrunk body.
  */
 import fc from "fast-check";
-import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
+import type { ContractOperation, FamilyContract } from "@payment-collection/contract/model/index.ts";
 import { isDecisionElement } from "../core/profiles/schema-profile.ts";
-import { isCreation, isLinkedMember, pathParameters } from "./id-links.ts";
+import { createsRecord, isLinkedMember, pathParameters } from "./id-links.ts";
 import { keywordOf, objectView, typeOf } from "./request-schema.ts";
-import { exampleRequestBody, freshRecord, plannedRequest, successes } from "./traffic.ts";
+import { exampleRequestBody, freshRecord, plannedRequest, successes, unresolvedLinks } from "./traffic.ts";
 import { describe, is2xx, isObject, type DerivedEnv, type Json } from "./shared.ts";
 
 export const STATEMENTS = { "family-a": ["A-CHARGE-RULE-minimal-request", "A-CHARGES-FIELD-request-body"], "family-b": ["B-CUSTOMER-ENDPOINT-create", "B-PIX-FIELD-amount"] };
 
 const text = fc.stringMatching(/^[A-Za-z][A-Za-z0-9 ]{0,23}[A-Za-z0-9]$/);
 let emails = 0;
+
+/** Plain words (letters and spaces): the only strings generated freely. */
+export function isProse(value: unknown): boolean {
+  return typeof value === "string" && /^[\p{L}][\p{L} ]*$/u.test(value);
+}
 
 /** An arbitrary for one member: generated within its schema, or the accepted value kept. */
 function memberArbitrary(schema: Json, accepted: unknown, name: string, profile: string): fc.Arbitrary<unknown> {
@@ -36,7 +41,7 @@ function memberArbitrary(schema: Json, accepted: unknown, name: string, profile:
   if (type === "number") return fc.integer({ min: Math.ceil(min * 100), max: Math.min(Math.floor(max * 100), 100_000_000) }).map((c) => c / 100);
   // Only prose is free: a string the run sent that is not plain words (a key, a code, a document
   // number) may carry a rule the description states and the schema cannot.
-  if (type === "string" && !(typeof accepted === "string" && /^[\p{L}][\p{L} ]*$/u.test(accepted))) return keep;
+  if (type === "string" && !isProse(accepted)) return keep;
   if (type === "string") {
     const maxLength = Number(keywordOf(schema, "maxLength") ?? 25);
     return maxLength >= 2 ? text.map((s) => s.slice(0, maxLength)) : keep;
@@ -72,7 +77,10 @@ async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> 
   const title = `${env.settings.positiveSamples} bodies generated within the schema are accepted`;
   if (!op.requestBody || !accepted || (env.ctx.profile === "seed" && isDecisionElement(op.requestBody.schema))) return;
   await env.attempt(op.operationId, "generated-bodies", title, async () => {
-    if (!exemplar) return env.notApplicable(op.operationId, "generated-bodies", title, "the run has no accepted request of the operation to start from");
+    // Without an accepted request the contract's own example is the start: a server that
+    // refuses it fails here, unless it names a record the run never saw.
+    const unknown = exemplar ? [] : unresolvedLinks(env, op);
+    if (unknown.length > 0) return env.notApplicable(op.operationId, "generated-bodies", title, `the run has no accepted request of the operation and no value for ${unknown.join(", ")}`);
     // A body with fewer members than the schema's minProperties cannot seed a generator (its filter would never pass).
     if (Object.keys(accepted).length < Number(op.requestBody!.schema.minProperties ?? 0) || Object.keys(accepted).length === 0) {
       return env.notApplicable(op.operationId, "generated-bodies", title, "the run's accepted body has too few members to vary");
@@ -108,11 +116,16 @@ async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> 
   });
 }
 
+/** The operations whose generated bodies must be accepted. */
+export function isPositiveDataOperation(contract: FamilyContract, op: ContractOperation): boolean {
+  return !!op.requestBody && (createsRecord(contract, op) || op.method === "PUT" || op.method === "PATCH");
+}
+
 export async function run(env: DerivedEnv): Promise<void> {
   for (const op of env.ctx.contract.operations) {
-    // Creations and updates only. A lookup by body (a PIX key query) may rightly answer a
-    // documented 404 for a value that fits the schema but names nothing; a cancel or delete
-    // consumes its record and takes no generated data worth the cost.
-    if (op.requestBody && (isCreation(env.ctx.contract, op) || op.method === "PUT" || op.method === "PATCH")) await operation(env, op);
+    // Operations that make a record, and updates. A lookup by body (a PIX key query) may
+    // rightly answer a documented 404 for a value that fits the schema but names nothing; a
+    // cancel or delete consumes its record and takes no generated data worth the cost.
+    if (isPositiveDataOperation(env.ctx.contract, op)) await operation(env, op);
   }
 }

@@ -3,13 +3,16 @@
  * of the first account (read, change, cancel, delete, status, QR code...) gets no success; a
  * change attempt leaves the record as the owner reads it; a list by the second account carries
  * none of the first account's record ids. Which operations take record ids is derived from the
- * path parameters and the records the run made (id-links.ts); 403 and 404 both pass.
+ * path parameters and the records the run made (id-links.ts); 403 and 404 both pass. A request
+ * whose body names a record of the first account (a linked member: the `endToEndId` a PIX
+ * payment pays, a transaction's `customerId`) is refused to the second account too.
  */
-import { pathParameters, isList } from "./id-links.ts";
+import { pathParameters, isList, isLinkedMember } from "./id-links.ts";
 import { freshRecord, knownIds, plannedRequest, readerOf, replayOf, successes } from "./traffic.ts";
 import { createdIdOf } from "./id-links.ts";
-import { describe, is2xx, jsonOf, sameValue, stable, type DerivedEnv, type PlannedRequest } from "./shared.ts";
+import { describe, is2xx, isObject, jsonOf, sameValue, stable, type DerivedEnv, type PlannedRequest } from "./shared.ts";
 import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
+import { isDecisionElement } from "../core/profiles/schema-profile.ts";
 
 export const STATEMENTS = { "family-a": ["A-AUTH-AUTH-header"], "family-b": ["B-AUTH-AUTH-header", "B-SERVICE-PRINCIPLE-request-processing"] };
 
@@ -60,9 +63,34 @@ async function listOperation(env: DerivedEnv, op: ContractOperation): Promise<vo
   });
 }
 
+/** The linked members of a request body and their values (the first account's records). */
+function linkedValues(body: unknown): Array<[string, string]> {
+  return isObject(body) ? Object.entries(body).filter((e): e is [string, string] => isLinkedMember(e[0]) && typeof e[1] === "string" && e[1].length > 0) : [];
+}
+
+async function linkedBodyOperation(env: DerivedEnv, op: ContractOperation): Promise<void> {
+  const title = "the second account cannot use the first account's records a request body names";
+  const exemplar = successes(env, op.operationId).filter((s) => linkedValues(s.request).length > 0).pop();
+  if (!exemplar) return;
+  // A body the document leaves to a decision (what a PIX payment pays) is judged under full only.
+  if (env.ctx.profile === "seed" && op.requestBody && isDecisionElement(op.requestBody.schema)) {
+    return env.notApplicable(op.operationId, "second-account-linked", title, "the request body is a decision of the project (full profile)");
+  }
+  await env.attempt(op.operationId, "second-account-linked", title, async () => {
+    env.ctx.keyValue("secondAccount");
+    const request = replayOf(env, exemplar);
+    const response = await env.send(request, "secondAccount");
+    const named = linkedValues(exemplar.request).map(([name, value]) => `${name} ${value}`).join(", ");
+    const problems = is2xx(response) ? [`the second account's key got ${describe(response)} for a body naming the first account's ${named}`] : [];
+    if (response.status >= 500) problems.push(`the second account's valid key was answered ${response.status}`);
+    env.judge({ operationId: op.operationId, variant: "second-account-linked", title, covers: env.covered(op.operationId, response.status), statements: STATEMENTS[env.family], reproduction: env.reproduce(request, "secondAccount") }, problems);
+  });
+}
+
 export async function run(env: DerivedEnv): Promise<void> {
   for (const op of env.ctx.contract.operations) {
     if (pathParameters(op).length > 0) await recordOperation(env, op);
     else if (isList(op)) await listOperation(env, op);
+    else if (op.method !== "GET") await linkedBodyOperation(env, op);
   }
 }

@@ -9,7 +9,9 @@ import { exampleBody } from "../checks/provisioning.ts";
 import { NotApplicable, type KeyName } from "../core/check-context.ts";
 import type { Exchange } from "../core/pacing.ts";
 import { OperationIndex, type ContractOperation, type OperationMatch } from "@payment-collection/contract/model/index.ts";
-import { createdIdOf, creationOf, FIXTURE_RECORDS, isLinkedMember, lastValueOf, pathParameters, readOf, resourceOf } from "./id-links.ts";
+import { createdIdOf, creationOf, FIXTURE_RECORDS, idempotencyHeaders, isLinkedMember, lastValueOf, pathParameters, readOf, resourceOf } from "./id-links.ts";
+
+export { idempotencyHeaders };
 import { is2xx, isObject, jsonOf, type DerivedEnv, type Json, type PlannedRequest } from "./shared.ts";
 
 export interface Seen {
@@ -27,11 +29,6 @@ const indexes = new WeakMap<object, OperationIndex>();
 function headerOf(headers: Record<string, string>, name: string): string | undefined {
   const found = Object.entries(headers).find(([n]) => n.toLowerCase() === name.toLowerCase());
   return found?.[1];
-}
-
-/** Header parameters that carry an idempotency key (each replay needs a fresh one). */
-export function idempotencyHeaders(op: ContractOperation): string[] {
-  return op.parameters.filter((p) => p.in === "header" && /idempotency/i.test(p.name)).map((p) => p.name);
 }
 
 /** Every exchange of the run with the family's server, matched to an operation. */
@@ -104,6 +101,13 @@ export function exampleRequestBody(env: DerivedEnv, op: ContractOperation): Json
     }
   }
   return body;
+}
+
+/** Required linked members of the contract's example body that no response of the run gives a value for. */
+export function unresolvedLinks(env: DerivedEnv, op: ContractOperation): string[] {
+  const bodies = traffic(env).filter((s) => s.key === "primary" && is2xx(s.exchange)).map((s) => s.response);
+  const required = isObject(op.requestBody?.schema) && Array.isArray(op.requestBody.schema.required) ? op.requestBody.schema.required.map(String) : [];
+  return Object.keys(exampleBody(env.ctx, op.operationId)).filter((name) => isLinkedMember(name) && required.includes(name) && lastValueOf(bodies, name) === undefined);
 }
 
 /** A request of an operation built from the contract, for the given path parameters. */

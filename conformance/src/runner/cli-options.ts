@@ -1,35 +1,40 @@
 /**
- * Command-line options of `npm run conformance` and `npm run conformance:mock`, and what both
- * do once a target is known: run, print the report, write JUnit, tell the exit code.
+ * Command-line options of `payment-collection conformance` (and of the runs against the mock and
+ * a fresh sandbox, which take the same options), and the usage text.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { Profile } from "../core/profiles/schema-profile.ts";
 import { FAMILY_IDS, isFamilyId, type FamilyId } from "@payment-collection/contract/model/index.ts";
-import { toJunitXml } from "./junit.ts";
-import { formatReport } from "./report.ts";
-import { failed, type RunReport } from "../core/results.ts";
-import { runConformance } from "./run.ts";
-import { loadCatalogue } from "../core/statement-map.ts";
-import { statementCoverage, statementReportMarkdown } from "./statement-coverage.ts";
-import type { Target } from "../core/target.ts";
 
-export const USAGE = `usage: npm run conformance -- --target FILE [options]
+// What each does once options are known; kept importable from here for older callers.
+export { runAndReport } from "./run-and-report.ts";
 
-  --target FILE        target file (JSON or YAML): servers, keys, fixtures (see conformance/README.md)
+export const USAGE = `usage: payment-collection conformance --target FILE [options]
+
+Runs the conformance suites against the servers a target file names.
+
+  --target FILE        target file (JSON or YAML): servers, keys, fixtures; its JSON Schema is
+                       target.schema.json in this package (see the package's README)
   --family ID          run one family only: family-a or family-b (default: both)
   --profile seed|full  seed: what the document states (default; full against the mock, which is
                        the contract with its decisions); full: also the project's decisions
-  --junit PATH         write JUnit XML
+  --junit PATH         write JUnit XML (also when the run stops early: the reason is an error case)
   --json PATH          write the report as JSON
-  --statements         print which checks enforce which statement of spec/statements.yaml
   --report PATH        write a self-contained Markdown page: every statement of the catalogue with
                        its checks and verdicts, or why it is not checkable on the wire
+  --min-coverage P     fail when fewer than P% of the documented responses (operation x status)
+                       were exercised
+  --statements         print which checks enforce which statement of spec/statements.yaml
   --coverage           print every documented response with the checks that exercised it
   --no-exhaust         skip the 429 checks (they use up the account's rate limit)
   --exhaust-cap N      highest rate limit (requests per window) the run may use up (default 1000)
-  --quiet              no progress lines`;
+  --progress           progress on stderr even when it is not a terminal, or under CI
+  --quiet              no progress
+  -h, --help           this text
+
+Exit codes: 0 every check passed; 1 a check failed, or coverage below --min-coverage;
+2 bad options or target file, a server unreachable, a key refused, or a run stopped early.`;
 
 export interface CliOptions {
   target?: string;
@@ -43,6 +48,10 @@ export interface CliOptions {
   coverage: boolean;
   exhaust: boolean;
   exhaustCap: number;
+  /** `--min-coverage`: percentage of documented responses the run must exercise. */
+  minCoverage?: number;
+  /** `--progress`: progress even off a terminal or under CI. */
+  progress: boolean;
   quiet: boolean;
   help: boolean;
 }
@@ -65,12 +74,15 @@ export function parseCliOptions(argv: string[]): CliOptions {
         coverage: { type: "boolean", default: false },
         "no-exhaust": { type: "boolean", default: false },
         "exhaust-cap": { type: "string", default: "1000" },
+        "min-coverage": { type: "string" },
+        progress: { type: "boolean", default: false },
         quiet: { type: "boolean", default: false },
-        help: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
       },
     }));
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    // parseArgs says it in a sentence or two; the first one names the option.
+    throw new UsageError((error as Error).message.split(/\.\s/)[0]!.replace(/\.$/, ""));
   }
   if (values.family !== undefined && !isFamilyId(values.family)) {
     throw new UsageError(`--family must be ${FAMILY_IDS.join(" or ")}, got ${values.family}`);
@@ -78,6 +90,10 @@ export function parseCliOptions(argv: string[]): CliOptions {
   if (values.profile !== undefined && values.profile !== "seed" && values.profile !== "full") throw new UsageError(`--profile must be seed or full, got ${values.profile}`);
   const cap = Number(values["exhaust-cap"]);
   if (!Number.isInteger(cap) || cap < 1) throw new UsageError(`--exhaust-cap must be a positive integer`);
+  const minCoverage = values["min-coverage"] === undefined ? undefined : Number(values["min-coverage"].replace(/%$/, ""));
+  if (minCoverage !== undefined && (!Number.isFinite(minCoverage) || minCoverage < 0 || minCoverage > 100)) {
+    throw new UsageError(`--min-coverage must be a percentage from 0 to 100, got ${values["min-coverage"]}`);
+  }
   return {
     target: callerPath(values.target),
     families: values.family !== undefined && isFamilyId(values.family) ? [values.family] : undefined,
@@ -89,6 +105,8 @@ export function parseCliOptions(argv: string[]): CliOptions {
     coverage: values.coverage ?? false,
     exhaust: !values["no-exhaust"],
     exhaustCap: cap,
+    minCoverage,
+    progress: values.progress ?? false,
     quiet: values.quiet ?? false,
     help: values.help ?? false,
   };
@@ -98,30 +116,6 @@ export function parseCliOptions(argv: string[]): CliOptions {
  * A path given on the command line, from the folder the command was typed in: npm runs a
  * workspace's script in the workspace's folder and records the caller's folder in INIT_CWD.
  */
-function callerPath(path: string | undefined): string | undefined {
+export function callerPath(path: string | undefined): string | undefined {
   return path === undefined ? undefined : resolve(process.env.INIT_CWD ?? process.cwd(), path);
-}
-
-function write(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, text);
-}
-
-/** Runs, prints and writes what was asked; returns the process exit code (1 on any failure). */
-export async function runAndReport(target: Target, options: CliOptions & { profile: Profile }): Promise<{ code: number; report: RunReport }> {
-  const log = options.quiet ? undefined : (line: string) => console.error(line);
-  const report = await runConformance({
-    target,
-    families: options.families,
-    profile: options.profile,
-    exhaust: options.exhaust,
-    exhaustCap: options.exhaustCap,
-    log,
-  });
-  const catalogue = loadCatalogue();
-  console.log(formatReport(report, { statements: options.statements, coverage: options.coverage, catalogue }));
-  if (options.junit) write(options.junit, toJunitXml(report, catalogue));
-  if (options.report) write(options.report, statementReportMarkdown(report, statementCoverage(report, catalogue)));
-  if (options.json) write(options.json, `${JSON.stringify(report, null, 2)}\n`);
-  return { code: failed(report).length > 0 ? 1 : 0, report };
 }

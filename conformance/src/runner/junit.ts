@@ -8,6 +8,7 @@ import type { CheckResult, RunReport } from "../core/results.ts";
 import { statementCoverage, statementJunitSuite } from "./statement-coverage.ts";
 import type { Catalogue } from "../core/statement-map.ts";
 import { derivedCoverage, reproductionText } from "./derived-coverage.ts";
+import { coverageShortfall, type ResponseCoverage } from "./response-coverage.ts";
 
 function xml(text: string): string {
   return text
@@ -41,7 +42,26 @@ function testCase(result: CheckResult): string {
   return `    <testcase ${attributes}>\n${inner.join("\n")}\n    </testcase>`;
 }
 
-export function toJunitXml(report: RunReport, catalogue?: Catalogue): string {
+export interface JunitExtras {
+  /** Why the run stopped before its end (target, preflight, a server gone): an error case. */
+  stopped?: string;
+  /** The coverage figure: a failed case when it is below `--min-coverage`. */
+  coverage?: ResponseCoverage;
+}
+
+/** A suite of one case: the run's own outcome (stopped, or coverage below the minimum). */
+function runSuite(name: string, kind: "error" | "failure", message: string): string {
+  const counts = kind === "error" ? 'failures="0" errors="1"' : 'failures="1" errors="0"';
+  return [
+    `  <testsuite name="conformance run" tests="1" ${counts} skipped="0" time="0">`,
+    `    <testcase classname="conformance.run" name="${xml(name)}" time="0">`,
+    `      <${kind} message="${xml(message)}">${xml(message)}</${kind}>`,
+    "    </testcase>",
+    "  </testsuite>",
+  ].join("\n");
+}
+
+export function toJunitXml(report: RunReport, catalogue?: Catalogue, extras: JunitExtras = {}): string {
   const groups = new Map<string, CheckResult[]>();
   for (const result of report.results) {
     const key = `${result.family} · ${result.source}`;
@@ -67,9 +87,14 @@ export function toJunitXml(report: RunReport, catalogue?: Catalogue): string {
     ]);
     suites.push(`  <testsuite name="generic checks by class" tests="0" failures="0" errors="0" skipped="0" time="0">\n    <properties>${properties.join("")}</properties>\n  </testsuite>`);
   }
+  const belowMinimum = extras.coverage && !extras.coverage.met;
+  if (extras.stopped) suites.unshift(runSuite("the run stopped before its end", "error", extras.stopped));
+  if (belowMinimum) suites.unshift(runSuite("coverage of the documented responses", "failure", coverageShortfall(extras.coverage!)));
+  const failures = count(all, "fail") + (belowMinimum ? 1 : 0);
+  const tests = all.length + (extras.stopped ? 1 : 0) + (belowMinimum ? 1 : 0);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xml(`conformance ${report.profile} ${report.target}`)}" tests="${all.length}" failures="${count(all, "fail")}" errors="0" skipped="${count(all, "not-applicable")}" time="${(report.durationMs / 1000).toFixed(3)}">`,
+    `<testsuites name="${xml(`conformance ${report.profile} ${report.target}`)}" tests="${tests}" failures="${failures}" errors="${extras.stopped ? 1 : 0}" skipped="${count(all, "not-applicable")}" time="${(report.durationMs / 1000).toFixed(3)}">`,
     ...suites,
     ...(catalogue ? [statementJunitSuite(statementCoverage(report, catalogue), xml)] : []),
     "</testsuites>",

@@ -9,6 +9,7 @@ import { familyName, loadFamilyContract } from "@payment-collection/contract/mod
 import { statementAppliesTo } from "@payment-collection/contract/statements.ts";
 import { coverage, type CheckResult, type RunReport } from "../core/results.ts";
 import { formatDerivedCoverage } from "./derived-coverage.ts";
+import { coverageShortfall, formatPercent, responseCoverage } from "./response-coverage.ts";
 
 const MARK: Record<CheckResult["verdict"], string> = { pass: "pass", fail: "FAIL", "not-applicable": "n/a " };
 
@@ -59,11 +60,10 @@ export function formatResults(report: RunReport): string {
 /** Coverage of the documented (operation, status) pairs. */
 export function formatCoverage(report: RunReport, detailed: boolean): string {
   const entries = coverage(report);
-  const exercised = entries.filter((e) => e.exercisedBy.length > 0);
+  const figure = responseCoverage(report);
   const targeted = entries.filter((e) => e.exercisedBy.length > 0 || e.notApplicable.length > 0);
-  const percent = entries.length === 0 ? 100 : Math.round((exercised.length / entries.length) * 100);
   const lines = [
-    `Coverage: ${exercised.length} of ${entries.length} documented responses (operation x status) exercised in this run (${percent}%); ${targeted.length} of ${entries.length} have a check.`,
+    `Coverage: ${figure.exercised} of ${figure.documented} documented responses (operation x status) exercised in this run (${formatPercent(figure.percent)}); ${targeted.length} of ${entries.length} have a check.`,
   ];
   for (const e of entries) {
     if (!detailed && e.exercisedBy.length > 0) continue;
@@ -114,6 +114,8 @@ export interface SummaryOptions {
   statements?: boolean;
   coverage?: boolean;
   catalogue?: Catalogue;
+  /** `--min-coverage`: the percentage of documented responses the run must exercise. */
+  minCoverage?: number;
 }
 
 /** The whole terminal report. */
@@ -132,6 +134,9 @@ export function formatReport(report: RunReport, options: SummaryOptions = {}): s
   if (options.statements && options.catalogue) parts.push(formatStatements(report, options.catalogue), formatStatementCoverage(statementCoverage(report, options.catalogue)));
   else if (options.catalogue) parts.push(formatStatementCoverage(statementCoverage(report, options.catalogue)).split("\n")[0]!);
   parts.push(formatTimings(report));
-  parts.push(count.fail > 0 ? `RESULT: FAIL (${count.fail} failing checks)` : "RESULT: PASS");
+  const figure = responseCoverage(report, options.minCoverage);
+  if (figure.minimum !== undefined) parts.push(figure.met ? `Minimum coverage ${figure.minimum}%: met (${formatPercent(figure.percent)})` : `Minimum coverage: ${coverageShortfall(figure)}`);
+  const why = [...(count.fail > 0 ? [`${count.fail} failing checks`] : []), ...(figure.met ? [] : [`coverage below ${figure.minimum}%`])];
+  parts.push(why.length > 0 ? `RESULT: FAIL (${why.join(", ")})` : "RESULT: PASS");
   return parts.join("\n");
 }

@@ -17,6 +17,9 @@ import { runScenario, type Scenario } from "../core/scenario.ts";
 import { loadCatalogue, statementsFor, type Catalogue } from "../core/statement-map.ts";
 import { familyTarget, TARGET_KEYS, type Target } from "../core/target.ts";
 import { runDerived, type DerivedOptions } from "../derived/index.ts";
+import { progressFromLog, type RunProgress } from "./progress.ts";
+import { tcpProblem } from "./reachability.ts";
+import { RunStopped } from "./run-stopped.ts";
 
 export interface RunOptions {
   target: Target;
@@ -31,8 +34,10 @@ export interface RunOptions {
   scenarios?: Scenario[];
   /** Response checks (default: the suites of src/checks). */
   checks?: Record<FamilyId, ResponseCheck[]>;
-  /** Progress lines. */
+  /** Progress lines (suites and pacing waits); `progress` replaces them. */
   log?: (line: string) => void;
+  /** Progress: suites, checks done, pacing waits with a countdown (default: the `log` lines). */
+  progress?: RunProgress;
   /** Build output to read the contract from (default generated/). */
   generatedDir?: string;
   /** The generic checks derived from the contract and the run's traffic (src/derived/); false: none. */
@@ -55,14 +60,24 @@ interface FamilyRun {
   checks: ResponseCheck[];
 }
 
+/**
+ * Runs the suites. Throws RunStopped, with the report of what ran, when a server stops
+ * answering between suites or a suite throws what it should not.
+ */
 export async function runConformance(options: RunOptions): Promise<RunReport> {
   const started = Date.now();
   const profile = options.profile ?? "seed";
   const families = options.families ?? [...FAMILY_IDS];
-  const log = options.log ?? (() => {});
+  const progress = options.progress ?? progressFromLog(options.log);
   const catalogue: Catalogue = loadCatalogue();
-  const pacer = new Pacer({ onWait: (line) => log(`  pacing: ${line}`) });
-  const sink = new ResultSink();
+  const pacer = new Pacer({ onPause: (ms, why) => progress.pause(ms, why) });
+  const results = new ResultSink();
+  const sink = {
+    add(result: CheckResult) {
+      results.add(result);
+      progress.checked();
+    },
+  };
   const timings: SuiteTiming[] = [];
   const warnings = [...options.target.warnings, ...catalogue.problems];
   const mock = options.target.mock === "prism";
@@ -111,9 +126,31 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     });
   };
 
-  const timed = async (suite: string, family: FamilyId, work: () => Promise<void>) => {
+  /**
+   * Runs one suite of a family and times it. A NotApplicable that escapes a suite makes what it
+   * had not run yet not applicable (`leftOver`); after it, the server must still answer, or the
+   * run stops with the reason.
+   */
+  const timed = async (suite: string, run: FamilyRun, work: () => Promise<void>, leftOver: (reason: string) => void) => {
+    const family = run.family;
     const before = { at: Date.now(), requests: pacer.requests, waited: pacer.waitedMs };
-    await work();
+    const label = SUITE_LABELS[suite] ?? suite;
+    const baseUrl = run.ctx!.target.baseUrl;
+    /** Stops the run when the server no longer accepts connections. */
+    const stopIfGone = async (cause?: unknown) => {
+      const down = await tcpProblem(baseUrl);
+      if (down) throw new RunStopped(`${familyName(family)}: ${baseUrl} stopped answering during the ${label} (${down})`, undefined, { cause });
+    };
+    try {
+      await work();
+    } catch (error) {
+      if (!(error instanceof NotApplicable)) {
+        await stopIfGone(error);
+        throw new RunStopped(`${familyName(family)}: the ${label} stopped: ${(error as Error).message?.split("\n")[0] ?? String(error)}`, undefined, { cause: error });
+      }
+      leftOver(error.message);
+    }
+    await stopIfGone();
     timings.push({
       suite,
       family,
@@ -133,14 +170,20 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     if (options.derived === false || !run.ctx) return;
     if (stage === "exhaust" && options.exhaust === false) return;
     const ctx = run.ctx;
-    log(`${familyName(run.family)}: generic checks${stage === "exhaust" ? " (rate limits)" : ""}`);
-    await timed(`derived${stage === "exhaust" ? "-429" : ""}`, run.family, async () => {
+    progress.suite(run.family, `generic checks${stage === "exhaust" ? " (rate limits)" : ""}`);
+    const suite = `derived${stage === "exhaust" ? "-429" : ""}`;
+    const leftOver = (reason: string) =>
+      sink.add({
+        id: `${run.family}/${suite}`, source: "derived", family: run.family, title: "[generic checks] every operation", profile: "seed",
+        statements: [], decisions: [], covers: [], verdict: "not-applicable", reasons: [reason], durationMs: 0,
+      });
+    await timed(suite, run, async () => {
       const outcome = await runDerived(ctx, stage, { exhaustCap: options.exhaustCap ?? 1000, ...(options.derived || {}) }, catalogue, otherFamilyKey(run.family));
       for (const result of outcome.results) {
         sink.add(result);
       }
       for (const count of outcome.requests) derivedRequests.push({ family: run.family, ...count });
-    });
+    }, leftOver);
   };
 
   const runStage = async (run: FamilyRun, stage: "main" | "exhaust") => {
@@ -163,20 +206,33 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     if (stage === "exhaust") await runDerivedStage(run, stage);
     const bound = new Set(boundChecks(inStage).values());
     const label = stage === "main" ? "" : " (rate limits)";
-    if (inStage.length > 0) log(`${familyName(run.family)}: Dredd suite${label}`);
-    if (inStage.length > 0) await timed(`dredd${stage === "exhaust" ? "-429" : ""}`, run.family, () =>
+    const suffix = stage === "exhaust" ? "-429" : "";
+    // What a suite recorded, so that a suite that stops early leaves the rest not applicable.
+    const recorded = new Set<unknown>();
+    const leftOver = <T>(list: T[], add: (item: T, reason: string) => void) => (reason: string) => {
+      for (const item of list) if (!recorded.has(item)) add(item, reason);
+    };
+    const notApplicableCheck = (source: string) => (check: ResponseCheck, reason: string) =>
+      addCheckResult(run, check, source, { verdict: "not-applicable", reasons: [reason], durationMs: 0, decisions: [] });
+    const dredd = inStage.filter((c) => bound.has(c));
+    if (inStage.length > 0) progress.suite(run.family, `Dredd suite${label}`, dredd.length);
+    if (inStage.length > 0) await timed(`dredd${suffix}`, run, () =>
       runDreddSuite({
         ctx,
         checks: inStage,
         stage,
         exhaust: (c) => exhaustLimit(c, { cap: options.exhaustCap ?? 1000 }),
-        record: (check, result) => addCheckResult(run, check, "dredd", result),
+        record: (check, result) => {
+          recorded.add(check);
+          addCheckResult(run, check, "dredd", result);
+        },
       }),
+      leftOver(dredd, notApplicableCheck("dredd")),
     );
     const probes = inStage.filter((c) => !bound.has(c));
     if (probes.length > 0) {
-      log(`${familyName(run.family)}: ${probes.length} probes${label}`);
-      await timed(`probes${stage === "exhaust" ? "-429" : ""}`, run.family, async () => {
+      progress.suite(run.family, `probes${label}`, probes.length);
+      await timed(`probes${suffix}`, run, async () => {
         for (const check of probes) {
           const at = Date.now();
           // A request the target cannot make (no primary key of the family...) is not applicable.
@@ -184,32 +240,55 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
             if (error instanceof NotApplicable) return { verdict: "not-applicable" as const, reasons: [error.message] };
             throw error;
           });
+          recorded.add(check);
           addCheckResult(run, check, "probe", { ...outcome, durationMs: Date.now() - at, decisions: ctx.expectation(check.operationId, check.status).decisions });
         }
-      });
+      }, leftOver(probes, notApplicableCheck("probe")));
     }
     if (scenarios.length > 0) {
-      log(`${familyName(run.family)}: ${scenarios.length} scenarios${label}`);
-      await timed(`scenarios${stage === "exhaust" ? "-429" : ""}`, run.family, async () => {
-        for (const scenario of scenarios) addScenarioResult(run, scenario, await runScenario(scenario, ctx));
-      });
+      progress.suite(run.family, `scenarios${label}`, scenarios.length);
+      await timed(`scenarios${suffix}`, run, async () => {
+        for (const scenario of scenarios) {
+          const result = await runScenario(scenario, ctx);
+          recorded.add(scenario);
+          addScenarioResult(run, scenario, result);
+        }
+      }, leftOver(scenarios, (scenario, reason) => addScenarioResult(run, scenario, { verdict: "not-applicable", reasons: [reason], durationMs: 0 })));
     }
     if (stage === "main") await runDerivedStage(run, stage);
   };
 
-  for (const run of runs) await runStage(run, "main");
-  for (const run of runs) await runStage(run, "exhaust");
-
-  return {
+  const report = (): RunReport => ({
     target: options.target.source,
     profile,
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
-    results: [...sink.results],
+    results: [...results.results],
     timings,
     families,
     documented: runs.flatMap((run) => documentedPairs(run.contract).map((pair) => ({ ...pair, family: run.family }))),
     warnings,
     derivedRequests,
-  };
+  });
+
+  try {
+    for (const run of runs) await runStage(run, "main");
+    for (const run of runs) await runStage(run, "exhaust");
+  } catch (error) {
+    const reason = error instanceof RunStopped ? error.message : `the run stopped: ${(error as Error).message?.split("\n")[0] ?? String(error)}`;
+    throw new RunStopped(reason, report(), { cause: error instanceof RunStopped ? (error.cause ?? error) : error });
+  }
+  return report();
 }
+
+/** Suite names as the progress and a stopped run's reason say them. */
+const SUITE_LABELS: Record<string, string> = {
+  dredd: "Dredd suite",
+  "dredd-429": "Dredd suite (rate limits)",
+  probes: "probes",
+  "probes-429": "probes (rate limits)",
+  scenarios: "scenarios",
+  "scenarios-429": "scenarios (rate limits)",
+  derived: "generic checks",
+  "derived-429": "generic checks (rate limits)",
+};

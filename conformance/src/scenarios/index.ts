@@ -4,9 +4,13 @@
  * their place here).
  */
 import type { Scenario } from "../core/scenario.ts";
+import { fixedPrefix } from "./auth-fixed-prefix.ts";
+import { keyFormat } from "./auth-key-format.ts";
 import { keyNeverInQueryA, keyNeverInQueryB } from "./auth-key-never-in-query.ts";
+import { livePrefix } from "./auth-live-prefix.ts";
 import { merchantReadScope } from "./auth-merchant-read-scope.ts";
 import { testKeysRefusedByLive } from "./auth-test-keys-refused-live.ts";
+import { userAgentOptional } from "./auth-user-agent-optional.ts";
 import { postAndPutTakeJson } from "./family-b-content-type-json.ts";
 import { idempotencyKeyAvoidsDuplicates } from "./family-b-idempotency-no-duplicates.ts";
 import { boletoCancelStateMachine } from "./boleto-cancel-state-machine.ts";
@@ -24,7 +28,11 @@ import { replayReturnsOriginal } from "./idempotency-replay-returns-original.ts"
 import { keysScopedPerApiKey } from "./idempotency-scoped-per-api-key.ts";
 import { writesNeedIdempotencyKey } from "./idempotency-writes-need-key.ts";
 import { rateLimitExhaustion } from "./rate-limit-exhaustion.ts";
+import { generalLimitAnnounced } from "./rate-limit-general-announced.ts";
 import { rateLimitHeadersConsistent } from "./rate-limit-headers-consistent.ts";
+import { pixLimitAnnounced } from "./rate-limit-pix-announced.ts";
+import { queryLimitAnnounced } from "./rate-limit-queries-announced.ts";
+import { transactionLimitAnnounced } from "./rate-limit-transactions-announced.ts";
 import { perResourceLimitsSeparate } from "./rate-limit-per-resource.ts";
 import { pixLimitEnforcedSeparately, transactionLimitEnforcedSeparately } from "./rate-limit-creations-exhaustion.ts";
 import { familyAUnderV1 } from "./service-v1-prefix.ts";
@@ -44,6 +52,7 @@ export const SCENARIOS: Scenario[] = [
   chargeCreatedPending,
   keyNeverInQueryA,
   testKeysRefusedByLive,
+  livePrefix,
   merchantReadScope,
   chargeTenantIsolation,
   webhookSignedWithHmac,
@@ -52,6 +61,9 @@ export const SCENARIOS: Scenario[] = [
   // family B
   healthV1EnvelopeSemver,
   keyNeverInQueryB,
+  keyFormat,
+  fixedPrefix,
+  userAgentOptional,
   postAndPutTakeJson,
   idempotencyKeyAvoidsDuplicates,
   customerLifecycle,
@@ -59,6 +71,10 @@ export const SCENARIOS: Scenario[] = [
   customerTenantIsolation,
   boletoCancelStateMachine,
   rateLimitHeadersConsistent,
+  generalLimitAnnounced,
+  pixLimitAnnounced,
+  transactionLimitAnnounced,
+  queryLimitAnnounced,
   perResourceLimitsSeparate,
   pixLimitEnforcedSeparately,
   transactionLimitEnforcedSeparately,

@@ -1,13 +1,15 @@
 /**
  * The generic checks (src/derived/) against broken servers (derived-mutants.ts): each breaks one
- * rule at one operation and the named derived result must fail. Only the generic checks run
- * (no Dredd suite, no scenarios): they make their own traffic, which keeps each run to seconds.
+ * rule at one operation and the named derived result must fail. Only the generic checks of the
+ * broken server's class and family run (no Dredd suite, no scenarios): they make their own
+ * traffic, which keeps each run under a second. The correct server passes the variant only a
+ * second key of one account can show.
  */
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { formatReport } from "../../src/runner/report.ts";
 import { failed } from "../../src/core/results.ts";
 import { runAgainstSandbox, SMALL_PLAN } from "../sandbox-run.ts";
-import { DERIVED_MUTATIONS, SECOND_KEY, startDerivedMutant } from "./derived-mutants.ts";
+import { DERIVED_MUTATIONS, startDerivedMutant } from "./derived-mutants.ts";
 
 const cleanups: Array<() => Promise<void>> = [];
 const caught = new Map<string, string[]>();
@@ -18,6 +20,15 @@ afterAll(() => {
   const lines = [`generic checks: ${[...caught.values()].flat().length} of ${DERIVED_MUTATIONS.length} broken servers caught`];
   for (const [derivedClass, names] of caught) lines.push(`  ${derivedClass}: ${names.length} (${names.join(", ")})`);
   console.log(lines.join("\n"));
+});
+
+describe("the idempotency key space against the correct server", () => {
+  it("passes with the sandbox's second key of the primary account: one idempotency key makes one record per API key", async () => {
+    const report = await runAgainstSandbox({ checks: { "family-a": [], "family-b": [] }, scenarios: [], derived: { classes: ["idempotency-key-space"] } }, cleanups);
+    const secondKey = report.results.filter((r) => r.id.endsWith("/second-key-same-account"));
+    expect(secondKey.length, formatReport(report)).toBeGreaterThanOrEqual(2);
+    expect(secondKey.filter((r) => r.verdict !== "pass"), formatReport(report)).toEqual([]);
+  });
 });
 
 describe("the generic checks catch one broken rule per server", () => {
@@ -34,12 +45,7 @@ describe("the generic checks catch one broken rule per server", () => {
           profile: mutation.profile,
           plan: mutation.needsRateLimits ? SMALL_PLAN : "generous",
           exhaust: mutation.derivedClass === "rate-limits",
-          adjustTarget: mutation.primarySecondKey
-            ? (target) => {
-                target.familyA!.keys.primarySecondKey = SECOND_KEY["family-a"];
-                target.familyB!.keys.primarySecondKey = SECOND_KEY["family-b"];
-              }
-            : undefined,
+          adjustTarget: mutation.adjustTarget,
         },
         cleanups,
       );

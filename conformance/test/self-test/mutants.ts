@@ -6,7 +6,9 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Profile } from "../../src/core/profiles/index.ts";
+import type { Target } from "../../src/core/target.ts";
 import type { FamilyId } from "@payment-collection/contract/model/index.ts";
+import { barCodeToBankLine, boletoGeneralCheckDigit } from "@payment-collection/contract/domain/domain-checks.ts";
 
 export interface Exchange {
   method: string;
@@ -47,6 +49,8 @@ export interface Mutation {
   companion?(): Promise<{ url: string; close(): Promise<void> }>;
   /** Changes the correct server's reply (`request` is what was forwarded). */
   response?(request: Exchange, reply: Reply): Reply;
+  /** Changes the target the suites get (a key the broken server issues differently...). */
+  adjustTarget?(target: Target): void;
 }
 
 type Json = Record<string, any>;
@@ -60,6 +64,15 @@ function editJson(matches: (request: Exchange, reply: Reply) => boolean, edit: (
     return { ...reply, body: JSON.stringify(body) };
   };
 }
+
+/** A valid barcode of another boleto: one free-field digit changed, the general check digit recomputed. */
+function anotherBoleto(barCode: string): string {
+  const changed = `${barCode.slice(0, 30)}${(Number(barCode[30]) + 1) % 10}${barCode.slice(31)}`;
+  return `${changed.slice(0, 4)}${boletoGeneralCheckDigit(changed)}${changed.slice(5)}`;
+}
+
+/** The same document with its last check digit off by one. */
+const withWrongLastDigit = (document: string) => `${document.slice(0, -1)}${(Number(document.at(-1)) + 1) % 10}`;
 
 const is = (method: string, path: RegExp, status?: number) => (request: Exchange, reply: Reply) =>
   request.method === method && path.test(request.path) && (status === undefined || reply.status === status);
@@ -94,6 +107,22 @@ export const MUTATIONS: Mutation[] = [
       const line: string = body.data.boleto.bankLine;
       body.data.boleto.bankLine = `${line.slice(0, 9)}${(Number(line[9]) + 1) % 10}${line.slice(10)}`;
     }),
+  },
+  {
+    name: "boleto-bank-line-of-another-boleto",
+    caughtBy: "family-b/getBoleto/200/",
+    breaks: "a boleto's barCode and bankLine are the same boleto (D43): here each is valid, but the line is another boleto's",
+    family: "family-b",
+    profile: "full",
+    response: editJson(is("GET", /^\/sdk\/boleto\/[^/]+$/, 200), (body) => (body.data.boleto.bankLine = barCodeToBankLine(anotherBoleto(body.data.boleto.barCode)))),
+  },
+  {
+    name: "customer-read-document-wrong-check-digit",
+    caughtBy: "family-b/getCustomer/200/",
+    breaks: "a customer's documentNumber, as a reading returns it, is a CPF or CNPJ with correct check digits (D43)",
+    family: "family-b",
+    profile: "full",
+    response: editJson(is("GET", /^\/api\/v1\/sdk\/customers\/[^/]+$/, 200), (body) => (body.data.documentNumber = withWrongLastDigit(body.data.documentNumber))),
   },
   {
     name: "charge-amount-as-string",

@@ -11,9 +11,10 @@ import { failed } from "../../src/core/results.ts";
 import { BEHAVIOUR_MUTATIONS, NOT_CATCHABLE_HERE } from "./behaviour-mutants.ts";
 import { SCENARIOS } from "../../src/scenarios/index.ts";
 import { MUTATIONS, startMutant } from "./mutants.ts";
+import { WIRE_RULE_MUTATIONS } from "./wire-rule-mutants.ts";
 import { runAgainstSandbox, SMALL_PLAN } from "../sandbox-run.ts";
 
-export const ALL_MUTATIONS = [...MUTATIONS, ...BEHAVIOUR_MUTATIONS];
+export const ALL_MUTATIONS = [...MUTATIONS, ...BEHAVIOUR_MUTATIONS, ...WIRE_RULE_MUTATIONS];
 
 export function mutationSuite(family: FamilyId): void {
   const cleanups: Array<() => Promise<void>> = [];
@@ -32,17 +33,22 @@ export function mutationSuite(family: FamilyId): void {
   });
   for (const mutation of mutations) {
     it(`fail (${mutation.profile ?? "seed"}) when ${mutation.breaks} [${mutation.name}]`, { timeout: 60_000 }, async () => {
-      // A broken server a scenario must catch meets the family's scenarios only (no Dredd
-      // suite): the scenarios are the checks of such rules, and the run is a few seconds shorter.
-      const byScenario = SCENARIOS.some((s) => mutation.caughtBy.startsWith(s.id));
+      // A broken server a scenario must catch meets that scenario only (no Dredd suite, no
+      // other scenario): it is the check of such a rule, and the run takes a second or two.
+      // The generic checks have their own broken servers (derived-mutation.test.ts).
+      const catching = SCENARIOS.filter((s) => mutation.caughtBy.startsWith(s.id));
+      const byScenario = catching.length > 0;
       const report = await runAgainstSandbox(
         {
           proxy: (upstream, keys) => startMutant(upstream, mutation, keys),
           checks: byScenario ? { "family-a": [], "family-b": [] } : undefined,
+          scenarios: byScenario ? catching : undefined,
+          derived: false,
           families: [mutation.family],
           profile: mutation.profile,
           plan: mutation.needsRateLimits ? SMALL_PLAN : "generous",
           exhaust: mutation.needsRateLimits ?? false,
+          adjustTarget: mutation.adjustTarget,
         },
         cleanups,
       );

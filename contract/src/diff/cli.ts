@@ -1,11 +1,11 @@
 /**
- * `npm run contract:diff -- --base <git ref | folder | file> [--head <folder | file>] [--json | --markdown]`
+ * `payment-collection contract diff --base <git ref | folder | file> [--head <folder | file>] [--json | --markdown]`
  *
  * Compares the generated OpenAPI 3.1 documents of both families with those of a base and
  * classifies every change (see contract/README.md, "Breaking changes"). Exit codes: 0 no
  * breaking change the version does not allow, 1 a breaking change the version does not allow,
- * 2 bad input (one line on stderr, never a stack trace). Thin on purpose: it will become the
- * `contract diff` subcommand of the project CLI; the engine is ./index.ts.
+ * 2 bad input (one line on stderr, never a stack trace). Thin on purpose (the
+ * `contract diff` subcommand of the project CLI); the engine is ./index.ts.
  */
 import { parseArgs } from "node:util";
 import { countByVerdict, diffFamilies, judge, pathVersionsOf, renderChangelog, type JudgedChange } from "./index.ts";
@@ -13,7 +13,7 @@ import { BadInput, loadBase, loadFile, loadFolder, loadWorkingTree, restrictTo, 
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 
-export const USAGE = `Usage: npm run contract:diff -- --base <git ref | folder | file> [options]
+export const USAGE = `usage: payment-collection contract diff --base <git ref | folder | file> [options]
 
 Compares the generated OpenAPI 3.1 documents of family A and family B (generated/openapi/3.1)
 with a base and classifies each change as breaking, compatible or informational.

@@ -132,6 +132,24 @@ export function bankLineToBarCode(bankLine: string): string {
   return boletoUtils.linhaDigitavel2CodBarras(bankLine);
 }
 
+/** The typed line (47 digits, no formatting) of a bank boleto barcode. */
+export function barCodeToBankLine(barCode: string): string {
+  return boletoUtils.codBarras2LinhaDigitavel(barCode, false);
+}
+
+/**
+ * A boleto's barcode and typed line describe the same boleto: the line is the barcode
+ * rearranged with field check digits. Only judged when each is valid alone; a broken one is
+ * its own format's problem, reported there.
+ */
+export function bankSlipProblem(slip: { barCode?: unknown; bankLine?: unknown }): string | null {
+  const { barCode, bankLine } = slip;
+  if (typeof barCode !== "string" || typeof bankLine !== "string") return null;
+  if (barCodeProblem(barCode) !== null || bankLineProblem(bankLine) !== null) return null;
+  const encoded = bankLineToBarCode(bankLine);
+  return encoded === barCode ? null : `bankLine encodes barcode ${encoded}, not the barCode ${barCode}`;
+}
+
 const DAY_MS = 86_400_000;
 const FACTOR_BASE_1997 = Date.UTC(1997, 9, 7);
 /** FEBRABAN restarted the due-date factor at 1000 on 2025-02-22 (9999 was 2025-02-21). */
@@ -293,8 +311,7 @@ class Walker {
     const { barCode, bankLine, image, brCode } = object;
     if (typeof barCode === "string" && barCodeProblem(barCode) === null) {
       if (typeof bankLine === "string" && bankLineProblem(bankLine) === null) {
-        const encoded = bankLineToBarCode(bankLine);
-        this.record("boleto-pair", at("bankLine"), bankLine, encoded === barCode ? null : `encodes barcode ${encoded}, not ${barCode}`);
+        this.record("boleto-pair", at("bankLine"), bankLine, bankSlipProblem({ barCode, bankLine }));
       }
       const dueDate = nearest(chain, ["duedate", "dueDate", "due_date"]);
       if (typeof dueDate === "string" && timestampProblem(dueDate) === null) {

@@ -1,12 +1,14 @@
 /**
- * The domain checks (contract/src/domain/domain-checks.ts) as JSON Schema string formats, so
- * a schema can say `format: cpf-cnpj` and every validator built by the model enforces the
- * check digits. The generated documents do not use these formats yet (their fields carry
- * patterns only); the formats are registered anyway so that the contract can adopt them
- * without touching any validator.
+ * The domain checks (contract/src/domain/domain-checks.ts) as JSON Schema, so a schema can
+ * say `format: cpf-cnpj` and every validator built by the model enforces the check digits.
+ * The generated documents name them with the extension `x-domain-format` (json-schema.ts
+ * turns it into these): on a string, a format; on an object, a rule relating its members
+ * (the barcode and the typed line of one boleto), which no format can express.
  */
+import type { FuncKeywordDefinition, SchemaValidateFunction } from "ajv";
 import {
   bankLineProblem,
+  bankSlipProblem,
   barCodeProblem,
   brCodeProblem,
   cpfCnpjProblem,
@@ -28,14 +30,42 @@ export const DOMAIN_FORMATS = {
 
 export type DomainFormat = keyof typeof DOMAIN_FORMATS;
 
+/** Object format name -> the rule relating the object's members (null: valid, else the reason). */
+export const DOMAIN_OBJECT_FORMATS = {
+  "boleto-bank-slip": bankSlipProblem,
+} as const satisfies Record<string, (value: Record<string, unknown>) => string | null>;
+
+export type DomainObjectFormat = keyof typeof DOMAIN_OBJECT_FORMATS;
+
+/** The ajv keyword an object format becomes (`domainObjectFormat: boleto-bank-slip`). */
+export const DOMAIN_OBJECT_KEYWORD = "domainObjectFormat";
+
 /** Why a value breaks a domain format, or null when it satisfies it. */
 export function domainFormatProblem(format: DomainFormat, value: string): string | null {
   return DOMAIN_FORMATS[format](value);
 }
 
-/** Registers every domain format on an ajv instance (string formats; other types pass). */
-export function addDomainFormats(ajv: { addFormat(name: string, format: { type: "string"; validate: (value: string) => boolean }): unknown }): void {
+/** The part of an ajv instance the domain formats need. */
+interface AjvLike {
+  addFormat(name: string, format: { type: "string"; validate: (value: string) => boolean }): unknown;
+  addKeyword(definition: FuncKeywordDefinition): unknown;
+}
+
+/**
+ * Registers every domain format on an ajv instance: string formats (other types pass) and the
+ * object keyword (other types pass). An unknown object format name fails the value, so a
+ * typo in the contract shows up instead of passing silently.
+ */
+export function addDomainFormats(ajv: AjvLike): void {
   for (const [name, problem] of Object.entries(DOMAIN_FORMATS)) {
     ajv.addFormat(name, { type: "string", validate: (value: string) => problem(value) === null });
   }
+  const validate: SchemaValidateFunction = (format: string, data: Record<string, unknown>) => {
+    const rule = (DOMAIN_OBJECT_FORMATS as Record<string, (value: Record<string, unknown>) => string | null>)[format];
+    const problem = rule ? rule(data) : `unknown domain object format ${format}`;
+    // ajv fills in where the error happened (instancePath, schemaPath).
+    validate.errors = problem === null ? undefined : [{ keyword: DOMAIN_OBJECT_KEYWORD, params: { format }, message: `must be a ${format}: ${problem}` }];
+    return problem === null;
+  };
+  ajv.addKeyword({ keyword: DOMAIN_OBJECT_KEYWORD, type: "object", schemaType: "string", errors: true, validate });
 }

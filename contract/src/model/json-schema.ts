@@ -11,10 +11,10 @@
 import { Ajv as Ajv07, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { addDomainFormats, DOMAIN_FORMATS } from "./domain-formats.ts";
+import { addDomainFormats, DOMAIN_FORMATS, DOMAIN_OBJECT_FORMATS, DOMAIN_OBJECT_KEYWORD } from "./domain-formats.ts";
 import type { OpenApiVersionId } from "./layout.ts";
 
-/** The vendor extension naming a domain format (`x-domain-format: br-code`). */
+/** The vendor extension naming a domain format (`x-domain-format: br-code`, or `boleto-bank-slip` on an object). */
 export const DOMAIN_FORMAT_EXTENSION = "x-domain-format";
 
 export type JsonSchema = Record<string, unknown>;
@@ -106,6 +106,11 @@ function convert(schema: unknown, version: OpenApiVersionId, options: Conversion
     // domain rules: the extension becomes the model's ajv format of that name.
     if (keyword === DOMAIN_FORMAT_EXTENSION && typeof value === "string" && value in DOMAIN_FORMATS) {
       out.format = value;
+      continue;
+    }
+    // On an object, the rule relating its members (a boleto's barcode and typed line).
+    if (keyword === DOMAIN_FORMAT_EXTENSION && typeof value === "string" && value in DOMAIN_OBJECT_FORMATS) {
+      out[DOMAIN_OBJECT_KEYWORD] = value;
       continue;
     }
     if (keyword.startsWith("x-") || DROPPED_KEYWORDS.has(keyword)) continue;

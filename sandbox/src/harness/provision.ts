@@ -2,17 +2,20 @@
  * A target for the project's sandbox (sandbox/): its seeded keys and the primary account's
  * webhook secret, and fixtures made through its controls (`/_sandbox/...`), which the
  * published interface cannot make: REGISTERED and CONFIRMED boletos, and a customer tied to an
- * open charge (a customer with a PENDING transaction).
+ * open charge (a customer with a PENDING transaction). The primary account's second key, when
+ * the ring has one, is named too: the idempotency key space checks need two keys of one account.
  */
+import type { RateLimitPlan } from "../plans.ts";
+
 /** A target file's content (the conformance target format), as plain JSON. */
 export type TargetDocument = {
   familyA: { baseUrl: string; environment: string; keys: Record<string, string>; webhookSecret: string };
-  familyB: { baseUrl: string; keys: Record<string, string>; fixtures: Record<string, unknown> };
+  familyB: { baseUrl: string; keys: Record<string, string>; fixtures: Record<string, unknown>; plan?: Record<string, number> };
 };
 
 export interface SandboxKeysLike {
-  familyA: { primary: string; noMerchantRead: string; secondAccount: string; rateLimits?: string };
-  familyB: { primary: string; secondAccount: string; rateLimits?: string };
+  familyA: { primary: string; noMerchantRead: string; secondAccount: string; rateLimits?: string; primarySecondKey?: string };
+  familyB: { primary: string; secondAccount: string; rateLimits?: string; primarySecondKey?: string };
 }
 
 async function call(url: string, key: string, body?: unknown): Promise<Record<string, unknown>> {
@@ -38,6 +41,13 @@ export interface SandboxTargetOptions {
   registeredBoletos?: number;
   /** Give the 429 checks the sandbox's dedicated rate-limit account. */
   useRateLimitAccount?: boolean;
+  /** The plan the sandbox runs: the target declares it, so the suites hold announced limits to it. */
+  declarePlan?: RateLimitPlan;
+}
+
+/** A sandbox plan in the target's terms (per-minute figures by resource of the Limits table). */
+function targetPlan(plan: RateLimitPlan): Record<string, number> {
+  return { general: plan.general, transactions: plan.transactionCreations, pix: plan.pixCreations, queries: plan.queries };
 }
 
 /** Creates the fixtures on a running sandbox and returns the target file content that names them. */
@@ -70,6 +80,7 @@ export async function provisionSandboxTarget(url: string, keys: SandboxKeysLike,
           secondAccount: keys.familyA.secondAccount,
           noMerchantRead: keys.familyA.noMerchantRead,
           ...(rateLimits && keys.familyA.rateLimits ? { rateLimits: keys.familyA.rateLimits } : {}),
+          ...(keys.familyA.primarySecondKey ? { primarySecondKey: keys.familyA.primarySecondKey } : {}),
         },
         webhookSecret,
       },
@@ -79,6 +90,7 @@ export async function provisionSandboxTarget(url: string, keys: SandboxKeysLike,
           primary: keys.familyB.primary,
           secondAccount: keys.familyB.secondAccount,
           ...(rateLimits && keys.familyB.rateLimits ? { rateLimits: keys.familyB.rateLimits } : {}),
+          ...(keys.familyB.primarySecondKey ? { primarySecondKey: keys.familyB.primarySecondKey } : {}),
         },
         fixtures: {
           registeredBoletoIds: registered,
@@ -87,6 +99,7 @@ export async function provisionSandboxTarget(url: string, keys: SandboxKeysLike,
           malformedCustomerId: "not-a-uuid",
           unknownCustomerId: "00000000-0000-4000-8000-000000000000",
         },
+        ...(options.declarePlan ? { plan: targetPlan(options.declarePlan) } : {}),
       },
   };
 }

@@ -10,7 +10,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { PlanName, RateLimitPlan } from "../plans.ts";
+import { resolvePlan, type PlanName, type RateLimitPlan } from "../plans.ts";
 import { startSandbox, type RunningSandbox } from "../server.ts";
 import { isPostgresUrl } from "../store/open.ts";
 import { roundRobinProxy } from "./round-robin-proxy.ts";
@@ -61,7 +61,7 @@ export async function startTemporarySandbox(options: TemporarySandboxOptions = {
     const sandbox = instances[0];
     if (count > 1) proxy = await roundRobinProxy(instances.map((instance) => instance.url));
     const url = proxy?.url ?? sandbox.url;
-    const target = await provisionSandboxTarget(url, sandbox.keys, options);
+    const target = await provisionSandboxTarget(url, sandbox.keys, { ...options, declarePlan: resolvePlan(options.plan ?? "generous") });
     const targetFile = join(dataDir, "target.json");
     writeFileSync(targetFile, `${JSON.stringify(target, null, 2)}\n`);
     return { url, keys: sandbox.keys, target, targetFile, close };

@@ -136,22 +136,27 @@ export const controlHandlers: HandlerTable = {
     async handle(ctx) {
       const { status } = ctx.body as { status: FamilyB["schemas"]["TransactionStatus"] };
       // Invariant: a PENDING or PROCESSING transaction never names a deleted customer (the
-      // customer delete refuses while one exists, 409 OCD001); the control keeps it too.
+      // customer delete refuses while one exists, 409 OCD001); the control keeps it too. The
+      // customer is read in the update's transaction, so no delete slips between check and write.
       const opens = (OPEN_TRANSACTION_STATUSES as readonly string[]).includes(status);
-      const existing = opens ? await ctx.app.store.get("transaction", ctx.account.id, ctx.params.transactionId) : undefined;
-      const customerId = (existing?.data as unknown as Transaction | undefined)?.customerId;
-      if (customerId) {
-        const customer = await ctx.app.store.get("customer", ctx.account.id, customerId);
-        if (customer?.status === "DELETED") {
-          return controlError(409, "INVALID_STATE", "The transaction's customer is deleted.", `Transaction ${ctx.params.transactionId} names the deleted customer ${customerId}; it cannot become ${status}.`);
-        }
-      }
-      const outcome = await ctx.app.store.update("transaction", ctx.account.id, ctx.params.transactionId, (current: StoredRecord) => {
-        const next: Transaction = { ...(current.data as unknown as Transaction), status, updatedAt: ctx.now.toISOString() };
-        return { next: { ...current, status, data: asData(next) }, result: next };
-      });
+      const customerOf = (record: StoredRecord) => (record.data as unknown as Transaction).customerId;
+      type Outcome = { deletedCustomer: string } | { transaction: Transaction };
+      const outcome = await ctx.app.store.update<Outcome>(
+        "transaction",
+        ctx.account.id,
+        ctx.params.transactionId,
+        (current: StoredRecord, _referencing, customer) => {
+          if (customer?.status === "DELETED") return { result: { deletedCustomer: customer.id } };
+          const next: Transaction = { ...(current.data as unknown as Transaction), status, updatedAt: ctx.now.toISOString() };
+          return { next: { ...current, status, data: asData(next) }, result: { transaction: next } };
+        },
+        { related: (current) => (opens && customerOf(current) ? { kind: "customer", id: customerOf(current)! } : undefined) },
+      );
       if (!outcome.found) return notFound(`No transaction with id ${ctx.params.transactionId}`);
-      return success(200, outcome.result, ctx.now);
+      if ("deletedCustomer" in outcome.result) {
+        return controlError(409, "INVALID_STATE", "The transaction's customer is deleted.", `Transaction ${ctx.params.transactionId} names the deleted customer ${outcome.result.deletedCustomer}; it cannot become ${status}.`);
+      }
+      return success(200, outcome.result.transaction, ctx.now);
     },
   },
 

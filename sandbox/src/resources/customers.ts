@@ -182,7 +182,7 @@ export const customerHandlers: HandlerTable = {
           const next: StoredCustomer = { ...customer, status: "DELETED", updatedAt: ctx.now.toISOString() };
           return { next: { ...current, status: "DELETED", data: next as unknown as Record<string, unknown> }, result: { conflict: false, customer: next } };
         },
-        { kind: "transaction", statuses: OPEN_TRANSACTION_STATUSES },
+        { countReferencing: { kind: "transaction", statuses: OPEN_TRANSACTION_STATUSES } },
       );
       if (!outcome.found) return operationError(404, version, "OCD001", "Customer not found.");
       if (outcome.result.conflict) {

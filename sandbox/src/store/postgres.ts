@@ -4,15 +4,17 @@
  * guarantee holds across processes:
  *
  * - idempotency: the key is claimed by `INSERT ... ON CONFLICT DO NOTHING` on the primary key
- *   (scope, key) in the same statement (or transaction) that inserts the record. Two instances
- *   receiving one key at once: the second insert waits for the first transaction, then finds
- *   the key and replays its response. A constraint, not an in-process lock.
- * - rate limits and clocks: `sandbox_admit` (postgres/schema.ts) reads the account's clock and
- *   charges the buckets in one round trip, shared by every instance; nothing is cached.
+ *   (scope, key) in the same transaction that inserts the record (postgres/creations.ts).
+ * - rate limits and clocks: `sandbox_admit_many` (postgres/schema.ts) reads the accounts' clocks
+ *   and charges the buckets of a batch of requests in one round trip, shared by every instance;
+ *   nothing is cached (postgres/admissions.ts).
  * - webhook outbox: events are claimed with FOR UPDATE SKIP LOCKED and leased; each attempt is
  *   settled only under its lease and logged with the instance that made it.
  * - preconditions (a transaction naming a customer): the customer row is read FOR SHARE, and a
  *   customer's delete locks it FOR UPDATE before counting its open transactions.
+ *
+ * Round trips: a request is admitted in one (shared by the requests of one event-loop turn),
+ * a creation committed in one (likewise shared), a lookup by id read in one (likewise).
  *
  * Faults: connections time out after 2 s, queries after 5 s (client side and
  * `statement_timeout`); a connection error, a timeout or a server shutting down becomes a
@@ -22,11 +24,8 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import type {
-  Admission,
   AttemptLog,
   ClaimedEvent,
-  CreateOutcome,
-  CreateRequest,
   DeliveryLogEntry,
   ListQuery,
   OutboxEvent,
@@ -34,9 +33,13 @@ import type {
   SandboxStore,
   StoredRecord,
   UpdateDecision,
+  UpdateOptions,
   WebhookSecrets,
 } from "./types.ts";
-import { StoreUnavailableError } from "./types.ts";
+import { admissionBatches } from "./postgres/admissions.ts";
+import { batcher } from "./postgres/batcher.ts";
+import { creations, RECORD_COLUMNS as COLUMNS } from "./postgres/creations.ts";
+import { isUnavailable, unavailable } from "./postgres/faults.ts";
 import { migrate } from "./postgres/schema.ts";
 import { toRecord, type RecordRow } from "./sqlite/records.ts";
 import { ATTEMPT_COLUMNS, OUTBOX_COLUMNS, toAttemptLog, toOutboxEvent, type AttemptRow, type OutboxRow } from "./sqlite/outbox.ts";
@@ -60,8 +63,6 @@ export interface PostgresStoreOptions {
   durability?: "process" | "power";
 }
 
-const COLUMNS = "kind, account_id, id, status, customer_id, unique_key, created_ms, data";
-
 /** BIGINT columns as numbers (times in ms are safe integers), for this pool only. */
 const TYPES = {
   getTypeParser: ((oid: number, format?: string) => (oid === 20 ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format as "text"))) as never,
@@ -77,23 +78,6 @@ export function redactUrl(url: string): string {
     return "postgres://(unparseable)";
   }
 }
-
-const UNAVAILABLE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "57014", "57P01", "57P02", "57P03", "53300"]);
-
-/** Whether an error means the database cannot be reached now (as opposed to a bug or a constraint). */
-function isUnavailable(error: unknown): boolean {
-  const e = error as { code?: string; message?: string } | undefined;
-  if (!e) return false;
-  if (e.code && (UNAVAILABLE_CODES.has(e.code) || e.code.startsWith("08"))) return true;
-  return /connection terminated|timeout|connection error|not queryable|connection closed|terminating connection|the database system is (starting|shutting) down|Client was closed|after calling end on the pool/i.test(e.message ?? "");
-}
-
-function unavailable(error: unknown): never {
-  if (isUnavailable(error)) throw new StoreUnavailableError((error as Error).message.split("\n")[0] || "PostgreSQL unreachable", 1);
-  throw error;
-}
-
-const isUniqueViolation = (error: unknown) => (error as { code?: string })?.code === "23505";
 
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<SandboxStore> {
   const queryTimeoutMs = options.queryTimeoutMs ?? 5000;
@@ -167,112 +151,6 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
     }
   }
 
-  /**
-   * Admissions (clock offset and rate-limit charge) are grouped: the requests that arrive during
-   * one event-loop turn are admitted by one call of `sandbox_admit_batch`, in arrival order, in
-   * one round trip and one transaction. Counters stay exact and shared: the batch locks its
-   * buckets in the database like single admissions do.
-   */
-  interface PendingAdmission {
-    request: { a: string | null; k: string[]; l: number[]; w: number };
-    resolve: (admission: Admission) => void;
-    reject: (error: unknown) => void;
-  }
-  let admissions: PendingAdmission[] = [];
-  const validOffset = (offset: number) => (Number.isSafeInteger(offset) && !Number.isNaN(new Date(Date.now() + offset).getTime()) ? offset : 0);
-  async function flushAdmissions(): Promise<void> {
-    const batch = admissions;
-    admissions = [];
-    try {
-      const { rows } = await q<{ answers: Array<{ o: number; ok: boolean; c: number[] }> }>("SELECT sandbox_admit_batch($1::jsonb) AS answers", [
-        JSON.stringify(batch.map((p) => p.request)),
-      ]);
-      rows[0].answers.forEach((answer, i) => batch[i].resolve({ offsetMs: validOffset(answer.o), admitted: answer.ok, counts: answer.c }));
-    } catch (error) {
-      for (const p of batch) p.reject(error);
-    }
-  }
-
-  /** What a used key answers (replay, mismatch), or "expired"/"gone" when it may be claimed again. */
-  async function earlierUse(request: CreateRequest): Promise<CreateOutcome | "retry"> {
-    const claim = request.claim!;
-    const { rows } = await q<{ fingerprint: string; status: number; body: string; created_ms: number }>(
-      "SELECT fingerprint, status, body, created_ms FROM idempotency_keys WHERE scope = $1 AND key = $2",
-      [claim.scope, claim.key],
-    );
-    const existing = rows[0];
-    if (!existing) return "retry";
-    if (claim.nowMs - existing.created_ms < claim.retentionMs) {
-      if (existing.fingerprint !== claim.fingerprint) return { kind: "mismatch" };
-      return { kind: "replayed", response: { status: existing.status, body: existing.body } };
-    }
-    // Older than the retention: treated as never seen (removed only if nobody replaced it meanwhile).
-    await q("DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND created_ms = $3", [claim.scope, claim.key, existing.created_ms]);
-    return "retry";
-  }
-
-  const recordValues = (request: CreateRequest) => {
-    const r = request.record;
-    return [r.kind, r.accountId, r.id, r.status, r.customerId, r.uniqueKey, r.createdMs, request.dataJson ?? JSON.stringify(r.data)];
-  };
-
-  /** One attempt at a creation. */
-  async function createOnce(request: CreateRequest): Promise<CreateOutcome | "retry"> {
-    const { claim } = request;
-    if (claim && !request.response) throw new Error("an idempotency claim needs the response to store");
-    if (!request.requires) {
-      // The common case in one statement (one round trip, its own transaction): the key is
-      // claimed and the record inserted together, or neither.
-      try {
-        if (!claim) {
-          await q(`INSERT INTO records (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, recordValues(request));
-          return { kind: "created" };
-        }
-        const { rows } = await q<{ claimed: number }>(
-          `WITH claim AS (
-             INSERT INTO idempotency_keys (scope, key, fingerprint, status, body, created_ms, record_kind, record_id)
-             VALUES ($9, $10, $11, $12, $13, $14, $1, $3) ON CONFLICT (scope, key) DO NOTHING RETURNING 1
-           ), rec AS (
-             INSERT INTO records (${COLUMNS}) SELECT $1, $2, $3, $4, $5, $6, $7, $8 WHERE EXISTS (SELECT 1 FROM claim) RETURNING 1
-           ) SELECT (SELECT count(*) FROM claim)::int AS claimed`,
-          [...recordValues(request), claim.scope, claim.key, claim.fingerprint, request.response!.status, request.response!.body, claim.nowMs],
-        );
-        if (rows[0].claimed === 1) return { kind: "created" };
-        return earlierUse(request);
-      } catch (error) {
-        if (isUniqueViolation(error) && (error as { constraint?: string }).constraint === "records_by_unique_key") return { kind: "duplicate" };
-        throw error;
-      }
-    }
-    type Step = CreateOutcome | "retry" | "used";
-    const step: Step = await (async (): Promise<Step> => {
-      try {
-        return await tx(async (client): Promise<Step> => {
-          if (claim) {
-            const claimed = await client.query(
-              "INSERT INTO idempotency_keys (scope, key, fingerprint, status, body, created_ms, record_kind, record_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (scope, key) DO NOTHING RETURNING 1",
-              [claim.scope, claim.key, claim.fingerprint, request.response!.status, request.response!.body, claim.nowMs, request.record.kind, request.record.id],
-            );
-            if (claimed.rowCount === 0) throw new KeyUsed();
-          }
-          const { kind, id, statuses } = request.requires!;
-          // FOR SHARE: the required record cannot change (a customer deleted) until this commits.
-          const found = await client.query<RecordRow>(`SELECT ${COLUMNS} FROM records WHERE kind = $1 AND account_id = $2 AND id = $3 FOR SHARE`, [kind, request.record.accountId, id]);
-          const row = found.rows[0];
-          if (!row || (statuses && !statuses.includes(row.status))) throw new PreconditionFailed(row ? toRecord(row) : undefined);
-          await client.query(`INSERT INTO records (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, recordValues(request));
-          return { kind: "created" };
-        });
-      } catch (error) {
-        if (error instanceof KeyUsed) return "used";
-        if (error instanceof PreconditionFailed) return { kind: "precondition_failed", found: error.found };
-        if (isUniqueViolation(error) && (error as { constraint?: string }).constraint === "records_by_unique_key") return { kind: "duplicate" };
-        throw error;
-      }
-    })();
-    return step === "used" ? earlierUse(request) : step;
-  }
-
   /** Lookups by id, grouped per event-loop turn: one statement reads them all. */
   const lookup = batcher<{ kind: RecordKind; accountId: string; id: string }, StoredRecord | undefined>(async (items) => {
     if (items.length === 1) {
@@ -295,80 +173,28 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
   const get = (kind: RecordKind, accountId: string, id: string) => lookup({ kind, accountId, id });
 
   /**
-   * Creations without a precondition, grouped per event-loop turn (like the SQLite store's
-   * group commit): one statement claims the batch's idempotency keys (in key order, so that two
-   * instances' batches never wait on each other in a cycle) and inserts the records whose key it
-   * claimed, in one transaction. A key already used answers as alone (replay or mismatch). If
-   * the statement fails (a unique key), each creation runs again alone: every outcome is what it
-   * would be alone.
-   */
-  /**
    * Statistics while a table grows from empty faster than autovacuum looks (once a minute): with
    * none, the planner may read an account's records through the time index to find one id. The
    * store analyses its tables after 100, 1,000, 10,000... creations of this instance.
    */
-  let creations = 0;
+  let createdCount = 0;
   let nextAnalyze = 100;
-  const counted = () => {
-    if (++creations < nextAnalyze) return;
-    nextAnalyze *= 10;
-    pool.query("ANALYZE records, idempotency_keys").catch(() => undefined);
-  };
-
-  const createBatch = batcher<CreateRequest, CreateOutcome | "retry">(async (requests) => {
-    if (requests.length === 1) return [await createOnce(requests[0])];
-    let created: Set<number>;
-    try {
-      const input = requests.map((r, i) => ({
-        i,
-        kind: r.record.kind,
-        account_id: r.record.accountId,
-        id: r.record.id,
-        status: r.record.status,
-        customer_id: r.record.customerId,
-        unique_key: r.record.uniqueKey,
-        created_ms: r.record.createdMs,
-        data: r.dataJson ?? JSON.stringify(r.record.data),
-        scope: r.claim?.scope ?? null,
-        key: r.claim?.key ?? null,
-        fingerprint: r.claim?.fingerprint ?? null,
-        rstatus: r.response?.status ?? null,
-        body: r.response?.body ?? null,
-        now_ms: r.claim?.nowMs ?? null,
-      }));
-      const { rows } = await q<{ i: number }>(
-        `WITH input AS (
-           SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(i INT, kind TEXT, account_id TEXT, id TEXT, status TEXT, customer_id TEXT, unique_key TEXT,
-             created_ms BIGINT, data TEXT, scope TEXT, key TEXT, fingerprint TEXT, rstatus INT, body TEXT, now_ms BIGINT)
-         ), claim AS (
-           INSERT INTO idempotency_keys (scope, key, fingerprint, status, body, created_ms, record_kind, record_id)
-           SELECT scope, key, fingerprint, rstatus, body, now_ms, kind, id FROM input WHERE scope IS NOT NULL ORDER BY scope, key, i
-           ON CONFLICT (scope, key) DO NOTHING RETURNING scope, key, record_id
-         ), chosen AS (
-           SELECT input.* FROM input WHERE scope IS NULL
-             OR EXISTS (SELECT 1 FROM claim c WHERE c.scope = input.scope AND c.key = input.key AND c.record_id = input.id)
-         ), rec AS (
-           INSERT INTO records (${COLUMNS}) SELECT kind, account_id, id, status, customer_id, unique_key, created_ms, data FROM chosen ORDER BY i RETURNING 1
-         ) SELECT i FROM chosen`,
-        [JSON.stringify(input)],
-      );
-      created = new Set(rows.map((r) => r.i));
-    } catch (error) {
-      if (isUnavailable(error)) unavailable(error);
-      // Run each alone: the outcome of each is what it would be without the others.
-      return Promise.all(requests.map((r) => createOnce(r)));
-    }
-    return Promise.all(requests.map((r, i) => (created.has(i) ? ({ kind: "created" } as const) : earlierUse(r))));
+  const create = creations({
+    query: q,
+    transaction: tx,
+    created() {
+      if (++createdCount < nextAnalyze) return;
+      nextAnalyze *= 10;
+      pool.query("ANALYZE records, idempotency_keys").catch(() => undefined);
+    },
   });
+  const admit = admissionBatches(q);
 
   return {
     info: { kind: "postgres", shared: true, location: redactUrl(options.url) },
 
     admit(accountId, windowStartMs, buckets) {
-      return new Promise<Admission>((resolve, reject) => {
-        admissions.push({ request: { a: accountId ?? null, k: buckets.map((b) => b.key), l: buckets.map((b) => b.limit), w: windowStartMs }, resolve, reject });
-        if (admissions.length === 1) setImmediate(flushAdmissions);
-      });
+      return admit({ accountId, windowStartMs, buckets });
     },
 
     async ping() {
@@ -380,16 +206,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       }
     },
 
-    async create(request) {
-      // A key that expired or vanished between two statements is claimed again (a few times at most).
-      for (let round = 0; round < 5; round++) {
-        const outcome = round === 0 && !request.requires ? await createBatch(request) : await createOnce(request);
-        if (outcome === "retry") continue;
-        if (outcome.kind === "created") counted();
-        return outcome;
-      }
-      return { kind: "in_flight" };
-    },
+    create,
 
     get,
 
@@ -397,12 +214,20 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       kind: RecordKind,
       accountId: string,
       id: string,
-      decide: (current: StoredRecord, referencing: number) => UpdateDecision<T>,
-      countReferencing?: { kind: RecordKind; statuses: readonly string[] },
+      decide: (current: StoredRecord, referencing: number, related: StoredRecord | undefined) => UpdateDecision<T>,
+      options: UpdateOptions = {},
     ) {
+      const { countReferencing } = options;
       return tx(async (client) => {
         const { rows } = await client.query<RecordRow>(`SELECT ${COLUMNS} FROM records WHERE kind = $1 AND account_id = $2 AND id = $3 FOR UPDATE`, [kind, accountId, id]);
         if (!rows[0]) return { found: false as const };
+        const current = toRecord(rows[0]);
+        // FOR SHARE, after the record's own lock: the related record cannot change (a customer
+        // deleted, which locks it FOR UPDATE) until this update commits.
+        const relatedRef = options.related?.(current);
+        const relatedRow = relatedRef
+          ? (await client.query<RecordRow>(`SELECT ${COLUMNS} FROM records WHERE kind = $1 AND account_id = $2 AND id = $3 FOR SHARE`, [relatedRef.kind, accountId, relatedRef.id])).rows[0]
+          : undefined;
         let count = 0;
         if (countReferencing) {
           const counted = await client.query<{ n: number }>(
@@ -411,7 +236,7 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
           );
           count = counted.rows[0].n;
         }
-        const decision = decide(toRecord(rows[0]), count);
+        const decision = decide(current, count, relatedRow ? toRecord(relatedRow) : undefined);
         const next = decision.next;
         if (next) {
           await client.query("UPDATE records SET status = $1, customer_id = $2, unique_key = $3, data = $4 WHERE kind = $5 AND account_id = $6 AND id = $7", [
@@ -575,34 +400,4 @@ export async function openPostgresStore(options: PostgresStoreOptions): Promise<
       await pool.end();
     },
   };
-}
-
-/**
- * Groups the calls made during one event-loop turn into one call of `run` (which answers them
- * in order); each caller gets its own answer, or the batch's error.
- */
-function batcher<T, R>(run: (items: T[]) => Promise<R[]>): (item: T) => Promise<R> {
-  let pending: Array<{ item: T; resolve: (r: R) => void; reject: (e: unknown) => void }> = [];
-  const flush = async () => {
-    const batch = pending;
-    pending = [];
-    try {
-      const results = await run(batch.map((p) => p.item));
-      batch.forEach((p, i) => p.resolve(results[i]));
-    } catch (error) {
-      for (const p of batch) p.reject(error);
-    }
-  };
-  return (item) =>
-    new Promise<R>((resolve, reject) => {
-      pending.push({ item, resolve, reject });
-      if (pending.length === 1) setImmediate(() => void flush());
-    });
-}
-
-class KeyUsed extends Error {}
-class PreconditionFailed extends Error {
-  constructor(readonly found: StoredRecord | undefined) {
-    super("precondition failed");
-  }
 }

@@ -81,8 +81,8 @@ export function openSqliteStore(options: SqliteStoreOptions): SandboxStore {
     async get(kind, accountId, id) {
       return records.get(kind, accountId, id);
     },
-    async update(kind, accountId, id, decide, countReferencingOf) {
-      return update.immediate(kind, accountId, id, decide as never, countReferencingOf) as never;
+    async update(kind, accountId, id, decide, options) {
+      return update.immediate(kind, accountId, id, decide as never, options) as never;
     },
     async list(kind, accountId, query) {
       return records.list(kind, accountId, query);

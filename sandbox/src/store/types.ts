@@ -118,6 +118,19 @@ export interface WebhookSecrets {
   previousUntilMs: number | null;
 }
 
+/** What an update reads besides the record itself, in the same transaction. */
+export interface UpdateOptions {
+  /** How many records of this kind reference the record (customerId) in these statuses (`decide`'s `referencing`). */
+  countReferencing?: { kind: RecordKind; statuses: readonly string[] };
+  /**
+   * Another record of the account the decision depends on, named by the current record (a
+   * transaction's customer): `decide`'s `related` (undefined when it names none or it does not
+   * exist). It cannot change until the update commits (PostgreSQL reads it FOR SHARE), so a check
+   * on it and the write hold together.
+   */
+  related?: (current: StoredRecord) => { kind: RecordKind; id: string } | undefined;
+}
+
 export interface ListQuery {
   status?: string;
   /** Inclusive lower bound of createdMs. */
@@ -215,16 +228,15 @@ export interface SandboxStore {
   get(kind: RecordKind, accountId: string, id: string): Promise<StoredRecord | undefined>;
 
   /**
-   * Reads a record and writes what `decide` returns, atomically. With `countReferencing`,
-   * `decide` also gets how many records of that kind reference this one (customerId) in
-   * the given statuses, counted in the same transaction.
+   * Reads a record and writes what `decide` returns, atomically; `decide` also gets what
+   * `options` asks for, read in the same transaction (see UpdateOptions).
    */
   update<T>(
     kind: RecordKind,
     accountId: string,
     id: string,
-    decide: (current: StoredRecord, referencing: number) => UpdateDecision<T>,
-    countReferencing?: { kind: RecordKind; statuses: readonly string[] },
+    decide: (current: StoredRecord, referencing: number, related: StoredRecord | undefined) => UpdateDecision<T>,
+    options?: UpdateOptions,
   ): Promise<{ found: false } | { found: true; result: T }>;
 
   /** Records of a kind of one account, newest first, with the total matching the filters. */

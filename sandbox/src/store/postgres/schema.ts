@@ -178,6 +178,107 @@ END
 $fn$;
 `,
   },
+  {
+    // Version 2: the hot paths as functions whose inner statements keep their plans (the
+    // sessions force custom plans, which would re-plan every statement on every call), and
+    // admissions charged per bucket rather than per request. Version 1's functions stay for
+    // instances still running older code.
+    version: 2,
+    sql: `
+-- A batch of admissions (the requests of one event-loop turn of one instance) in one call and
+-- one transaction. The caller numbers the batch's distinct buckets (p_keys, 1-based); request r
+-- counts against the buckets p_pairs[q] for its pairs q (p_sizes[r] of them, in order), each
+-- with its limit p_limits[q], in the window p_windows[r]. Every bucket is created if missing and
+-- locked in the database's sort order (two instances' batches never wait on each other in a
+-- cycle), read once, charged in memory request after request (admitted only if every bucket
+-- has room; a refusal charges nothing), and written once. Answers, per request, whether it was
+-- admitted; per pair, the bucket's count after the request (before it, when refused); per
+-- account of p_accounts, its clock offset (0 without one).
+CREATE FUNCTION sandbox_admit_many(p_keys TEXT[], p_windows BIGINT[], p_sizes INTEGER[], p_pairs INTEGER[], p_limits INTEGER[], p_accounts TEXT[],
+                                   OUT o_admitted BOOLEAN[], OUT o_counts INTEGER[], OUT o_offsets BIGINT[])
+LANGUAGE plpgsql SET plan_cache_mode = auto AS $fn$
+DECLARE
+  windows BIGINT[] := '{}';
+  counts INTEGER[] := '{}';
+  charged BOOLEAN[] := '{}';
+  w BIGINT;
+  c INTEGER;
+  j INTEGER;
+  q INTEGER;
+  r INTEGER;
+  first INTEGER := 1;
+  ok BOOLEAN;
+BEGIN
+  o_admitted := '{}';
+  o_counts := '{}';
+  o_offsets := '{}';
+  INSERT INTO rate_limit_counters (bucket, window_start_ms, count) SELECT k, 0, 0 FROM unnest(p_keys) k ORDER BY k ON CONFLICT (bucket) DO NOTHING;
+  FOR j IN SELECT u.i FROM unnest(p_keys) WITH ORDINALITY u(k, i) ORDER BY u.k LOOP
+    SELECT window_start_ms, count INTO w, c FROM rate_limit_counters WHERE bucket = p_keys[j] FOR UPDATE;
+    windows[j] := w;
+    counts[j] := c;
+    charged[j] := FALSE;
+  END LOOP;
+  FOR r IN 1 .. coalesce(array_length(p_sizes, 1), 0) LOOP
+    ok := TRUE;
+    FOR q IN first .. first + p_sizes[r] - 1 LOOP
+      j := p_pairs[q];
+      o_counts[q] := CASE WHEN windows[j] = p_windows[r] THEN counts[j] ELSE 0 END;
+      IF o_counts[q] + 1 > p_limits[q] THEN ok := FALSE; END IF;
+    END LOOP;
+    IF ok THEN
+      FOR q IN first .. first + p_sizes[r] - 1 LOOP
+        j := p_pairs[q];
+        o_counts[q] := o_counts[q] + 1;
+        windows[j] := p_windows[r];
+        counts[j] := o_counts[q];
+        charged[j] := TRUE;
+      END LOOP;
+    END IF;
+    o_admitted[r] := ok;
+    first := first + p_sizes[r];
+  END LOOP;
+  FOR j IN 1 .. coalesce(array_length(p_keys, 1), 0) LOOP
+    IF charged[j] THEN
+      UPDATE rate_limit_counters SET window_start_ms = windows[j], count = counts[j] WHERE bucket = p_keys[j];
+    END IF;
+  END LOOP;
+  FOR j IN 1 .. coalesce(array_length(p_accounts, 1), 0) LOOP
+    SELECT a.offset_ms INTO w FROM account_clocks a WHERE a.account_id = p_accounts[j];
+    o_offsets[j] := coalesce(w, 0);
+  END LOOP;
+END
+$fn$;
+-- A batch of creations without a precondition in one statement and one transaction: the
+-- idempotency keys claimed in key order (two instances' batches never wait on each other in a
+-- cycle) and the records inserted whose key was claimed (or that have none). p_input: one JSON
+-- object per creation (its index i, the record's columns, the claim and the response to
+-- store); answers the indexes created. A key already used creates nothing (the caller replays
+-- it); a unique key already taken fails the whole statement.
+CREATE FUNCTION sandbox_create_many(p_input JSONB) RETURNS INTEGER[]
+LANGUAGE plpgsql SET plan_cache_mode = auto AS $fn$
+DECLARE
+  created INTEGER[];
+BEGIN
+  WITH input AS (
+    SELECT * FROM jsonb_to_recordset(p_input) AS x(i INT, kind TEXT, account_id TEXT, id TEXT, status TEXT, customer_id TEXT, unique_key TEXT,
+      created_ms BIGINT, data TEXT, scope TEXT, key TEXT, fingerprint TEXT, rstatus INT, body TEXT, now_ms BIGINT)
+  ), claim AS (
+    INSERT INTO idempotency_keys (scope, key, fingerprint, status, body, created_ms, record_kind, record_id)
+    SELECT scope, key, fingerprint, rstatus, body, now_ms, kind, id FROM input WHERE scope IS NOT NULL ORDER BY scope, key, i
+    ON CONFLICT (scope, key) DO NOTHING RETURNING scope, key, record_id
+  ), chosen AS (
+    SELECT input.* FROM input WHERE scope IS NULL
+      OR EXISTS (SELECT 1 FROM claim c WHERE c.scope = input.scope AND c.key = input.key AND c.record_id = input.id)
+  ), rec AS (
+    INSERT INTO records (kind, account_id, id, status, customer_id, unique_key, created_ms, data)
+    SELECT kind, account_id, id, status, customer_id, unique_key, created_ms, data FROM chosen ORDER BY i RETURNING 1
+  ) SELECT array_agg(i) INTO created FROM chosen;
+  RETURN coalesce(created, '{}');
+END
+$fn$;
+`,
+  },
 ];
 
 /** The schema version this code writes and reads. */

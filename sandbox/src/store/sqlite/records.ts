@@ -5,7 +5,7 @@
  * the change reports in the same transaction.
  */
 import type Database from "better-sqlite3";
-import type { ListQuery, OutboxEventInput, RecordKind, StoredRecord, UpdateDecision } from "../types.ts";
+import type { ListQuery, OutboxEventInput, RecordKind, StoredRecord, UpdateDecision, UpdateOptions } from "../types.ts";
 
 export interface RecordRow {
   kind: RecordKind;
@@ -113,13 +113,18 @@ export function recordUpdate(db: Database, records: RecordTable, enqueue: (event
       kind: RecordKind,
       accountId: string,
       id: string,
-      decide: (current: StoredRecord, referencing: number) => UpdateDecision<T>,
-      referencing?: { kind: RecordKind; statuses: readonly string[] },
+      decide: (current: StoredRecord, referencing: number, related: StoredRecord | undefined) => UpdateDecision<T>,
+      options: UpdateOptions = {},
     ): { found: false } | { found: true; result: T } => {
       const row = records.row(kind, accountId, id);
       if (!row) return { found: false };
-      const count = referencing ? records.countReferencing(referencing.kind, accountId, id, referencing.statuses) : 0;
-      const decision = decide(toRecord(row), count);
+      const current = toRecord(row);
+      const { countReferencing } = options;
+      const count = countReferencing ? records.countReferencing(countReferencing.kind, accountId, id, countReferencing.statuses) : 0;
+      // Read inside this (immediate) transaction: no other writer changes it before the commit.
+      const relatedRef = options.related?.(current);
+      const related = relatedRef ? records.get(relatedRef.kind, accountId, relatedRef.id) : undefined;
+      const decision = decide(current, count, related);
       if (decision.next) records.replace(kind, accountId, id, decision.next);
       // The outbox row commits with the record: an acknowledged change never loses its event.
       for (const event of decision.events ?? []) enqueue(event);

@@ -1,0 +1,77 @@
+/**
+ * `payment-collection`: one command for the products of the Payment Collection API contract.
+ * Each subcommand lives in the package that owns it; this module only dispatches, so that
+ * `--help` and `--version` behave the same everywhere and asking for help starts nothing.
+ */
+import { versionLine } from "./versions.ts";
+
+interface Subcommand {
+  summary: string;
+  /** Loaded only when chosen: `--help` of one subcommand never loads another. */
+  run(argv: string[]): Promise<number>;
+}
+
+const SUBCOMMANDS: Record<string, Subcommand> = {
+  conformance: {
+    summary: "run the conformance suites against the servers a target file names",
+    run: async (argv) => (await import("@payment-collection/conformance/cli.ts")).conformanceCommand(argv),
+  },
+  mock: {
+    summary: "serve both families with Prism from the bundled OpenAPI documents",
+    run: async (argv) => (await import("@payment-collection/conformance/mock/serve.ts")).mockCommand(argv),
+  },
+  sandbox: {
+    summary: "start the stateful sandbox of both families (SQLite, or PostgreSQL shared by instances)",
+    run: async (argv) => (await import("./sandbox-process.ts")).runSandboxProcess(argv),
+  },
+  contract: {
+    summary: "where the bundled OpenAPI documents are; validate a document; classify contract changes",
+    run: async (argv) => (await import("@payment-collection/contract/command/contract-command.ts")).contractCommand(argv),
+  },
+};
+
+export const USAGE = `usage: payment-collection <command> [options]
+
+${Object.entries(SUBCOMMANDS)
+  .map(([name, command]) => `  ${name.padEnd(12)} ${command.summary}`)
+  .join("\n")}
+
+  payment-collection <command> --help   options of a command
+  payment-collection --version          versions of the CLI and the products it runs
+
+Exit codes: 0 success; 1 a check failed (conformance, contract); 2 bad input (options, target
+file, unreachable server, refused key); 3 and 4 sandbox store errors (see sandbox --help).`;
+
+/** Arguments before a `--`: only those are options of this command. */
+function options(argv: string[]): string[] {
+  const end = argv.indexOf("--");
+  return end === -1 ? argv : argv.slice(0, end);
+}
+
+/** Runs the command line (without `node` and the script) and resolves with the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined) {
+    console.error(`payment-collection: a command is required\n\n${USAGE}`);
+    return 2;
+  }
+  if (name === "--help" || name === "-h" || name === "help") {
+    console.log(USAGE);
+    return 0;
+  }
+  if (name === "--version" || name === "-v") {
+    console.log(versionLine());
+    return 0;
+  }
+  const subcommand = SUBCOMMANDS[name];
+  if (!subcommand) {
+    console.error(`payment-collection: unknown command ${JSON.stringify(name)}\n\n${USAGE}`);
+    return 2;
+  }
+  // --version wins over everything else of a subcommand, and starts nothing.
+  if (options(rest).includes("--version")) {
+    console.log(versionLine());
+    return 0;
+  }
+  return subcommand.run(rest);
+}

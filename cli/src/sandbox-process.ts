@@ -1,0 +1,47 @@
+/**
+ * `payment-collection sandbox` runs the sandbox in a child Node process: the sandbox needs Node
+ * options of its own (SANDBOX_NODE_FLAGS, a larger young generation) that only a new process
+ * can take. Signals reach the child; its exit code becomes the command's.
+ */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+/** Where the sandbox's command module is, or undefined when the optional package is not installed. */
+function sandboxEntry(): string | undefined {
+  try {
+    return fileURLToPath(import.meta.resolve("@payment-collection/sandbox/cli.ts"));
+  } catch {
+    return undefined;
+  }
+}
+
+export async function runSandboxProcess(argv: string[]): Promise<number> {
+  const entry = sandboxEntry();
+  if (!entry) {
+    console.error("sandbox: the @payment-collection/sandbox package is not installed (it is optional: its SQLite binding may have failed to build); install it with `npm install @payment-collection/sandbox`");
+    return 2;
+  }
+  // Help and bad input are answered here, before any process starts.
+  const { sandboxOptions } = (await import("@payment-collection/sandbox/cli.ts")) as { sandboxOptions(argv: string[]): unknown };
+  const checked = sandboxOptions(argv);
+  if (typeof checked === "number") return checked;
+  const { SANDBOX_NODE_FLAGS } = (await import("@payment-collection/sandbox/node-flags.ts")) as { SANDBOX_NODE_FLAGS: readonly string[] };
+  // The same TypeScript loader as this process, by URL: the working folder may not have tsx.
+  const child = spawn(process.execPath, [...SANDBOX_NODE_FLAGS, "--import", import.meta.resolve("tsx"), entry, ...argv], { stdio: "inherit" });
+  const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
+  const onInt = forward("SIGINT");
+  const onTerm = forward("SIGTERM");
+  process.on("SIGINT", onInt);
+  process.on("SIGTERM", onTerm);
+  return new Promise<number>((done) => {
+    child.on("exit", (code, signal) => {
+      process.off("SIGINT", onInt);
+      process.off("SIGTERM", onTerm);
+      done(code ?? (signal ? 128 + (signal === "SIGINT" ? 2 : 15) : 1));
+    });
+    child.on("error", (error) => {
+      console.error(`sandbox: could not start: ${error.message}`);
+      done(1);
+    });
+  });
+}

@@ -1,0 +1,206 @@
+/**
+ * Install test: what a team gets from the registry. Packs every package of the repository,
+ * installs the tarballs offline (the tarballs and the npm cache, nothing else) into an empty
+ * project, and uses the products from there as a user would: `npx payment-collection` with
+ * --help and --version of every subcommand, the sandbox started with npx writing a target
+ * file, the conformance suites run against it with npx, the JUnit file they write, and the
+ * client's types under the common `moduleResolution` settings.
+ *
+ * The sandbox's SQLite binding (better-sqlite3) is native. Its install script builds it from
+ * source where no prebuilt binary can be downloaded (here: about two minutes); the test gives
+ * prebuild-install the binary this repository's own install already built, through its
+ * documented local-prebuilds folder, so it checks the packaging and not the C compiler.
+ */
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ciExamples } from "./ci-examples.ts";
+import { writeOfflineProject } from "./offline-project.ts";
+
+const run = promisify(execFile);
+const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+const WORKSPACES = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { workspaces: string[] }).workspaces;
+const SUBCOMMANDS = ["conformance", "mock", "sandbox", "contract"];
+const scratch = mkdtempSync(join(tmpdir(), "install-test-"));
+const project = join(scratch, "project");
+const env: NodeJS.ProcessEnv = { ...process.env, npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false", CI: "true" };
+delete env.INIT_CWD;
+
+interface Packed {
+  name: string;
+  version: string;
+  filename: string;
+  size: number;
+  unpackedSize: number;
+  files: Array<{ path: string }>;
+}
+let packed: Packed[] = [];
+let installSeconds = 0;
+const started: ChildProcess[] = [];
+
+/** `npx --no-install payment-collection ...` in the empty project: exit code, stdout, stderr. */
+async function npx(args: string[], timeout = 60_000): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run("npx", ["--no-install", "payment-collection", ...args], { cwd: project, env, timeout, maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === "number" ? e.code : -1, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
+  }
+}
+
+/** prebuild-install's local-prebuilds folder holding the binding built by this repository's install. */
+async function localPrebuilds(): Promise<string> {
+  const moduleDir = join(REPO_ROOT, "node_modules/better-sqlite3");
+  const { version } = JSON.parse(readFileSync(join(moduleDir, "package.json"), "utf8")) as { version: string };
+  const folder = join(scratch, "prebuilds");
+  mkdirSync(folder);
+  // prebuild-install's file name: {name}-v{version}-node-v{abi}-{platform}-{arch}.tar.gz
+  const file = join(folder, `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`);
+  await run("tar", ["-czf", file, "-C", moduleDir, "build/Release/better_sqlite3.node"]);
+  return folder;
+}
+
+beforeAll(async () => {
+  const { stdout } = await run("npm", ["pack", "--workspaces", "--json", "--pack-destination", scratch], { cwd: REPO_ROOT, env, maxBuffer: 64 * 1024 * 1024 });
+  packed = JSON.parse(stdout.slice(stdout.indexOf("["))) as Packed[];
+  // npm 11 runs a dependency's install script only when the project allows it (the README says so).
+  writeOfflineProject(project, REPO_ROOT, packed.map((p) => ({ name: p.name, version: p.version, path: join(scratch, p.filename) })), { allowScripts: { "better-sqlite3": true } });
+  const began = performance.now();
+  await run("npm", ["ci", "--offline"], { cwd: project, env: { ...env, npm_config_better_sqlite3_local_prebuilds: await localPrebuilds() }, maxBuffer: 64 * 1024 * 1024 });
+  installSeconds = (performance.now() - began) / 1000;
+});
+
+afterAll(() => {
+  for (const child of started) if (child.exitCode === null && child.pid) process.kill(-child.pid, "SIGTERM");
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe("every package", () => {
+  it("packs one tarball per workspace with the LICENSE, a CHANGELOG, a README and publishing metadata", () => {
+    expect(packed.map((p) => p.name).sort()).toEqual(WORKSPACES.map((w) => JSON.parse(readFileSync(join(REPO_ROOT, w, "package.json"), "utf8")).name).sort());
+    for (const tarball of packed) {
+      const paths = tarball.files.map((f) => f.path);
+      expect(paths, tarball.name).toEqual(expect.arrayContaining(["LICENSE", "CHANGELOG.md", "README.md", "package.json"]));
+      expect(paths.filter((p) => /(^|\/)test\/|\.test\.ts$/.test(p)), `${tarball.name} ships no tests`).toEqual([]);
+      const manifest = JSON.parse(readFileSync(join(project, "node_modules", tarball.name, "package.json"), "utf8"));
+      expect(manifest.repository?.url, tarball.name).toMatch(/^git\+https:\/\//);
+      expect(manifest.homepage, tarball.name).toMatch(/^https:\/\//);
+      expect(manifest.bugs?.url, tarball.name).toMatch(/^https:\/\//);
+      expect(manifest.publishConfig?.access, tarball.name).toBe("public");
+    }
+    console.log(packed.map((p) => `${p.filename}: ${(p.size / 1024).toFixed(0)} KiB packed, ${(p.unpackedSize / 1024).toFixed(0)} KiB unpacked, ${p.files.length} files`).join("\n"));
+    console.log(`offline install of all ${packed.length} tarballs into an empty project: ${installSeconds.toFixed(1)} s`);
+  });
+
+  it("holds every file its exports promise", () => {
+    for (const tarball of packed) {
+      const paths = tarball.files.map((f) => f.path);
+      const manifest = JSON.parse(readFileSync(join(project, "node_modules", tarball.name, "package.json"), "utf8")) as { exports: Record<string, unknown>; types?: string; bin?: Record<string, string> };
+      const targets = Object.values(manifest.exports).flatMap((t) => (typeof t === "string" ? [t] : Object.values(t as Record<string, string>)));
+      for (const target of [...targets, ...(manifest.types ? [manifest.types] : []), ...Object.values(manifest.bin ?? {})]) {
+        const path = target.replace(/^\.\//, "");
+        if (path.includes("*")) {
+          // A pattern promises a folder: it must be there with files in it.
+          const folder = path.slice(0, path.indexOf("*"));
+          expect(paths.some((p) => p.startsWith(folder)), `${tarball.name}: ${target}`).toBe(true);
+        } else expect(paths, `${tarball.name}: ${target}`).toContain(path);
+      }
+    }
+  });
+
+  it("brings the contract's documents: contract path lists files that exist in the installed package", async () => {
+    const { code, stdout } = await npx(["contract", "path"]);
+    expect(code).toBe(0);
+    const files = stdout.trim().split("\n");
+    expect(files).toHaveLength(12);
+    for (const file of files) {
+      expect(file.startsWith(join(project, "node_modules/@payment-collection/contract/generated/openapi/"))).toBe(true);
+      expect(existsSync(file), file).toBe(true);
+    }
+    expect((await npx(["contract", "validate"])).code).toBe(0);
+  });
+});
+
+describe("npx payment-collection in an empty project", () => {
+  it("answers --help of itself and of every subcommand with its usage, exit 0", async () => {
+    const top = await npx(["--help"]);
+    expect(top.code).toBe(0);
+    for (const name of SUBCOMMANDS) expect(top.stdout).toContain(`  ${name} `);
+    const answers = await Promise.all(SUBCOMMANDS.map((name) => npx([name, "--help"])));
+    answers.forEach((answer, i) => {
+      expect(answer.code, SUBCOMMANDS[i]).toBe(0);
+      expect(answer.stdout, SUBCOMMANDS[i]).toContain(`usage: payment-collection ${SUBCOMMANDS[i]}`);
+    });
+  });
+
+  it("answers --version everywhere with the installed versions", async () => {
+    const answers = await Promise.all([[], ...SUBCOMMANDS.map((s) => [s])].map((prefix) => npx([...prefix, "--version"])));
+    for (const answer of answers) {
+      expect(answer.code).toBe(0);
+      expect(answer.stdout.trim()).toMatch(/^payment-collection 0\.\d+\.\d+ \(contract 0\.\d+\.\d+, conformance 0\.\d+\.\d+, sandbox 0\.\d+\.\d+\)$/);
+    }
+  });
+
+  it("runs the CI examples of docs/cli.md: the suites against the sandbox, a JUnit report with no failure", async () => {
+    const { github, gitlab } = ciExamples(readFileSync(join(REPO_ROOT, "docs/cli.md"), "utf8"));
+    // The project is installed already: the examples' `npm ci` is the install above.
+    const commands = github.filter((command) => command !== "npm ci");
+    expect(gitlab.filter((command) => command !== "npm ci"), "both examples run the same commands").toEqual(commands);
+    // One shell for all steps, as in a CI job; its own process group, so that the server it
+    // left running in the background is stopped with it.
+    const job = spawn("bash", ["-c", ["set -e", ...commands].join("\n")], { cwd: project, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    started.push(job);
+    let output = "";
+    job.stdout!.on("data", (chunk) => (output += chunk));
+    job.stderr!.on("data", (chunk) => (output += chunk));
+    const code = await new Promise<number | null>((resolve) => job.once("exit", resolve));
+    try {
+      process.kill(-job.pid!, "SIGTERM");
+    } catch {
+      // the group is gone already
+    }
+    expect(code, output.slice(-3000)).toBe(0);
+    const junit = readFileSync(join(project, "reports/conformance.xml"), "utf8");
+    expect(junit).toMatch(/^<\?xml/);
+    expect(junit).toMatch(/<testsuites[^>]* tests="[1-9]\d*"/);
+    expect(junit).not.toMatch(/<failure|<error/);
+  });
+
+  it("resolves the client's types under node10, node16, nodenext and bundler module resolution", async () => {
+    const tsc = join(REPO_ROOT, "node_modules/typescript/bin/tsc");
+    writeFileSync(
+      join(project, "consumer.ts"),
+      [
+        `import { createFamilyAClient } from "@payment-collection/client";`,
+        `import type { components as A } from "@payment-collection/client/types/family-a";`,
+        `import type { components as B } from "@payment-collection/client/types/family-b";`,
+        `export const client = createFamilyAClient({ baseUrl: "https://api.example.com", apiKey: "sk_live_x" });`,
+        `export type Charge = A["schemas"]["Charge"];`,
+        `export type Customer = B["schemas"]["Customer"];`,
+      ].join("\n"),
+    );
+    const settings = [
+      { module: "commonjs", moduleResolution: "node10" },
+      { module: "node16", moduleResolution: "node16" },
+      { module: "nodenext", moduleResolution: "nodenext" },
+      { module: "esnext", moduleResolution: "bundler" },
+    ];
+    for (const setting of settings) {
+      const config = `tsconfig.${setting.moduleResolution}.json`;
+      writeFileSync(
+        join(project, config),
+        JSON.stringify({ compilerOptions: { ...setting, target: "es2022", lib: ["es2022", "dom"], types: [], strict: true, noEmit: true }, files: ["consumer.ts"] }),
+      );
+      const result = await run(process.execPath, [tsc, "-p", config], { cwd: project }).then(
+        () => "",
+        (error: { stdout?: string }) => error.stdout ?? String(error),
+      );
+      expect(result, setting.moduleResolution).toBe("");
+    }
+  });
+});

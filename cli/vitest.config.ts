@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+// The CLI's command line, in this repository. The install test (packs and installs every
+// package) has its own configuration: vitest.install.config.ts, `npm run test:install`.
+export default defineConfig({
+  test: {
+    name: "cli",
+    include: ["test/**/*.test.ts"],
+    exclude: ["test/install/**"],
+    testTimeout: 60_000,
+  },
+});

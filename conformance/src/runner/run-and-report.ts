@@ -1,0 +1,92 @@
+/**
+ * What `payment-collection conformance` does once it has a target: check that the servers
+ * answer and accept the keys, run with progress on stderr, print the report, write the files
+ * asked for, and tell the exit code. The JUnit and JSON files are written even when the run
+ * stops early, with the reason as an error, so that CI shows why.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import type { Profile } from "../core/profiles/schema-profile.ts";
+import { FAMILY_IDS } from "@payment-collection/contract/model/index.ts";
+import { failed, type RunReport } from "../core/results.ts";
+import { loadCatalogue, type Catalogue } from "../core/statement-map.ts";
+import { familyTarget, type Target } from "../core/target.ts";
+import type { CliOptions } from "./cli-options.ts";
+import { toJunitXml } from "./junit.ts";
+import { preflight } from "./preflight.ts";
+import { progressMode, streamProgress } from "./progress.ts";
+import { formatReport } from "./report.ts";
+import { coverageShortfall, responseCoverage } from "./response-coverage.ts";
+import { runConformance } from "./run.ts";
+import { RunStopped } from "./run-stopped.ts";
+import { statementCoverage, statementReportMarkdown } from "./statement-coverage.ts";
+
+export type ReportOptions = Pick<CliOptions, "families" | "junit" | "json" | "report" | "statements" | "coverage" | "exhaust" | "exhaustCap" | "minCoverage" | "quiet"> &
+  Partial<Pick<CliOptions, "progress">> & { profile: Profile };
+
+export const EXIT = { pass: 0, failed: 1, stopped: 2 } as const;
+
+function write(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+/** A report with no results, for a run that stopped before its first check. */
+export function emptyReport(source: string, options: Pick<ReportOptions, "families" | "profile">): RunReport {
+  return {
+    target: source,
+    profile: options.profile,
+    startedAt: new Date().toISOString(),
+    durationMs: 0,
+    results: [],
+    timings: [],
+    families: options.families ?? [...FAMILY_IDS],
+    documented: [],
+    warnings: [],
+  };
+}
+
+/** The JUnit and JSON files of a run that stopped early: what ran (if anything) and the reason. */
+export function writeStoppedReports(options: Pick<ReportOptions, "junit" | "json">, reason: string, report: RunReport, catalogue?: Catalogue): void {
+  // The statement suite would only list what never ran: it comes with results.
+  if (options.junit) write(options.junit, toJunitXml(report, report.results.length > 0 ? catalogue : undefined, { stopped: reason }));
+  if (options.json) write(options.json, `${JSON.stringify({ ...report, stopped: reason }, null, 2)}\n`);
+}
+
+/** Runs, prints and writes what was asked; returns the exit code (EXIT) and the report when the run ended. */
+export async function runAndReport(target: Target, options: ReportOptions): Promise<{ code: number; report?: RunReport }> {
+  const catalogue = loadCatalogue();
+  const families = (options.families ?? [...FAMILY_IDS]).filter((family) => familyTarget(target, family));
+  const problems = await preflight(target, { families });
+  if (problems.length > 0) {
+    for (const problem of problems) console.error(problem);
+    writeStoppedReports(options, problems.join("; "), emptyReport(target.source, options), catalogue);
+    return { code: EXIT.stopped };
+  }
+
+  const progress = streamProgress(
+    progressMode({ quiet: options.quiet, progress: options.progress ?? false, isTTY: process.stderr.isTTY === true, ci: process.env.CI }),
+    process.stderr,
+  );
+  let report: RunReport;
+  try {
+    report = await runConformance({ target, families: options.families, profile: options.profile, exhaust: options.exhaust, exhaustCap: options.exhaustCap, progress });
+  } catch (error) {
+    progress.end();
+    const stopped = error instanceof RunStopped ? error : new RunStopped(`the run stopped: ${(error as Error).message?.split("\n")[0] ?? String(error)}`, undefined, { cause: error });
+    const partial = stopped.report ?? emptyReport(target.source, options);
+    if (partial.results.length > 0) console.log(formatReport(partial, { catalogue }));
+    console.error(stopped.message);
+    writeStoppedReports(options, stopped.message, partial, catalogue);
+    return { code: EXIT.stopped, report: stopped.report };
+  }
+  progress.end();
+
+  const figure = responseCoverage(report, options.minCoverage);
+  console.log(formatReport(report, { statements: options.statements, coverage: options.coverage, catalogue, minCoverage: options.minCoverage }));
+  if (!figure.met) console.error(coverageShortfall(figure));
+  if (options.junit) write(options.junit, toJunitXml(report, catalogue, { coverage: figure }));
+  if (options.report) write(options.report, statementReportMarkdown(report, statementCoverage(report, catalogue)));
+  if (options.json) write(options.json, `${JSON.stringify({ ...report, responseCoverage: figure }, null, 2)}\n`);
+  return { code: failed(report).length > 0 || !figure.met ? EXIT.failed : EXIT.pass, report };
+}

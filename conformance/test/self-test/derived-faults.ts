@@ -1,0 +1,256 @@
+/**
+ * The faults of the broken servers for the generic checks (derived-mutants.ts says where each
+ * is put): what a proxy in front of the correct sandbox does to one operation's requests or
+ * replies. Each is a single fault a real implementation could have: a key ignored when the
+ * owner's would succeed, an ownership check made after the change, a member defaulted instead
+ * of refused, a value changed on the way back, a read served from a stale cache, idempotency
+ * keys stored without their API key, a limit announced and not enforced...
+ *
+ * Unlike mutants.ts, a handler may forward more than once (try the request with the owner's key,
+ * fall back to the original), which is what most of these faults need.
+ */
+import type { FamilyId } from "@payment-collection/contract/model/index.ts";
+import type { Exchange as Req, Forward, Reply } from "./mutants.ts";
+
+/** The sandbox's keys as the broken servers see them. */
+export interface DerivedKeys {
+  familyA: { primary: string; secondAccount: string; rateLimits?: string; primarySecondKey?: string };
+  familyB: { primary: string; secondAccount: string; rateLimits?: string; primarySecondKey?: string };
+}
+
+export type Handler = (request: Req, forward: Forward, keys: DerivedKeys) => Promise<Reply>;
+export type Match = (request: Req) => boolean;
+export type Json = Record<string, any>;
+
+const ok = (reply: Reply) => reply.status >= 200 && reply.status < 300;
+const keyOf = (request: Req) => request.headers["x-api-key"];
+const withKey = (request: Req, key: string): Req => ({ ...request, headers: { ...request.headers, "x-api-key": key } });
+const withBody = (request: Req, body: Json): Req => ({ ...request, body: JSON.stringify(body) });
+export const parse = (text: string): Json | undefined => {
+  try {
+    const value = JSON.parse(text) as unknown;
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+const editReply = (reply: Reply, edit: (body: Json) => void): Reply => {
+  const body = parse(reply.body);
+  if (!body) return reply;
+  edit(body);
+  return { ...reply, body: JSON.stringify(body) };
+};
+const dataOf = (body: Json) => (body.data && typeof body.data === "object" ? body.data : body);
+export const familyKeys = (keys: DerivedKeys, family: FamilyId) => (family === "family-a" ? keys.familyA : keys.familyB);
+const otherKeys = (keys: DerivedKeys, family: FamilyId) => (family === "family-a" ? keys.familyB : keys.familyA);
+const OK_EMPTY: Reply = { status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify({ success: true, data: {} }) };
+
+// 1. Ignored authentication
+
+export type KeyFault = "none" | "invalid" | "other-family";
+
+/** A key that is no key of this family is ignored when the owner's key would succeed. */
+export function ignoresKey(family: FamilyId, match: Match, mode: KeyFault): Handler {
+  return async (request, forward, keys) => {
+    const key = keyOf(request);
+    const known = [...Object.values(keys.familyA), ...Object.values(keys.familyB)];
+    const applies =
+      match(request) &&
+      (mode === "none" ? key === undefined : mode === "other-family" ? key === otherKeys(keys, family).primary : key !== undefined && !known.includes(key));
+    if (!applies) return forward(request);
+    const asOwner = await forward(withKey(request, familyKeys(keys, family).primary));
+    return ok(asOwner) ? asOwner : forward(request);
+  };
+}
+
+// 2. Tenant isolation
+
+/** The second account's key acts as the first account's on one operation. */
+export function crossesTenants(family: FamilyId, match: Match): Handler {
+  return (request, forward, keys) => forward(match(request) && keyOf(request) === familyKeys(keys, family).secondAccount ? withKey(request, familyKeys(keys, family).primary) : request);
+}
+
+/** The ownership check comes after the change: the second account is refused, the change is made. */
+export function changesThenRefuses(family: FamilyId, match: Match): Handler {
+  return async (request, forward, keys) => {
+    if (!match(request) || keyOf(request) !== familyKeys(keys, family).secondAccount) return forward(request);
+    await forward(withKey(request, familyKeys(keys, family).primary));
+    return forward(request);
+  };
+}
+
+// 3. Negative data
+
+/** How a member breaks one constraint, and what a server that does not check it makes of it. */
+export interface Lenience {
+  broken(value: unknown, present: boolean): boolean;
+  /** The value the server takes instead (undefined: the default). */
+  lenient?(value: unknown): unknown;
+}
+
+/**
+ * A member that breaks one constraint is not refused: the server makes it fit (rounds,
+ * truncates, maps to a default) or, when that still fails, takes its default (the last value
+ * it accepted for the member, else the contract's example).
+ */
+export function lenientMember(match: Match, path: string[], lenience: Lenience, fallback: unknown): Handler {
+  let accepted: unknown = fallback;
+  const holder = (body: Json): Json | undefined => path.slice(0, -1).reduce<Json | undefined>((node, k) => (node && typeof node[k] === "object" ? node[k] : undefined), body);
+  const name = path[path.length - 1]!;
+  return async (request, forward) => {
+    const body = match(request) ? parse(request.body) : undefined;
+    const at = body ? holder(body) : undefined;
+    if (!body || !at) return forward(request);
+    if (!lenience.broken(at[name], name in at)) {
+      const reply = await forward(request);
+      if (ok(reply) && name in at) accepted = at[name];
+      return reply;
+    }
+    if (lenience.lenient) {
+      at[name] = lenience.lenient(at[name]);
+      const reply = await forward(withBody(request, body));
+      if (ok(reply)) return reply;
+    }
+    at[name] = accepted;
+    return forward(withBody(request, body));
+  };
+}
+
+/** A refused creation that still creates (the refusal is a lie). */
+export function refusesButCreates(match: Match, valid: Json): Handler {
+  return async (request, forward) => {
+    if (!match(request)) return forward(request);
+    const reply = await forward(request);
+    if (reply.status < 400 || reply.status >= 500) return reply;
+    await forward(withBody(request, valid));
+    return reply;
+  };
+}
+
+/** An invalid body repaired on the way in (and so accepted). */
+export function repairs(match: Match, repair: (body: Json) => void): Handler {
+  return (request, forward) => {
+    const body = match(request) ? parse(request.body) : undefined;
+    if (!body) return forward(request);
+    repair(body);
+    return forward(withBody(request, body));
+  };
+}
+
+// 4. Positive data
+
+/** A valid body refused when it matches a condition the document does not state. */
+export function refusesValid(match: Match, refuse: (body: Json) => boolean): Handler {
+  return async (request, forward) => {
+    const body = match(request) ? parse(request.body) : undefined;
+    if (body && refuse(body)) return { status: 400, headers: { "content-type": "application/json" }, body: JSON.stringify({ success: false, code: "VALIDATION_ERROR", error: { code: "VALIDATION_ERROR", message: "invalid", details: "" } }) };
+    return forward(request);
+  };
+}
+
+// 5. Consistency
+
+/** A reply changed on the way back. */
+export function changesReply(match: Match, edit: (data: Json) => void): Handler {
+  return async (request, forward) => {
+    const reply = await forward(request);
+    return match(request) && ok(reply) ? editReply(reply, (body) => edit(dataOf(body))) : reply;
+  };
+}
+
+/** Reads of a record served from a cache that no change clears. */
+export function staleCache(reads: Match, idOf: (request: Req) => string | undefined): Handler {
+  const cache = new Map<string, Reply>();
+  return async (request, forward) => {
+    const id = reads(request) ? idOf(request) : undefined;
+    if (id && cache.has(id)) return cache.get(id)!;
+    const reply = await forward(request);
+    if (id && ok(reply)) cache.set(id, reply);
+    return reply;
+  };
+}
+
+/** A change acknowledged and never made (queued and lost). */
+export function acknowledgesOnly(match: Match): Handler {
+  return async (request, forward) => (match(request) ? OK_EMPTY : forward(request));
+}
+
+// 6. Idempotency key space
+
+const idempotencyKeyOf = (request: Req) => request.headers["idempotency-key"] ?? request.headers["x-idempotency-key"];
+const withIdempotencyKey = (request: Req, value: string): Req => {
+  const name = request.headers["idempotency-key"] !== undefined ? "idempotency-key" : "x-idempotency-key";
+  return { ...request, headers: { ...request.headers, [name]: value } };
+};
+
+/** One idempotency key space for every API key (of any account) on one operation. */
+export function sharesIdempotency(match: Match): Handler {
+  const stored = new Map<string, Reply>();
+  return async (request, forward) => {
+    const key = idempotencyKeyOf(request);
+    if (!match(request) || !key) return forward(request);
+    const seen = stored.get(key);
+    if (seen) return seen;
+    const reply = await forward(request);
+    if (ok(reply)) stored.set(key, reply);
+    return reply;
+  };
+}
+
+/**
+ * Responses stored by idempotency key alone: a key of another API key is not replayed to it
+ * (the owner is checked) but its new response takes the first one's place, so the first key's
+ * replay returns another record.
+ */
+export function lastWriterWins(match: Match): Handler {
+  const stored = new Map<string, { apiKey?: string; reply: Reply }>();
+  let n = 0;
+  return async (request, forward) => {
+    const key = idempotencyKeyOf(request);
+    if (!match(request) || !key) return forward(request);
+    const seen = stored.get(key);
+    if (seen && seen.apiKey === keyOf(request)) return seen.reply;
+    // The correct server below keeps its own spaces: a distinct key makes it create.
+    const reply = await forward(withIdempotencyKey(request, `${key}-${(n += 1)}`));
+    if (ok(reply)) stored.set(key, { apiKey: keyOf(request), reply });
+    return reply;
+  };
+}
+
+/** The second key of the primary account shares the primary key's idempotency key space. */
+export function secondKeySharesSpace(family: FamilyId, match: Match): Handler {
+  return (request, forward, keys) => {
+    const own = familyKeys(keys, family);
+    return forward(match(request) && own.primarySecondKey && keyOf(request) === own.primarySecondKey ? withKey(request, own.primary) : request);
+  };
+}
+
+// 7. Rate limits
+
+/** A 429 turned into the answer another account gets (the limit announced, not enforced). */
+export function unenforced(match: Match): Handler {
+  return async (request, forward, keys) => {
+    const reply = await forward(request);
+    if (!match(request) || reply.status !== 429) return reply;
+    const other = await forward(withKey(request, keys.familyB.secondAccount));
+    const limits = Object.fromEntries(Object.entries(reply.headers).filter(([n]) => n.startsWith("x-ratelimit")));
+    return { ...other, headers: { ...other.headers, ...limits } };
+  };
+}
+
+/** No rate-limit headers and no limit at all. */
+export const noLimitsNoHeaders: Handler = async (request, forward) => {
+  const reply = await forward(request);
+  const headers = Object.fromEntries(Object.entries(reply.headers).filter(([n]) => !n.startsWith("x-ratelimit")));
+  return { ...reply, headers };
+};
+
+/** One account's requests counted on another's limit. */
+export function countsOnAnotherAccount(match: Match): Handler {
+  return (request, forward, keys) => forward(match(request) && keyOf(request) === keys.familyB.primary && keys.familyB.rateLimits ? withKey(request, keys.familyB.rateLimits) : request);
+}
+
+/** One operation counted on no one's limit (sent as another account). */
+export function notCounted(match: Match): Handler {
+  return (request, forward, keys) => forward(match(request) && keyOf(request) === keys.familyB.rateLimits ? withKey(request, keys.familyB.secondAccount) : request);
+}

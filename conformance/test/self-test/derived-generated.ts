@@ -1,0 +1,291 @@
+/**
+ * Broken servers made from the contract model: for every operation of a kind, a server with one
+ * fault there (the kinds are the generic checks' own: id-links.ts, positive-data.ts). Nothing
+ * here names an operation: adding an operation to the contract adds its broken servers.
+ */
+import { loadFamilyContract, OperationIndex, type ContractOperation, type FamilyContract, type FamilyId } from "@payment-collection/contract/model/index.ts";
+import type { Profile } from "../../src/core/profiles/index.ts";
+import type { Target } from "../../src/core/target.ts";
+import { isDecisionElement, profileSchema } from "../../src/core/profiles/schema-profile.ts";
+import type { DerivedClass } from "../../src/derived/index.ts";
+import { changesRecord, createsRecord, idempotencyHeaders, isLinkedMember, isList, pathParameters, readerOfResource, readOf, resourceOf } from "../../src/derived/id-links.ts";
+import { isPositiveDataOperation, isProse } from "../../src/derived/positive-data.ts";
+import { keywordOf, objectView, typeOf } from "../../src/derived/request-schema.ts";
+import { VOLATILE_MEMBERS } from "../../src/derived/shared.ts";
+import type { Exchange as Req } from "./mutants.ts";
+import * as fault from "./derived-faults.ts";
+import type { Handler, Json, KeyFault, Lenience, Match } from "./derived-faults.ts";
+
+export interface DerivedMutation {
+  name: string;
+  derivedClass: DerivedClass;
+  family: FamilyId;
+  /** The operation whose rule is broken. */
+  operation: string;
+  breaks: string;
+  /** Id prefix of a derived result that must fail. */
+  caughtBy: string;
+  profile?: Profile;
+  /** Needs the small rate-limit plan and the exhaust stage. */
+  needsRateLimits?: boolean;
+  /** Changes the target the suites get (a plan it must not declare...). */
+  adjustTarget?: (target: Target) => void;
+  handle: Handler;
+}
+
+const FAMILIES: FamilyId[] = ["family-a", "family-b"];
+const contracts = new Map<FamilyId, { contract: FamilyContract; index: OperationIndex }>();
+function contractOf(family: FamilyId) {
+  let entry = contracts.get(family);
+  if (!entry) {
+    const contract = loadFamilyContract(family);
+    entry = { contract, index: new OperationIndex(contract.operations) };
+    contracts.set(family, entry);
+  }
+  return entry;
+}
+
+/** Requests of one operation, as the proxy receives them. */
+export function matcher(family: FamilyId, operationId: string): Match {
+  const { index } = contractOf(family);
+  return (request) => index.match(request.method, request.path)?.operationId === operationId;
+}
+
+/** The id a request names in its path (its first path parameter). */
+function idIn(family: FamilyId): (request: Req) => string | undefined {
+  const { index } = contractOf(family);
+  return (request) => Object.values(index.match(request.method, request.path)?.pathParams ?? {})[0];
+}
+
+const all = () => FAMILIES.flatMap((family) => contractOf(family).contract.operations.map((op) => ({ family, op, contract: contractOf(family).contract })));
+
+function mutation(derivedClass: DerivedClass, family: FamilyId, op: ContractOperation, variant: string, fault: string, breaks: string, handle: Handler, profile?: Profile): DerivedMutation {
+  return { name: `${derivedClass}:${op.operationId}:${fault}`, derivedClass, family, operation: op.operationId, breaks, caughtBy: `${family}/derived/${derivedClass}/${op.operationId}/${variant}`, handle, ...(profile ? { profile } : {}) };
+}
+
+const example = (op: ContractOperation): Json => (op.requestBody?.example && typeof op.requestBody.example === "object" ? (op.requestBody.example as Json) : {});
+const successExample = (op: ContractOperation): Json => {
+  const body = op.responses.find((r) => r.status.startsWith("2"))?.example as Json | undefined;
+  return body?.data && typeof body.data === "object" ? body.data : (body ?? {});
+};
+
+// 1. Ignored authentication: every operation that documents a 401 ignores one kind of bad key.
+
+const KEY_FAULTS: Array<[KeyFault, string]> = [["none", "no-key"], ["invalid", "unissued-key"], ["other-family", "other-family-key"]];
+
+function ignoredAuthentication(): DerivedMutation[] {
+  return all()
+    .filter(({ op }) => op.responses.some((r) => r.status === "401"))
+    .map(({ family, op }, i) => {
+      const [mode, variant] = KEY_FAULTS[i % KEY_FAULTS.length]!;
+      return mutation("ignored-authentication", family, op, variant, variant, `a request with ${variant.replace(/-/g, " ")} is refused with 401`, fault.ignoresKey(family, matcher(family, op.operationId), mode));
+    });
+}
+
+// 2. Tenant isolation: every operation on a record, every list, every change, every body naming a record.
+
+function tenantIsolation(): DerivedMutation[] {
+  const out: DerivedMutation[] = [];
+  for (const { family, op } of all()) {
+    const match = matcher(family, op.operationId);
+    const breaks = "another account cannot read, change, list or use the first account's records";
+    if (pathParameters(op).length > 0) out.push(mutation("tenant-isolation", family, op, "second-account", "served-to-another-account", breaks, fault.crossesTenants(family, match)));
+    if (isList(op)) out.push(mutation("tenant-isolation", family, op, "second-account-list", "lists-another-account", breaks, fault.crossesTenants(family, match)));
+    if (changesRecord(op)) out.push(mutation("tenant-isolation", family, op, "second-account", "changes-then-refuses", "a refused change by another account changes nothing", fault.changesThenRefuses(family, match)));
+    const linked = Object.keys(example(op)).filter((name) => isLinkedMember(name) && objectView(op.requestBody?.schema)?.required.includes(name));
+    if (pathParameters(op).length === 0 && op.method !== "GET" && linked.length > 0) {
+      const decided = op.requestBody && isDecisionElement(op.requestBody.schema);
+      out.push(mutation("tenant-isolation", family, op, "second-account-linked", "uses-another-accounts-record", `another account cannot use the first account's ${linked.join(", ")}`, fault.crossesTenants(family, match), decided ? "full" : undefined));
+    }
+  }
+  return out;
+}
+
+// 3. Negative data: per request body and kind of constraint, the first member with one, not checked.
+
+interface Constraint {
+  kind: string;
+  /** The variant name the check gives it (negative-data.ts). */
+  variant: (name: string) => string;
+  holds(schema: Json, name: string, view: { required: string[] }, body: Json): boolean;
+  lenience(schema: Json): Lenience;
+}
+
+const JSON_TYPE: Record<string, (v: unknown) => boolean> = {
+  string: (v) => typeof v === "string",
+  number: (v) => typeof v === "number",
+  integer: (v) => typeof v === "number",
+  boolean: (v) => typeof v === "boolean",
+  object: (v) => typeof v === "object" && v !== null && !Array.isArray(v),
+  array: Array.isArray,
+};
+
+const CONSTRAINTS: Constraint[] = [
+  { kind: "required", variant: (n) => `without-${n}`, holds: (_s, name, view, body) => view.required.includes(name) && name in body, lenience: () => ({ broken: (_v, present) => !present }) },
+  { kind: "type", variant: (n) => `wrong-type-${n}`, holds: (s) => !!typeOf(s) && !!JSON_TYPE[typeOf(s)!], lenience: (s) => ({ broken: (v, present) => present && v !== null && !JSON_TYPE[typeOf(s)!]!(v) }) },
+  { kind: "integer", variant: (n) => `fraction-${n}`, holds: (s) => typeOf(s) === "integer", lenience: () => ({ broken: (v) => typeof v === "number" && !Number.isInteger(v), lenient: (v) => Math.round(v as number) }) },
+  {
+    kind: "enum",
+    variant: (n) => `outside-enum-${n}`,
+    holds: (s) => Array.isArray(keywordOf(s, "enum")),
+    lenience: (s) => ({ broken: (v) => typeof v === "string" && !(keywordOf(s, "enum") as unknown[]).includes(v), lenient: () => (keywordOf(s, "enum") as unknown[])[0] }),
+  },
+  {
+    kind: "maxLength",
+    variant: (n) => `over-maxLength-${n}`,
+    holds: (s) => typeof keywordOf(s, "maxLength") === "number",
+    lenience: (s) => ({ broken: (v) => typeof v === "string" && v.length > (keywordOf(s, "maxLength") as number), lenient: (v) => (v as string).slice(0, keywordOf(s, "maxLength") as number) }),
+  },
+];
+
+const LENIENT_BREAKS: Record<string, string> = {
+  required: "a missing required member is refused, not defaulted",
+  type: "a member of the wrong type is refused, not replaced by a default",
+  integer: "a fraction where the schema says integer is refused, not rounded",
+  enum: "a value outside the enum is refused, not mapped to a default",
+  maxLength: "a string over its maxLength is refused, not truncated",
+};
+
+const TYPE_DEFAULT: Record<string, unknown> = { string: "default", number: 1, integer: 1, boolean: false };
+
+/** The first member of the body with the constraint, preferring one the document states (seed). */
+function firstConstrained(op: ContractOperation, constraint: Constraint): { name: string; profile: Profile; schema: Json } | undefined {
+  for (const profile of ["seed", "full"] as const) {
+    const view = objectView(profileSchema(op.requestBody!.schema, profile));
+    if (!view || (profile === "seed" && isDecisionElement(op.requestBody!.schema))) continue;
+    for (const [name, schema] of Object.entries(view.properties)) {
+      if (constraint.holds(schema, name, view, example(op))) return { name, profile, schema };
+    }
+  }
+  return undefined;
+}
+
+function negativeData(): DerivedMutation[] {
+  const out: DerivedMutation[] = [];
+  for (const { family, op } of all()) {
+    if (!op.requestBody) continue;
+    for (const constraint of CONSTRAINTS) {
+      const found = firstConstrained(op, constraint);
+      if (!found) continue;
+      const fallback = example(op)[found.name] ?? TYPE_DEFAULT[typeOf(found.schema) ?? "string"];
+      const handle = fault.lenientMember(matcher(family, op.operationId), [found.name], constraint.lenience(found.schema), fallback);
+      out.push(mutation("negative-data", family, op, constraint.variant(found.name), constraint.variant(found.name), LENIENT_BREAKS[constraint.kind]!, handle, found.profile === "full" ? "full" : undefined));
+    }
+  }
+  return out;
+}
+
+// 4. Positive data: per operation the class covers, one unstated condition per kind of member it generates.
+
+interface Refusal {
+  fault: string;
+  breaks: string;
+  applies(schema: Json, value: unknown): boolean;
+  refuse(value: unknown): boolean;
+}
+
+const REFUSALS: Refusal[] = [
+  { fault: "refuses-cents", breaks: "an amount with cents within the schema is accepted", applies: (s) => typeOf(s) === "number", refuse: (v) => typeof v === "number" && !Number.isInteger(v) },
+  { fault: "refuses-uneven", breaks: "an integer within the schema is accepted, round or not", applies: (s) => typeOf(s) === "integer", refuse: (v) => typeof v === "number" && v % 100 !== 0 },
+  { fault: "refuses-plus-address", breaks: "an e-mail with a plus sign is accepted", applies: (s) => keywordOf(s, "format") === "email", refuse: (v) => typeof v === "string" && v.split("@")[0]!.includes("+") },
+  { fault: "refuses-digits-in-text", breaks: "free text with digits is accepted", applies: (s, v) => typeOf(s) === "string" && keywordOf(s, "format") === undefined && keywordOf(s, "enum") === undefined && isProse(v), refuse: (v) => typeof v === "string" && /\d/.test(v) },
+];
+
+function positiveData(): DerivedMutation[] {
+  const out: DerivedMutation[] = [];
+  for (const { family, op, contract } of all()) {
+    if (!isPositiveDataOperation(contract, op)) continue;
+    const view = objectView(op.requestBody!.schema)!;
+    for (const refusal of REFUSALS) {
+      const name = Object.keys(example(op)).find((n) => !isLinkedMember(n) && view.properties[n] && refusal.applies(view.properties[n]!, example(op)[n]));
+      if (!name) continue;
+      const decided = isDecisionElement(op.requestBody!.schema) || isDecisionElement(view.properties[name]);
+      const handle = fault.refusesValid(matcher(family, op.operationId), (body) => refusal.refuse(body[name]));
+      out.push(mutation("positive-data", family, op, "generated-bodies", `${refusal.fault}-${name}`, `${refusal.breaks} (${name})`, handle, decided ? "full" : undefined));
+    }
+  }
+  return out;
+}
+
+// 5. Consistency: creations answer, reads show, changes happen, and every read of a record agrees.
+
+/** A value changed the way a server gets it wrong: a fee added, a unit confused, a column too short, another state. */
+function altered(value: unknown, how: "creation" | "read", states: unknown[] = []): unknown {
+  if (typeof value === "number") return how === "creation" ? value + 1 : value * 100;
+  if (typeof value === "string" && states.includes(value)) return states.find((s) => s !== value);
+  if (typeof value === "string") return how === "creation" ? value.slice(0, Math.max(1, value.length - 3)) : value.toUpperCase() === value ? value.toLowerCase() : value.toUpperCase();
+  return value;
+}
+
+/** Members both examples carry at the top level (not ids, not links, not volatile). */
+function sharedMembers(sent: Json, received: Json): string[] {
+  return Object.keys(sent).filter((n) => n in received && n !== "id" && !isLinkedMember(n) && !VOLATILE_MEMBERS.has(n) && typeof sent[n] !== "object");
+}
+
+/** The profile under which a run sends a request member: seed leaves out the decisions' members. */
+function sentUnder(op: ContractOperation, member: string): Profile | undefined {
+  const schema = op.requestBody?.schema;
+  const property = objectView(schema)?.properties[member];
+  return schema && !isDecisionElement(schema) && isDecisionElement(property) ? "full" : undefined;
+}
+
+function consistency(): DerivedMutation[] {
+  const out: DerivedMutation[] = [];
+  for (const { family, op, contract } of all()) {
+    const match = matcher(family, op.operationId);
+    if (createsRecord(contract, op)) {
+      const [first] = sharedMembers(example(op), successExample(op));
+      if (first) out.push(mutation("consistency", family, op, "returns-what-was-sent", `creation-alters-${first}`, `a creation returns the ${first} sent`, fault.changesReply(match, (d) => void (d[first] = altered(d[first], "creation"))), sentUnder(op, first)));
+      const reader = readerOfResource(contract, op.path.split("/").pop()!);
+      const last = reader ? sharedMembers(example(op), successExample(reader)).pop() : undefined;
+      if (reader && last) {
+        out.push(mutation("consistency", family, op, "returns-what-was-sent", `read-alters-${last}`, `a later read (${reader.operationId}) returns the ${last} sent`, fault.changesReply(matcher(family, reader.operationId), (d) => void (d[last] = altered(d[last], "read"))), sentUnder(op, last)));
+      }
+    }
+    if (!changesRecord(op)) {
+      const [parameter] = pathParameters(op);
+      const reader = parameter ? readOf(contract, resourceOf(op, parameter) ?? "", parameter) : undefined;
+      const member = reader && reader.operationId !== op.operationId ? sharedMembers(successExample(reader), successExample(op))[0] : undefined;
+      if (member) {
+        const states = enumOf(op, member);
+        out.push(mutation("consistency", family, op, "reads-agree", `disagrees-on-${member}`, `${op.operationId} agrees with ${reader!.operationId} on ${member}`, fault.changesReply(match, (d) => void (d[member] = altered(d[member], "read", states)))));
+      }
+      continue;
+    }
+    const [parameter] = pathParameters(op);
+    const reader = readOf(contract, resourceOf(op, parameter!) ?? "", parameter!) ?? contract.operations.find((o) => o.method === "GET" && pathParameters(o).length > 0 && resourceOf(o, pathParameters(o)[0]!) === resourceOf(op, parameter!));
+    if (!reader) continue;
+    if (op.method === "PUT" || op.method === "PATCH") {
+      out.push(mutation("consistency", family, op, "read-shows-change", "stale-read-cache", "a read after an update shows it (no stale cache)", fault.staleCache(matcher(family, reader.operationId), idIn(family))));
+    } else {
+      out.push(mutation("consistency", family, op, "read-shows-change", "acknowledged-not-done", `a ${op.operationId} that succeeds is done`, fault.acknowledgesOnly(match), "full"));
+    }
+  }
+  return out;
+}
+
+/** The enum of a member of an operation's success record, found anywhere in its schema. */
+function enumOf(op: ContractOperation, member: string): unknown[] {
+  const text = JSON.stringify(op.responses.find((r) => r.status.startsWith("2"))?.schema ?? {});
+  const found = new RegExp(`"${member}":\\{[^{}]*"enum":(\\[[^\\]]*\\])`).exec(text);
+  return found ? (JSON.parse(found[1]!) as unknown[]) : [];
+}
+
+// 6. Idempotency key space: every operation that takes an idempotency key, three ways to store it wrong.
+
+function idempotencyKeySpace(): DerivedMutation[] {
+  return all()
+    .filter(({ op }) => idempotencyHeaders(op).length > 0)
+    .flatMap(({ family, op }) => {
+      const match = matcher(family, op.operationId);
+      const header = idempotencyHeaders(op)[0];
+      return [
+        mutation("idempotency-key-space", family, op, "another-account", "one-space-for-all-keys", `${header} spaces are per API key`, fault.sharesIdempotency(match)),
+        // Caught where both keys succeed: another account's, or (a record only its account may use) the second key's.
+        mutation("idempotency-key-space", family, op, "", "last-writer-wins", `another API key's use of a ${header} leaves the first key's replay alone`, fault.lastWriterWins(match)),
+        mutation("idempotency-key-space", family, op, "second-key-same-account", "one-space-per-account", `${header} spaces are per API key, also two keys of one account`, fault.secondKeySharesSpace(family, match)),
+      ];
+    });
+}
+
+export const GENERATED_MUTATIONS: DerivedMutation[] = [...ignoredAuthentication(), ...tenantIsolation(), ...negativeData(), ...positiveData(), ...consistency(), ...idempotencyKeySpace()];

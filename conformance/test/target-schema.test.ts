@@ -1,0 +1,83 @@
+/**
+ * The target file's two descriptions agree: the JSON Schema editors and the validation read
+ * (target.schema.json) and the types the suites read (FamilyATarget, FamilyBTarget). A member
+ * added to one and not the other fails here.
+ */
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Ajv } from "ajv";
+import { parse as parseYaml } from "yaml";
+import { describe, expect, it } from "vitest";
+import { parseTarget, type FamilyATarget, type FamilyBTarget, type Target } from "../src/core/target.ts";
+import { TARGET_SCHEMA } from "../src/core/target-validation.ts";
+
+/** Every member required, all the way down (lists stay lists): a sample must name them all. */
+type Complete<T> = {
+  [K in keyof T]-?: NonNullable<T[K]> extends readonly unknown[] ? NonNullable<T[K]> : NonNullable<T[K]> extends object ? Complete<NonNullable<T[K]>> : NonNullable<T[K]>;
+};
+
+const familyA: Complete<FamilyATarget> = {
+  baseUrl: "https://api.example.test",
+  environment: "sandbox",
+  keys: { primary: "sk_live_a", secondAccount: "sk_live_b", noMerchantRead: "sk_live_c", testKey: "sk_test_d", rateLimits: "sk_live_e", primarySecondKey: "sk_live_f" },
+  webhookSecret: "whsec_x",
+};
+
+const familyB: Complete<FamilyBTarget> = {
+  baseUrl: "https://sdk.example.test",
+  keys: { primary: "sdk_live_a", secondAccount: "sdk_live_b", rateLimits: "sdk_live_c", primarySecondKey: "sdk_live_d" },
+  plan: { general: 100, transactions: 50, pix: 30, queries: 200 },
+  pathPrefix: { pix: "/v2", transactions: "/v2" },
+  fixtures: { registeredBoletoIds: ["b1", "b2"], confirmedBoletoId: "b3", customerWithOpenChargeId: "c1", malformedCustomerId: "x", unknownCustomerId: "c2" },
+};
+
+type Schema = { properties?: Record<string, Schema>; description?: string; type?: unknown };
+
+/** Member paths of a sample value: nested mappings are walked, lists and scalars are leaves. */
+function valuePaths(value: unknown, prefix = ""): string[] {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return [prefix];
+  return Object.entries(value).flatMap(([key, item]) => valuePaths(item, prefix ? `${prefix}.${key}` : key));
+}
+
+function schemaPaths(schema: Schema, prefix = ""): string[] {
+  if (!schema.properties) return [prefix];
+  return Object.entries(schema.properties).flatMap(([key, item]) => schemaPaths(item, prefix ? `${prefix}.${key}` : key));
+}
+
+function undescribed(schema: Schema, path = "(root)"): string[] {
+  const own = schema.description ? [] : [path];
+  return [...own, ...Object.entries(schema.properties ?? {}).flatMap(([key, item]) => undescribed(item, `${path}.${key}`))];
+}
+
+const schema = TARGET_SCHEMA as Schema;
+
+describe("the target file's schema", () => {
+  it("names the same members as the types the suites read", () => {
+    expect(schemaPaths(schema.properties!.familyA!).sort()).toEqual(valuePaths(familyA).sort());
+    expect(schemaPaths(schema.properties!.familyB!).sort()).toEqual(valuePaths(familyB).sort());
+    // The root: the families and mock, plus members only people and editors read.
+    const target: Complete<Omit<Target, "source" | "warnings">> = { familyA, familyB, mock: "prism" };
+    expect(Object.keys(schema.properties!).sort()).toEqual([...Object.keys(target), "$schema", "name", "description"].sort());
+  });
+
+  it("loads a target naming every member into those types unchanged", () => {
+    expect(parseTarget({ $schema: "./target.schema.json", familyA, familyB }, "every member", {})).toEqual({ source: "every member", warnings: [], familyA, familyB });
+  });
+
+  it("is a valid draft-07 schema with a description for every member", () => {
+    expect(new Ajv().validateSchema(TARGET_SCHEMA)).toBe(true);
+    expect(undescribed(schema)).toEqual([]);
+  });
+
+  it("accepts the example target file once its variables are set", () => {
+    const here = dirname(fileURLToPath(import.meta.url));
+    const raw = parseYaml(readFileSync(join(here, "../targets/example.yaml"), "utf8")) as unknown;
+    const text = JSON.stringify(raw);
+    const env = Object.fromEntries([...text.matchAll(/\$\{(\w+)\}/g)].map(([, name]) => [name!, name!.endsWith("_URL") ? "https://server.example.test" : `value-of-${name}`]));
+    const target = parseTarget(raw, "example.yaml", env);
+    expect(target.warnings).toEqual([]);
+    expect(target.familyA?.baseUrl).toBe("https://server.example.test");
+    expect(target.familyB?.fixtures.registeredBoletoIds).toHaveLength(2);
+  });
+});

@@ -1,0 +1,128 @@
+/// <reference path="../types/autocannon.d.ts" />
+/**
+ * What the benchmarks (bench-sandbox.ts, bench-stores.ts) share: the settings read from the
+ * environment, the sandbox started as `npm run sandbox` starts it (its own process, the node
+ * options of src/node-flags.ts), the load (autocannon in the benchmark's process: `POST
+ * /v1/charges` with a fresh Idempotency-Key per request, `GET /v1/charges/{id}` over a set of
+ * ids), server CPU time per request from /proc, and the figures' formatting.
+ *
+ * Environment: BENCH_DURATION (seconds per measured run, default 5), BENCH_ROUNDS (default 3),
+ * BENCH_CONNECTIONS (default 50).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import autocannon from "autocannon";
+import { createKeyRing } from "../src/keys.ts";
+import { SANDBOX_NODE_FLAGS } from "../src/node-flags.ts";
+
+export const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+/** Seconds of unreported load before each measured run. */
+export const WARMUP = 2;
+/** The repository's root. */
+export const ROOT = new URL("../..", import.meta.url).pathname;
+export const API_KEY = createKeyRing().keys.familyA.primary;
+export const CHARGE_BODY = JSON.stringify({ amount: 15000, method: "pix", reference: "bench", webhook_url: "https://loja.example.com.br/webhooks" });
+
+/** USER_HZ, the unit of /proc/<pid>/stat times: 100 on Linux. */
+const CLOCK_TICKS = 100;
+
+/** CPU time (user + system, all threads) a process has used, in microseconds (0 once it is gone). */
+export function cpuMicros(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+
+export function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/** A sandbox in its own process on a free port, generous plan, with these extra CLI flags. */
+export async function spawnSandbox(args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [...SANDBOX_NODE_FLAGS, "--import", "tsx", join(ROOT, "sandbox/src/cli.ts"), "--port", "0", "--plan", "generous", "--json", ...args], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once("line", resolve));
+  return { child, url: JSON.parse(line).url };
+}
+
+export function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
+
+export interface LoadResult {
+  requests: number;
+  rps: number;
+  /** Latency p99 (ms). */
+  p99: number;
+  /** Non-2xx answers plus connection errors. */
+  failures: number;
+}
+
+/**
+ * One autocannon run: `post` creates charges (a fresh key per request), `get` reads the ids
+ * given in turn (a fixed unknown id without any).
+ */
+export async function cannon(url: string, kind: "post" | "get", ids: readonly string[] = [], options: { connections?: number; duration?: number } = {}): Promise<LoadResult> {
+  let counter = 0;
+  const tag = randomBytes(4).toString("hex");
+  const request =
+    kind === "post"
+      ? {
+          method: "POST" as const,
+          path: "/v1/charges",
+          headers: { "x-api-key": API_KEY, "content-type": "application/json" },
+          body: CHARGE_BODY,
+          setupRequest: (req: Record<string, any>) => ({ ...req, headers: { ...req.headers, "idempotency-key": `bench-${tag}-${counter++}` } }),
+        }
+      : {
+          method: "GET" as const,
+          path: "/v1/charges/x",
+          headers: { "x-api-key": API_KEY },
+          setupRequest: (req: Record<string, any>) => ({ ...req, path: `/v1/charges/${ids.length ? ids[counter++ % ids.length] : "ch_01JDQ7Z8M4R2V6X9K3T5N0B1C7"}` }),
+        };
+  const result = await autocannon({ url, connections: options.connections ?? CONNECTIONS, duration: options.duration ?? DURATION, requests: [request as never] });
+  return { requests: result.requests.total, rps: result.requests.average, p99: result.latency.p99, failures: result.non2xx + result.errors };
+}
+
+/** Charges created through the API, one after the other; their ids. */
+export async function createCharges(url: string, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const r = await fetch(`${url}/v1/charges`, {
+      method: "POST",
+      headers: { "x-api-key": API_KEY, "content-type": "application/json", "idempotency-key": `bench-seed-${randomBytes(6).toString("hex")}` },
+      body: CHARGE_BODY,
+    });
+    ids.push(((await r.json()) as { id: string }).id);
+  }
+  return ids;
+}
+
+export const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+export const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** The machine, for the first line of a report. */
+export function machine(): string {
+  return `${cpus().length} x ${cpus()[0]?.model ?? "cpu"}, ${fmt(totalmem() / 2 ** 30, 1)} GiB, Node ${process.version}`;
+}
