@@ -4,7 +4,8 @@
  *
  *   npx tsx scripts/run-against-sandbox.ts [--plan generous|default] [--family family-a|family-b] [--profile seed|full] [--junit PATH]
  */
-import { parseCliOptions, runAndReport, USAGE, UsageError } from "@payment-collection/conformance/runner/cli-options.ts";
+import { parseCliOptions, USAGE, UsageError } from "@payment-collection/conformance/runner/cli-options.ts";
+import { runAndReport } from "@payment-collection/conformance/runner/run-and-report.ts";
 import { parseTarget } from "@payment-collection/conformance/core/target.ts";
 import { startTemporarySandbox } from "@payment-collection/sandbox/harness/temporary-sandbox.ts";
 

@@ -50,6 +50,12 @@ export interface Statement {
   /** Whether a conformance check can observe the statement in HTTP exchanges with a server. */
   wire: boolean;
   note?: string;
+  /**
+   * The generic conformance check classes (conformance/src/derived/) that enforce the statement
+   * on every operation they reach, e.g. `tenant-isolation`. The conformance package reads its
+   * classes' statements from here; it checks that each name is one of its classes.
+   */
+  enforcedBy?: string[];
 }
 
 /**
@@ -63,7 +69,7 @@ export const ID_FAMILY_EXCEPTIONS: Record<string, string> = {
 
 const ID_PATTERN = /^(A|B|AB)(-[A-Z0-9]+)+-[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const FAMILIES: readonly StatementFamily[] = ["A", "B", "both"];
-const STATEMENT_KEYS = new Set(["id", "family", "section", "kind", "quote", "encoding", "reason", "wire", "note"]);
+const STATEMENT_KEYS = new Set(["id", "family", "section", "kind", "quote", "encoding", "reason", "wire", "note", "enforcedBy"]);
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -93,6 +99,13 @@ export function validateCatalogue(raw: unknown): { statements: Statement[]; prob
     if (!STATEMENT_KINDS.includes(entry.kind as StatementKind)) problems.push(`${where}: kind must be one of ${STATEMENT_KINDS.join(", ")}`);
     if (typeof entry.quote !== "string" || entry.quote.trim().length < 3) problems.push(`${where}: quote missing`);
     if (typeof entry.wire !== "boolean") problems.push(`${where}: wire must be true or false`);
+    // Reports show the note as the reason a statement cannot be checked on the wire.
+    if (entry.wire === false && (typeof entry.note !== "string" || entry.note.trim() === "")) problems.push(`${where}: wire false needs a note saying why`);
+    if (entry.enforcedBy !== undefined) {
+      if (!Array.isArray(entry.enforcedBy) || entry.enforcedBy.length === 0 || entry.enforcedBy.some((name) => typeof name !== "string" || !/^[a-z]+(-[a-z]+)*$/.test(name))) {
+        problems.push(`${where}: enforcedBy must be a non-empty list of check class names (kebab-case)`);
+      } else if (entry.wire === false) problems.push(`${where}: enforcedBy on a statement that is not on the wire`);
+    }
     if (entry.encoding === "none") {
       if (typeof entry.reason !== "string" || entry.reason.length === 0) problems.push(`${where}: encoding none needs a reason`);
     } else if (!Array.isArray(entry.encoding) || entry.encoding.length === 0) {

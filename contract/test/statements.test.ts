@@ -56,6 +56,21 @@ describe("statement catalogue: shape", () => {
     expect(catalogue.problems).toEqual([]);
   });
 
+  test("refuses a statement off the wire without a note, and a malformed or off-wire enforcedBy", () => {
+    const base = { family: "A", section: "Limits", kind: "limit", quote: "abc", encoding: "none", reason: "r" };
+    const { problems } = validateCatalogue([
+      { ...base, id: "A-X-RULE-no-note", wire: false },
+      { ...base, id: "A-X-RULE-bad-class", wire: true, enforcedBy: ["Tenant Isolation"] },
+      { ...base, id: "A-X-RULE-off-wire-class", wire: false, note: "n", enforcedBy: ["tenant-isolation"] },
+      { ...base, id: "A-X-RULE-fine", wire: true, enforcedBy: ["tenant-isolation"] },
+    ]);
+    expect(problems).toEqual([
+      "A-X-RULE-no-note: wire false needs a note saying why",
+      "A-X-RULE-bad-class: enforcedBy must be a non-empty list of check class names (kebab-case)",
+      "A-X-RULE-off-wire-class: enforcedBy on a statement that is not on the wire",
+    ]);
+  });
+
   test("catalogues the whole document (at least 150 statements)", () => {
     expect(statements.length).toBeGreaterThanOrEqual(150);
   });

@@ -39,7 +39,10 @@ export interface RateLimitPlanFigures {
 export interface FamilyBTarget {
   baseUrl: string;
   keys: { primary?: string; secondAccount?: string; rateLimits?: string; primarySecondKey?: string };
-  /** The accounts' declared plan (limits per minute); absent: the published figures. */
+  /**
+   * The accounts' declared plan (limits per minute); absent: the published figures. Both the
+   * limits a server enforces without headers and the `X-RateLimit-Limit` it announces are held to it.
+   */
   plan?: RateLimitPlanFigures;
   pathPrefix: { pix: string; transactions: string };
   fixtures: {

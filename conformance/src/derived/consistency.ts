@@ -11,8 +11,6 @@ import { createdIdOf, createsRecord, pathParameters, readerOfResource } from "./
 import { freshRecord, knownIds, plannedRequest, readerOf, replayOf, successes } from "./traffic.ts";
 import { describe, is2xx, jsonOf, recordOf, sameValue, sharedLeaves, stable, type DerivedEnv } from "./shared.ts";
 
-export const STATEMENTS = { "family-a": ["A-CHARGES-RULE-returns-charge"], "family-b": ["B-SERVICE-PRINCIPLE-capabilities"] };
-
 const differences = (sent: unknown, received: unknown, label: string) =>
   sharedLeaves(sent, received)
     .filter((leaf) => !sameValue(leaf.sent, leaf.received))
@@ -41,7 +39,7 @@ async function creation(env: DerivedEnv, op: ContractOperation): Promise<void> {
         problems.push(...differences(stable(created), record, `read by ${reader.operationId} against the creation response`).filter((p) => !/\bstatus\b/.test(p.split(" is ")[0]!)));
       }
     }
-    env.judge({ operationId: op.operationId, variant: "returns-what-was-sent", title, covers: env.covered(op.operationId, response.status), statements: STATEMENTS[env.family], reproduction: env.reproduce(request, "primary") }, problems);
+    env.judge({ operationId: op.operationId, variant: "returns-what-was-sent", title, covers: env.covered(op.operationId, response.status), reproduction: env.reproduce(request, "primary") }, problems);
   });
 }
 
@@ -67,7 +65,7 @@ async function change(env: DerivedEnv, op: ContractOperation): Promise<void> {
     const problems: string[] = [];
     if (updates) problems.push(...(is2xx(after) ? differences(jsonOf(request.body), recordOf(jsonOf(after.body)), `read by ${reader.operationId}`) : [`the read after the update answered ${describe(after)}`]));
     else if (is2xx(after) && sameValue(stable(jsonOf(before.body)), stable(jsonOf(after.body)))) problems.push(`the read after ${op.operationId} shows the record unchanged`);
-    env.judge({ operationId: op.operationId, variant: "read-shows-change", title, covers: env.covered(op.operationId, response.status), statements: STATEMENTS[env.family], reproduction: env.reproduce(request, "primary") }, problems);
+    env.judge({ operationId: op.operationId, variant: "read-shows-change", title, covers: env.covered(op.operationId, response.status), reproduction: env.reproduce(request, "primary") }, problems);
   });
 }
 
@@ -83,7 +81,7 @@ async function otherRead(env: DerivedEnv, op: ContractOperation): Promise<void> 
     const record = await env.send(plannedRequest(env, reader, { [pathParameters(reader)[0]!]: id }), "primary");
     if (!is2xx(response) || !is2xx(record)) return env.notApplicable(op.operationId, "reads-agree", title, `the reads of ${id} answered ${response.status} and ${record.status}`);
     const problems = differences(stable(recordOf(jsonOf(record.body))), recordOf(jsonOf(response.body)), `${op.operationId} against ${reader.operationId}`);
-    env.judge({ operationId: op.operationId, variant: "reads-agree", title, covers: env.covered(op.operationId, response.status), statements: STATEMENTS[env.family], reproduction: env.reproduce(request, "primary") }, problems);
+    env.judge({ operationId: op.operationId, variant: "reads-agree", title, covers: env.covered(op.operationId, response.status), reproduction: env.reproduce(request, "primary") }, problems);
   });
 }
 

@@ -10,8 +10,6 @@ import { idempotencyHeaders, replayOf, successes } from "./traffic.ts";
 import { describe, is2xx, jsonOf, type DerivedEnv, type PlannedRequest } from "./shared.ts";
 import type { KeyName } from "../core/check-context.ts";
 
-export const STATEMENTS = { "family-a": ["A-IDEM-RULE-scoped-per-key", "A-IDEM-RULE-replay"], "family-b": ["B-AUTH-HEADER-x-idempotency-key", "B-PIX-HEADER-x-idempotency-key"] };
-
 async function pair(env: DerivedEnv, op: ContractOperation, other: KeyName): Promise<void> {
   const variant = other === "secondAccount" ? "another-account" : "second-key-same-account";
   const title = `one idempotency key under ${other === "secondAccount" ? "another account's key" : "a second key of the same account"} creates its own record`;
@@ -32,7 +30,7 @@ async function pair(env: DerivedEnv, op: ContractOperation, other: KeyName): Pro
     if (is2xx(second) && !theirs && second.body === first.body) problems.push(`the ${other} key got the primary key's stored response`);
     if (is2xx(again) && replay !== mine) problems.push(`the primary key's replay returned ${replay ?? "no record"}, not its own ${mine}`);
     env.judge(
-      { operationId: op.operationId, variant, title, covers: env.covered(op.operationId, second.status), statements: STATEMENTS[env.family], reproduction: [env.reproduce(request, "primary"), env.reproduce(request, other)].join("\n") },
+      { operationId: op.operationId, variant, title, covers: env.covered(op.operationId, second.status), reproduction: [env.reproduce(request, "primary"), env.reproduce(request, other)].join("\n") },
       problems,
     );
   });

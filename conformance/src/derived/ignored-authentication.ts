@@ -11,8 +11,6 @@ import { changesRecord, createdIdOf, pathParameters } from "./id-links.ts";
 import { freshRecord, plannedRequest, replayOf, successes, type Seen } from "./traffic.ts";
 import { describe, type Credentials, type DerivedEnv, type PlannedRequest } from "./shared.ts";
 
-export const STATEMENTS = { "family-a": ["A-AUTH-AUTH-header"], "family-b": ["B-AUTH-ERROR-unauthorized", "B-AUTH-AUTH-header", "B-AUTH-HEADER-x-api-key"] };
-
 export async function run(env: DerivedEnv): Promise<void> {
   const byOperation = new Map(successes(env).map((s) => [s.op.operationId, s]));
   const variants: Array<[string, Credentials | undefined]> = [
@@ -56,7 +54,7 @@ async function refused(env: DerivedEnv, operationId: string, variant: string, ti
   else problems.push(...env.ctx.problems(operationId, "401", response).map((p) => `401: ${p}`));
   for (const id of ids) if (response.body.includes(id)) problems.push(`the refusal carries the record's id ${id}`);
   env.judge(
-    { operationId, variant, title, covers: env.covered(operationId, response.status), statements: STATEMENTS[env.family], reproduction: env.reproduce(request, credentials) },
+    { operationId, variant, title, covers: env.covered(operationId, response.status), reproduction: env.reproduce(request, credentials) },
     problems,
   );
 }

@@ -5,7 +5,7 @@
  */
 import type { FamilyContext } from "../core/check-context.ts";
 import type { CheckResult } from "../core/results.ts";
-import type { Catalogue } from "../core/statement-map.ts";
+import { loadCatalogue, type Catalogue } from "../core/statement-map.ts";
 import * as consistency from "./consistency.ts";
 import * as idempotencyKeySpace from "./idempotency-key-space.ts";
 import * as ignoredAuthentication from "./ignored-authentication.ts";
@@ -20,8 +20,8 @@ export { DERIVED_CLASSES, DEFAULT_DERIVED_SETTINGS, type DerivedClass, type Deri
 
 interface ClassModule {
   run(env: DerivedEnv): Promise<void>;
-  /** The class's own statements, by family (or for every family). */
-  STATEMENTS: Record<string, string[]> | string[];
+  /** Statements the class names for some of its results only (e.g. a bucket's limit). */
+  VARIANT_STATEMENTS?: readonly string[];
 }
 
 export const CLASS_MODULES: Record<DerivedClass, ClassModule> = {
@@ -34,10 +34,20 @@ export const CLASS_MODULES: Record<DerivedClass, ClassModule> = {
   "positive-data": positiveData,
 };
 
-/** The class's statements for a family, known without a run (static coverage). */
-export function classStatements(derivedClass: DerivedClass, family: string): string[] {
-  const statements = CLASS_MODULES[derivedClass].STATEMENTS;
-  return Array.isArray(statements) ? (family === "family-b" ? statements : []) : (statements[family] ?? []);
+const STATEMENT_FAMILY: Record<string, string[]> = { A: ["family-a"], B: ["family-b"], both: ["family-a", "family-b"] };
+
+/**
+ * The class's statements for a family, as the statement catalogue names them (`enforcedBy`):
+ * the catalogue is the one place that links a statement to the classes enforcing it.
+ */
+export function classStatements(derivedClass: DerivedClass, family: string, catalogue: Catalogue = loadCatalogue()): string[] {
+  return catalogue.statements.filter((s) => s.enforcedBy?.includes(derivedClass) && STATEMENT_FAMILY[s.family]?.includes(family)).map((s) => s.id);
+}
+
+/** The statements every result of the class carries: its statements but those of single variants. */
+function generalStatements(derivedClass: DerivedClass, family: string, catalogue: Catalogue | undefined): string[] {
+  const variants = CLASS_MODULES[derivedClass].VARIANT_STATEMENTS ?? [];
+  return classStatements(derivedClass, family, catalogue).filter((id) => !variants.includes(id));
 }
 
 /** Classes that use up rate limits: they run in the exhaust stage. */
@@ -73,7 +83,7 @@ export async function runDerived(
         family: ctx.family,
         title: `[${derivedClass}] ${o.operationId}: ${o.title}`,
         profile: "seed",
-        statements: [...new Set([...classStatements(derivedClass, ctx.family), ...(o.statements ?? [])])],
+        statements: [...new Set([...generalStatements(derivedClass, ctx.family, catalogue), ...(o.statements ?? [])])],
         decisions: [],
         covers: o.covers,
         verdict: o.verdict,
@@ -88,7 +98,7 @@ export async function runDerived(
     for (const derivedClass of classes) {
       run.results.push({
         id: `${ctx.family}/derived/${derivedClass}`, source: "derived", family: ctx.family, title: `[${derivedClass}] every operation`, profile: "seed",
-        statements: classStatements(derivedClass, ctx.family), decisions: [], covers: [], verdict: "not-applicable",
+        statements: classStatements(derivedClass, ctx.family, catalogue), decisions: [], covers: [], verdict: "not-applicable",
         reasons: ["a stateless mock keeps no records: the generic checks need a server that does"], durationMs: 0, derivedClass,
       });
     }

@@ -12,7 +12,8 @@ import { keywordOf, objectView, requestSchema, typeOf } from "./request-schema.t
 import { exampleRequestBody, freshRecord, plannedRequest, readerOf, successes } from "./traffic.ts";
 import { describe, is2xx, isObject, jsonOf, sameValue, stable, type DerivedEnv, type Json } from "./shared.ts";
 
-export const STATEMENTS = { "family-a": ["A-CHARGES-FIELD-request-body"], "family-b": ["B-SERVICE-PRINCIPLE-request-processing"] };
+/** The integer statement: only the fraction variants of family A enforce it. */
+export const VARIANT_STATEMENTS = ["A-SERVICE-PRINCIPLE-amount-integer"];
 
 interface Variant {
   name: string;
@@ -37,7 +38,7 @@ export function variantsOf(schema: unknown, body: Json, family: string, path: st
     if (type && WRONG_TYPE[type] !== undefined) variants.push({ name: `wrong-type-${dotted(name)}`, apply: (root) => void (at(root)[name] = WRONG_TYPE[type]) });
     if (type === "integer") {
       const base = typeof body[name] === "number" ? (body[name] as number) : Number(keywordOf(sub, "minimum") ?? 1);
-      variants.push({ name: `fraction-${dotted(name)}`, apply: (root) => void (at(root)[name] = base + 0.5), statements: family === "family-a" ? ["A-SERVICE-PRINCIPLE-amount-integer"] : [] });
+      variants.push({ name: `fraction-${dotted(name)}`, apply: (root) => void (at(root)[name] = base + 0.5), statements: family === "family-a" ? [...VARIANT_STATEMENTS] : [] });
     }
     const values = keywordOf(sub, "enum");
     if (Array.isArray(values) && values.every((v) => typeof v === "string")) variants.push({ name: `outside-enum-${dotted(name)}`, apply: (root) => void (at(root)[name] = "not-a-documented-value") });
@@ -87,7 +88,7 @@ async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> 
           variant: variant.name,
           title: `a body ${variant.name.replace(/-/g, " ")} is refused with a 4xx`,
           covers: env.covered(op.operationId, response.status),
-          statements: [...STATEMENTS[env.family], ...env.statementsOf(op.operationId, "400"), ...(variant.statements ?? [])],
+          statements: [...env.statementsOf(op.operationId, "400"), ...(variant.statements ?? [])],
           reproduction: env.reproduce(request, "primary"),
         },
         problems,
@@ -97,11 +98,11 @@ async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> 
     if (before && after) {
       const created = [...after].filter((x) => !before.has(x));
       const listing = plannedRequest(env, list!, {});
-      env.judge({ operationId: op.operationId, variant: "nothing-created", title: `refused bodies created nothing (${list!.operationId} before and after)`, covers: env.covered(list!.operationId, 200), statements: STATEMENTS[env.family], reproduction: `${env.reproduce(plannedRequest(env, op, params, variants.length > 0 ? baseline : undefined), "primary")}\n${env.reproduce(listing, "primary")}` }, created.length > 0 ? [`${created.length} new record(s) after refused bodies only: ${created.slice(0, 3).join(", ")}`] : []);
+      env.judge({ operationId: op.operationId, variant: "nothing-created", title: `refused bodies created nothing (${list!.operationId} before and after)`, covers: env.covered(list!.operationId, 200), reproduction: `${env.reproduce(plannedRequest(env, op, params, variants.length > 0 ? baseline : undefined), "primary")}\n${env.reproduce(listing, "primary")}` }, created.length > 0 ? [`${created.length} new record(s) after refused bodies only: ${created.slice(0, 3).join(", ")}`] : []);
     }
     if (reader) {
       const recordAfter = await readOwner();
-      env.judge({ operationId: op.operationId, variant: "nothing-changed", title: "refused changes left the record as it was", covers: [], statements: STATEMENTS[env.family], reproduction: env.reproduce(plannedRequest(env, reader, { [parameter!]: id! }), "primary") }, sameValue(recordBefore, recordAfter) ? [] : [`the record changed after refused bodies only: ${JSON.stringify(recordAfter).slice(0, 200)}`]);
+      env.judge({ operationId: op.operationId, variant: "nothing-changed", title: "refused changes left the record as it was", covers: [], reproduction: env.reproduce(plannedRequest(env, reader, { [parameter!]: id! }), "primary") }, sameValue(recordBefore, recordAfter) ? [] : [`the record changed after refused bodies only: ${JSON.stringify(recordAfter).slice(0, 200)}`]);
     }
   });
 }

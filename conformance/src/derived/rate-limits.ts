@@ -16,8 +16,9 @@ import { knownIds, pathParameters, replayOfLatest } from "./rate-limit-support.t
 import { describe, is2xx, type DerivedEnv, type PlannedRequest } from "./shared.ts";
 import type { KeyName } from "../core/check-context.ts";
 
-export const STATEMENTS = ["B-LIMITS-STATUS-429", "B-LIMITS-HEADER-rate-limit", "B-LIMITS-RULE-plan"];
 const BUCKET_STATEMENT: Record<Bucket, string> = { general: "B-LIMITS-LIMIT-general", transactions: "B-LIMITS-LIMIT-transactions", pix: "B-LIMITS-LIMIT-pix", queries: "B-LIMITS-LIMIT-queries" };
+/** Each bucket's limit: only the results about that bucket enforce it. */
+export const VARIANT_STATEMENTS = Object.values(BUCKET_STATEMENT);
 
 interface UseUp {
   limited: boolean;
@@ -89,19 +90,19 @@ export async function run(env: DerivedEnv): Promise<void> {
     await env.attempt(op.operationId, `${bucket}-limit-enforced`, title, async () => {
       const outcome = await useUp(env, make, key, figure);
       if (typeof outcome === "string") return env.notApplicable(op.operationId, `${bucket}-limit-enforced`, title, outcome);
-      env.judge({ operationId: op.operationId, variant: `${bucket}-limit-enforced`, title, covers: env.covered(op.operationId, 429), statements: [...STATEMENTS, BUCKET_STATEMENT[bucket]], reproduction: `for i in $(seq ${outcome.sent + 1}); do ${env.reproduce(request, key)}; done` }, outcome.problems);
+      env.judge({ operationId: op.operationId, variant: `${bucket}-limit-enforced`, title, covers: env.covered(op.operationId, 429), statements: [BUCKET_STATEMENT[bucket]], reproduction: `for i in $(seq ${outcome.sent + 1}); do ${env.reproduce(request, key)}; done` }, outcome.problems);
       if (!outcome.limited) return;
       if (bucket === "pix") {
         const payment = env.ctx.contract.operations.find((o) => o !== op && o.method === "POST" && limitsOf(o, plan).some((l) => l.bucket === "pix"));
         const paying = payment ? replayOfLatest(env, payment) : undefined;
         if (payment && paying) {
           const response = await env.send(paying, key, { expect429: true });
-          env.judge({ operationId: payment.operationId, variant: "counts-against-pix-limit", title: "once the PIX limit is used up, this PIX operation is refused too", covers: env.covered(payment.operationId, response.status), statements: [...STATEMENTS, BUCKET_STATEMENT.pix], reproduction: env.reproduce(paying, key) }, response.status === 429 ? [] : [`answered ${describe(response)} after the PIX limit was used up by ${op.operationId}`]);
+          env.judge({ operationId: payment.operationId, variant: "counts-against-pix-limit", title: "once the PIX limit is used up, this PIX operation is refused too", covers: env.covered(payment.operationId, response.status), statements: [BUCKET_STATEMENT.pix], reproduction: env.reproduce(paying, key) }, response.status === 429 ? [] : [`answered ${describe(response)} after the PIX limit was used up by ${op.operationId}`]);
         }
       }
       if (bucket === "general" && env.ctx.key(other)) {
         const response = await env.send(make(), other, { expect429: true });
-        env.judge({ operationId: op.operationId, variant: "other-account-unaffected", title: "another account is not limited by this one's use", covers: env.covered(op.operationId, response.status), statements: [...STATEMENTS, "B-LIMITS-LIMIT-general"], reproduction: env.reproduce(request, other) }, response.status === 429 ? [`the ${other} account got 429 while only the ${key} account had used up its limit`] : []);
+        env.judge({ operationId: op.operationId, variant: "other-account-unaffected", title: "another account is not limited by this one's use", covers: env.covered(op.operationId, response.status), statements: [BUCKET_STATEMENT.general], reproduction: env.reproduce(request, other) }, response.status === 429 ? [`the ${other} account got 429 while only the ${key} account had used up its limit`] : []);
       }
     });
   }

@@ -2,7 +2,14 @@
  * Minimal reproductions of a failure: one curl command line per request, the API key never
  * printed (shown as `$API_KEY`, with the name of the key the target file holds beside it).
  */
-import type { PlannedRequest } from "./shared.ts";
+/** A request as a class builds it: the operation, the concrete URL, headers without the key, the body. */
+export interface PlannedRequest {
+  operationId: string;
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
 
 const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 

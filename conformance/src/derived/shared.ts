@@ -10,7 +10,9 @@ import { statementsFor } from "../core/statement-map.ts";
 import type { ResponsePair, Verdict } from "../core/results.ts";
 import { parseJsonBody, type ObservedResponse } from "../core/validate.ts";
 import { responseFor, type FamilyId } from "@payment-collection/contract/model/index.ts";
-import { curlOf } from "./reproduction.ts";
+import { curlOf, type PlannedRequest } from "./reproduction.ts";
+
+export type { PlannedRequest };
 
 /** The classes, in the order the issue ranks them (and the runner runs them, positive data first for traffic). */
 export const DERIVED_CLASSES = [
@@ -34,15 +36,6 @@ export interface DerivedSettings {
 }
 
 export const DEFAULT_DERIVED_SETTINGS: DerivedSettings = { positiveSamples: 5, seed: 20_261_125, exhaustCap: 1000 };
-
-/** A request as a class builds it: the operation, the concrete URL, headers without the key, the body. */
-export interface PlannedRequest {
-  operationId: string;
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: string;
-}
 
 /** Credentials: a key the target names, none, a made-up one, or a raw value (the other family's key). */
 export type Credentials = KeyChoice | { raw: string; label: string };

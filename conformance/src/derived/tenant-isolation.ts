@@ -14,8 +14,6 @@ import { describe, is2xx, isObject, jsonOf, sameValue, stable, type DerivedEnv, 
 import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
 import { isDecisionElement } from "../core/profiles/schema-profile.ts";
 
-export const STATEMENTS = { "family-a": ["A-AUTH-AUTH-header"], "family-b": ["B-AUTH-AUTH-header", "B-SERVICE-PRINCIPLE-request-processing"] };
-
 /** The owner's view of a record (undefined when it cannot be read). */
 async function ownerRead(env: DerivedEnv, reader: ContractOperation | undefined, parameter: string, id: string): Promise<unknown> {
   if (!reader) return undefined;
@@ -44,7 +42,7 @@ async function recordOperation(env: DerivedEnv, op: ContractOperation): Promise<
       const after = await ownerRead(env, reader, parameter!, id);
       if (!sameValue(before, after)) problems.push(`the owner's read of ${id} changed after the second account's attempt: ${JSON.stringify(after).slice(0, 200)}`);
     }
-    env.judge({ operationId: op.operationId, variant: "second-account", title, covers: env.covered(op.operationId, response.status), statements: STATEMENTS[env.family], reproduction: env.reproduce(request, "secondAccount") }, problems);
+    env.judge({ operationId: op.operationId, variant: "second-account", title, covers: env.covered(op.operationId, response.status), reproduction: env.reproduce(request, "secondAccount") }, problems);
   });
 }
 
@@ -59,7 +57,7 @@ async function listOperation(env: DerivedEnv, op: ContractOperation): Promise<vo
     const leaked = mine.filter((id) => response.body.includes(id));
     const problems = leaked.length > 0 ? [`the second account's list carries the first account's records ${leaked.slice(0, 5).join(", ")}`] : [];
     if (response.status >= 500) problems.push(`answered ${response.status}`);
-    env.judge({ operationId: op.operationId, variant: "second-account-list", title, covers: env.covered(op.operationId, response.status), statements: STATEMENTS[env.family], reproduction: env.reproduce(request, "secondAccount") }, problems);
+    env.judge({ operationId: op.operationId, variant: "second-account-list", title, covers: env.covered(op.operationId, response.status), reproduction: env.reproduce(request, "secondAccount") }, problems);
   });
 }
 
@@ -83,7 +81,7 @@ async function linkedBodyOperation(env: DerivedEnv, op: ContractOperation): Prom
     const named = linkedValues(exemplar.request).map(([name, value]) => `${name} ${value}`).join(", ");
     const problems = is2xx(response) ? [`the second account's key got ${describe(response)} for a body naming the first account's ${named}`] : [];
     if (response.status >= 500) problems.push(`the second account's valid key was answered ${response.status}`);
-    env.judge({ operationId: op.operationId, variant: "second-account-linked", title, covers: env.covered(op.operationId, response.status), statements: STATEMENTS[env.family], reproduction: env.reproduce(request, "secondAccount") }, problems);
+    env.judge({ operationId: op.operationId, variant: "second-account-linked", title, covers: env.covered(op.operationId, response.status), reproduction: env.reproduce(request, "secondAccount") }, problems);
   });
 }
 

@@ -8,7 +8,6 @@ import type { Profile } from "../core/profiles/schema-profile.ts";
 import { FAMILY_IDS, isFamilyId, type FamilyId } from "@payment-collection/contract/model/index.ts";
 
 // What each does once options are known; kept importable from here for older callers.
-export { runAndReport } from "./run-and-report.ts";
 
 export const USAGE = `usage: payment-collection conformance --target FILE [options]
 

@@ -1,7 +1,7 @@
 /**
  * Statement coverage of a run: for every statement of the catalogue (spec/statements.yaml),
  * the checks (Dredd transactions, probes, scenarios) that name it and their verdicts, or why
- * no check on the wire can observe it. Rendered for the terminal, as a JUnit test suite (one
+ * no check on the wire can observe it (the catalogue's note). Rendered for the terminal, as a JUnit test suite (one
  * case per statement) and as a self-contained Markdown page (`--report PATH`).
  */
 import { derivedCoverageMarkdown, reproductionText } from "./derived-coverage.ts";
@@ -10,45 +10,11 @@ import { statementAppliesTo, type Statement } from "@payment-collection/contract
 import type { Catalogue } from "../core/statement-map.ts";
 import type { CheckResult, RunReport } from "../core/results.ts";
 
-/**
- * Why a statement the catalogue marks `wire: false` cannot be observed in HTTP exchanges.
- * Statements not listed here fall back to the catalogue's note.
- */
-export const NOT_ON_THE_WIRE: Record<string, string> = {
-  "A-SERVICE-PRINCIPLE-scope": "describes what the interface covers; shown by the operations existing, not by a rule a server can break",
-  "B-SERVICE-PRINCIPLE-scope": "describes what the interface covers; shown by the operations existing, not by a rule a server can break",
-  "A-SERVICE-RULE-base-url": "the base address is the deployment's; the target file names it",
-  "B-SERVICE-RULE-base-urls": "the base addresses are the deployment's; the target file names them",
-  "A-CHARGE-PRINCIPLE-central-object": "a description of the model, not a behaviour",
-  "A-SERVICE-PRINCIPLE-live-only": "where the service runs; its wire consequence (sk_test_ refused by a live server) is checked by family-a/auth/test-keys-refused-live",
-  "A-SERVICE-PRINCIPLE-real-money": "money movement happens outside the HTTP exchange",
-  "A-SERVICE-PRINCIPLE-no-sandbox": "a fact about the provider's offer, not about a server's answers",
-  "B-SERVICE-PRINCIPLE-environments": "a fact about the provider's deployments; each is a separate target",
-  "B-SERVICE-PRINCIPLE-sandbox-no-money": "money movement happens outside the HTTP exchange",
-  "A-MERCHANT-RULE-settlement": "settlement happens outside the published interface; no operation shows it",
-  "A-AUTH-AUTH-live-prefix": "how keys are issued; a client cannot tell a valid sk_live_ key from a made-up one without the provider",
-  "B-AUTH-AUTH-key-format": "how keys are issued (account settings); the server only accepts or refuses the keys it issued",
-  "B-AUTH-AUTH-fixed-prefix": "how keys are issued (account settings), outside the published interface",
-  "B-AUTH-AUTH-shown-once": "a property of the account settings screen, outside the published interface",
-  "B-AUTH-AUTH-lost-key": "an account procedure, outside the published interface",
-  "B-AUTH-AUTH-scopes-and-revocation": "key creation and revocation happen in the account settings; no published operation creates or revokes a key",
-  "B-AUTH-HEADER-user-agent": "an optional request header for client identification; a server may ignore it",
-  "B-EVENTS-EVENT-webhook-resources": "an inference of the catalogue; no webhook endpoint is published",
-  "B-ERRORS-ERROR-OBE001": "an internal error of the server; no client request can provoke it",
-  "B-LIMITS-LIMIT-general": "the number depends on the account's plan (B-LIMITS-RULE-plan); the rate-limit scenarios read the limit from X-RateLimit-Limit",
-  "B-LIMITS-LIMIT-transactions": "the number depends on the account's plan; a run cannot tell a plan's limit from the document's",
-  "B-LIMITS-LIMIT-pix": "the number depends on the account's plan; a run cannot tell a plan's limit from the document's",
-  "B-LIMITS-LIMIT-queries": "the number depends on the account's plan; a run cannot tell a plan's limit from the document's",
-  "B-LIMITS-RULE-plan": "a permission, not an obligation: any constant limit honours it",
-  "A-VERSION-VERSIONING-new-path-version": "a promise about future versions; one version of a server cannot show it",
-  "AB-VERSION-VERSIONING-compatible-additions": "a promise about future changes; one version of a server cannot show it",
-  "AB-VERSION-VERSIONING-ignore-unknown-fields": "an obligation of clients, not of servers (the suites themselves ignore unknown members)",
-};
-
 /** Why a statement cannot be observed in HTTP exchanges (undefined for wire statements). */
 export function notCheckableReason(statement: Statement): string | undefined {
   if (statement.wire) return undefined;
-  return NOT_ON_THE_WIRE[statement.id] ?? statement.note ?? "the catalogue marks it as not observable on the wire";
+  // The catalogue requires the note on every statement that is not on the wire.
+  return statement.note ?? "the catalogue marks it as not observable on the wire";
 }
 
 export type StatementState = "pass" | "fail" | "not-run" | "not-checkable" | "uncovered";

@@ -5,9 +5,9 @@
  * family (openapi-typescript on the 3.1 document) and, for the main build, the client in dist/.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { createRequire } from "node:module";
 import SwaggerParser from "@apidevtools/swagger-parser";
 import openapiTS, { astToString } from "openapi-typescript";
@@ -35,11 +35,29 @@ function compileTypeSpec(): string {
   return join(scratch, "openapi3");
 }
 
-function write(outDir: string, relative: string, content: string, written: string[]): void {
-  const target = join(outDir, relative);
+/**
+ * Writes one output file only when its content changed, whole then renamed: a build beside a
+ * running reader (the main job rebuilds while tests read generated/) never shows it a half file.
+ */
+function write(outDir: string, path: string, content: string, written: string[]): void {
+  const target = join(outDir, path);
+  written.push(path);
+  if (existsSync(target) && readFileSync(target, "utf8") === content) return;
   mkdirSync(dirname(target), { recursive: true });
-  writeFileSync(target, content);
-  written.push(relative);
+  const partial = `${target}.${process.pid}.tmp`;
+  writeFileSync(partial, content);
+  renameSync(partial, target);
+}
+
+/** Removes what an earlier build wrote under `folder` and this one did not (a renamed family, a dropped variant). */
+function removeStale(outDir: string, folder: string, written: string[]): void {
+  const root = join(outDir, folder);
+  if (!existsSync(root)) return;
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const relativePath = relative(outDir, join(entry.parentPath, entry.name));
+    if (!written.includes(relativePath)) rmSync(join(outDir, relativePath));
+  }
 }
 
 /** Builds the contract into `outDir` (relative to the repository root) and lists what it wrote. */
@@ -47,7 +65,6 @@ export async function buildContract(outDir: string): Promise<string[]> {
   const out = resolve(ROOT, outDir);
   const emitted = compileTypeSpec();
   const written: string[] = [];
-  rmSync(join(out, "openapi"), { recursive: true, force: true });
   for (const version of OPENAPI_VERSIONS) {
     // The sandbox controls are emitted like a family, under their own name.
     for (const family of [...FAMILIES, ...CONTROL_SERVICES]) {
@@ -76,6 +93,8 @@ export async function buildContract(outDir: string): Promise<string[]> {
   }
   rmSync(dirname(emitted), { recursive: true, force: true });
   await writeTypes(out, written);
+  removeStale(out, "openapi", written);
+  removeStale(out, "types", written);
   return written;
 }
 
@@ -250,7 +269,6 @@ function contractFacts(document: OpenApiDocument): string {
 
 /** openapi-typescript on each family's OpenAPI 3.1 document, plus its run-time facts. */
 async function writeTypes(out: string, written: string[]): Promise<void> {
-  rmSync(join(out, "types"), { recursive: true, force: true });
   for (const family of FAMILIES) {
     const source = openapiPath("3.1", family.id, "json");
     const document = JSON.parse(readFileSync(join(out, source), "utf8")) as OpenApiDocument;

@@ -59,12 +59,13 @@ export function openapiPath(
 
 /**
  * Where the contract's files are. In this repository the contract package sits beside spec/
- * and generated/; a packed contract package carries its own copy of generated/ (prepack),
- * which wins when present.
+ * (with the TypeSpec sources) and generated/; an installed contract package carries its own
+ * copy of what the model reads (copied in by prepack). The repository is told by its TypeSpec
+ * entry point, not by the copy, which exists in the repository only while a pack runs.
  */
 const PACKAGE_DIR = fileURLToPath(new URL("../..", import.meta.url));
 /** The repository (or installed package) folder holding spec/, generated/ and docs/. */
-export const CONTRACT_ROOT = existsSync(join(PACKAGE_DIR, "generated")) ? PACKAGE_DIR : resolve(PACKAGE_DIR, "..");
+export const CONTRACT_ROOT = existsSync(resolve(PACKAGE_DIR, "../spec/main.tsp")) ? resolve(PACKAGE_DIR, "..") : PACKAGE_DIR;
 /** The build output folder: OpenAPI documents and TypeScript types. */
 export const GENERATED_DIR = join(CONTRACT_ROOT, "generated");
 /** Absolute path of a generated OpenAPI document. */
