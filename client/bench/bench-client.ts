@@ -30,6 +30,7 @@ import { fileURLToPath } from "node:url";
 import type { Middleware } from "openapi-fetch";
 import { createFamilyAClient, createFamilyBClient, type FamilyAClient, type FamilyBClient } from "../src/index.ts";
 import { operationExamples, responseExample as contractResponseExample } from "../test/support/contract-examples.ts";
+import { commandLine } from "@payment-collection/contract/build/command-line.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 10);
@@ -195,6 +196,10 @@ async function main(): Promise<void> {
   console.log(`  node ${process.version}`);
 }
 
+// `measure KIND SIDE` is how the benchmark runs itself in a fresh process; anything else is the command line.
 const [mode, kindId, side] = process.argv.slice(2);
 if (mode === "measure") await measure(kindId!, side as Measurement["side"]);
-else await main();
+else {
+  commandLine("usage: npm run bench:client\n\nThe client's own CPU per call, fetch stubbed, per operation kind (see the header of client/bench/bench-client.ts). Prints figures, never fails.", {});
+  await main();
+}

@@ -11,10 +11,16 @@ import { dirname, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildPortal } from "./site.ts";
 import { CONTRACT_ROOT } from "@payment-collection/contract/model/layout.ts";
+import { commandLine } from "@payment-collection/contract/build/command-line.ts";
+
+const USAGE = `usage: npm run docs [-- --out DIR]
+
+Builds the docs portal into docs-site/ (or DIR) from the generated OpenAPI and the project's
+pages, then prints the build time and the weight of each page. Exit 0: built; 2: bad option.`;
+const { values } = commandLine(USAGE, { out: { type: "string" } });
 
 const ROOT = CONTRACT_ROOT;
-const outIndex = process.argv.indexOf("--out");
-const outDir = resolve(ROOT, outIndex > 0 && process.argv[outIndex + 1] ? process.argv[outIndex + 1]! : "docs-site");
+const outDir = resolve(ROOT, values.out ?? "docs-site");
 
 const report = await buildPortal({ root: ROOT, outDir });
 

@@ -37,6 +37,12 @@ import { DATABASE_FILE, openSqliteStore } from "../src/store/sqlite.ts";
 import { startPrism } from "@payment-collection/conformance/mock/prism.ts";
 import { openapiPath } from "@payment-collection/contract/model/layout.ts";
 import { API_KEY, cannon, CONNECTIONS, cpuMicros, fmt, machine, median, ROOT, ROUNDS, rssMiB, spawnSandbox, stop, WARMUP, DURATION, type LoadResult } from "./common.ts";
+import { commandLine } from "@payment-collection/contract/build/command-line.ts";
+
+commandLine(
+  "usage: npm run bench:sandbox\n\nSandbox throughput and CPU per request versus Prism and bare node:http, then with 1,000 versus BENCH_STORED stored charges.\nEnvironment: BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS, BENCH_STORED, BENCH_ONLY=stored. Prints figures, never fails.",
+  {},
+);
 
 const LARGE = Number(process.env.BENCH_STORED ?? 1_000_000);
 const SMALL = 1_000;

@@ -22,6 +22,12 @@ import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { cannon, CONNECTIONS, cpuMicros, createCharges, DURATION, fmt, machine, median, ROUNDS, spawnSandbox, stop, WARMUP } from "./common.ts";
+import { commandLine } from "@payment-collection/contract/build/command-line.ts";
+
+commandLine(
+  "usage: npm run bench:stores -w @payment-collection/sandbox\n\nSQLite, PostgreSQL and two PostgreSQL instances side by side: throughput and CPU per request.\nNeeds SANDBOX_BENCH_POSTGRES_URL or SANDBOX_TEST_POSTGRES_URL. Environment: BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS. Prints figures, never fails.",
+  {},
+);
 
 const PG_URL = process.env.SANDBOX_BENCH_POSTGRES_URL ?? process.env.SANDBOX_TEST_POSTGRES_URL;
 

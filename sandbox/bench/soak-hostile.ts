@@ -19,11 +19,14 @@ import { request as httpRequest } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { parseArgs } from "node:util";
+import { commandLine } from "@payment-collection/contract/build/command-line.ts";
 import { createKeyRing } from "../src/keys.ts";
 import { SANDBOX_NODE_FLAGS } from "../src/node-flags.ts";
 
-const { values } = parseArgs({ options: { seconds: { type: "string" } } });
+const { values } = commandLine(
+  "usage: npx tsx sandbox/bench/soak-hostile.ts [--seconds N]\n\n20 hostile clients and one well-behaved client against the sandbox for N seconds (default 120); prints the well-behaved client's latency. Never fails on a number.",
+  { seconds: { type: "string" } },
+);
 const SECONDS = Number(values.seconds ?? 120);
 const keys = createKeyRing().keys;
 

@@ -123,6 +123,9 @@ describe("every package", () => {
       expect(existsSync(file), file).toBe(true);
     }
     expect((await npx(["contract", "validate"])).code).toBe(0);
+    // The documents are exported by path, as the contract's README shows.
+    const probe = `import document from "@payment-collection/contract/openapi/3.1/family-a.json" with { type: "json" }; console.log(document.openapi);`;
+    expect((await run(process.execPath, ["--input-type=module", "-e", probe], { cwd: project })).stdout.trim()).toBe("3.1.0");
   });
 });
 

@@ -8,7 +8,9 @@ import { createServer, request as httpRequest, Agent, type IncomingMessage } fro
 
 export async function roundRobinProxy(upstreams: readonly string[]): Promise<{ url: string; close(): Promise<void> }> {
   let next = 0;
-  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  // Idle upstream sockets are dropped after 1 s, well before the sandbox closes idle connections
+  // (5 s): otherwise a request may go out on a socket the sandbox is closing, and come back 502.
+  const agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: 1_000 });
   const targets = upstreams.map((u) => new URL(u));
   const server = createServer((req, res) => {
     const upstream = targets[next++ % targets.length];

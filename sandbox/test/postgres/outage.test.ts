@@ -1,7 +1,8 @@
 /**
- * PostgreSQL going away during traffic: a TCP proxy between the sandbox and PostgreSQL is cut
- * (every connection dropped, new ones reset) and restored, which simulates a database restart
- * deterministically without touching the cluster other tests share. While it is down every
+ * The network to PostgreSQL cut during traffic: a TCP proxy between the sandbox and PostgreSQL
+ * is cut (every connection dropped without a word, new ones reset) and restored, on the cluster
+ * other tests share. (A real restart, which PostgreSQL announces to its sessions, is
+ * restart.test.ts, on a private cluster.) While it is down every
  * request gets 503 with Retry-After in its family's error format (never a 500, never a hang);
  * once it is back the same instance answers normally, without a restart.
  */
