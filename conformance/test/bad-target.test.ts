@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startTemporarySandbox, type TemporarySandbox } from "@payment-collection/sandbox/harness/temporary-sandbox.ts";
 import { conformanceCommand } from "../src/cli.ts";
+import { preflight } from "../src/runner/preflight.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "conformance-bad-target-"));
 let sandbox: TemporarySandbox;
@@ -138,6 +139,26 @@ describe("servers that cannot be checked", () => {
     const run = await conformance("--target", targetFile(target), "--family", "family-a");
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(new RegExp(`^family A: key \`secondAccount\` was refused \\(401\\) by ${sandbox.url}/\\S+$`));
+  });
+
+  it("a live family A server refusing the test key is not a refused key: a live server must refuse it", async () => {
+    // Accepts every key but sk_test_ ones, as a live server does.
+    const server = createServer((req, res) => {
+      const refused = String(req.headers["x-api-key"] ?? "").startsWith("sk_test_");
+      res.writeHead(refused ? 401 : 200, { "content-type": "application/json" }).end("{}");
+    });
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const keys = { primary: "sk_live_a", testKey: "sk_test_b" };
+      expect(await preflight({ source: "t", warnings: [], familyA: { baseUrl, environment: "live", keys } }, { families: ["family-a"] })).toEqual([]);
+      // Against a sandbox environment the same refusal is a refused key.
+      expect(await preflight({ source: "t", warnings: [], familyA: { baseUrl, environment: "sandbox", keys } }, { families: ["family-a"] })).toEqual([
+        `family A: key \`testKey\` was refused (401) by ${baseUrl}/v1/merchant`,
+      ]);
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
   });
 
   it("a server that stops answering during the run: exit 2, the reason, and a JUnit file with what ran", async () => {

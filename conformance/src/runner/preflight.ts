@@ -47,7 +47,10 @@ export async function preflight(target: Target, options: PreflightOptions): Prom
     const contract = loadFamilyContract(family, options.generatedDir);
     const ctx = new FamilyContext(family, contract, "seed", server, new Pacer(), target.mock === "prism");
     const operation = keyCheckOperation(contract);
-    const given = (Object.entries(server.keys) as Array<[KeyName, string | undefined]>).filter(([, value]) => !!value).map(([name]) => name);
+    // A live server refuses test keys (the document's rule, which a check verifies): the
+    // `testKey` of a live target is given to be refused, not to be accepted.
+    const refusedByDesign = (name: KeyName) => name === "testKey" && (server as { environment?: string }).environment === "live";
+    const given = (Object.entries(server.keys) as Array<[KeyName, string | undefined]>).filter(([name, value]) => !!value && !refusedByDesign(name)).map(([name]) => name);
     // Without keys (or against the mock), one request without a key shows the server answers.
     const tries: KeyChoice[] = target.mock === "prism" || given.length === 0 ? ["none"] : given;
     for (const key of tries) {
