@@ -7,6 +7,7 @@
  *   details}}` and envelope 2 `{version, status: "ERROR", error: {errorCode, message}}`;
  * - sandbox controls: the resource as its family returns it; errors like envelope 1.
  */
+import { isoTimestamp } from "./domain/timestamps.ts";
 import type { Reply } from "./http/reply.ts";
 
 export type Surface = "A" | "B" | "controls";
@@ -55,7 +56,7 @@ export function operationError(status: number, version: string, errorCode: strin
 
 /** Family B success envelope `{success, data, timestamp}`. */
 export function success(status: number, data: unknown, now: Date): Reply {
-  return { status, body: { success: true, data, timestamp: now.toISOString() } };
+  return { status, body: { success: true, data, timestamp: isoTimestamp(now.getTime()) } };
 }
 
 /** Family B `{success, data}` (health check and customer creation publish no timestamp). */

@@ -15,6 +15,7 @@ import { documentProblem } from "../src/domain/documents.ts";
 import { endToEndId } from "../src/domain/end-to-end-id.ts";
 import { digits } from "../src/domain/ids.ts";
 import { pixKeyType } from "../src/domain/pix-keys.ts";
+import { isoTimestamp } from "../src/domain/timestamps.ts";
 import { canonicalJson } from "../src/idempotency.ts";
 
 describe("boleto numbers", () => {
@@ -125,5 +126,43 @@ describe("idempotency fingerprints", () => {
   it("compare bodies as JSON values: member order does not matter, values do", () => {
     expect(canonicalJson({ b: 1, a: [1, { d: 2, c: 3 }] })).toBe(canonicalJson({ a: [1, { c: 3, d: 2 }], b: 1 }));
     expect(canonicalJson({ a: [1, 2] })).not.toBe(canonicalJson({ a: [2, 1] }));
+  });
+
+  it("write every parsed body as members sorted at every level, whatever order it came in", () => {
+    // The text stored fingerprints were made from: it must not change.
+    const sorted = (value: unknown): string => {
+      if (value === null || typeof value !== "object") return JSON.stringify(value);
+      if (Array.isArray(value)) return `[${value.map(sorted).join(",")}]`;
+      const record = value as Record<string, unknown>;
+      return `{${Object.keys(record)
+        .sort()
+        .map((k) => `${JSON.stringify(k)}:${sorted(record[k])}`)
+        .join(",")}}`;
+    };
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const parsed = JSON.parse(JSON.stringify(value));
+        expect(canonicalJson(parsed)).toBe(sorted(parsed));
+      }),
+      { numRuns: 1000 },
+    );
+    expect(canonicalJson({ "10": 1, "9": 2, b: { y: 1, x: 2 } })).toBe('{"10":1,"9":2,"b":{"x":2,"y":1}}');
+    expect(canonicalJson(undefined)).toBe("null");
+  });
+});
+
+describe("timestamps", () => {
+  it("are what Date.prototype.toISOString writes", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -8.64e15, max: 8.64e15 }), (ms) => {
+        expect(isoTimestamp(ms)).toBe(new Date(ms).toISOString());
+      }),
+      { numRuns: 2000 },
+    );
+    for (const ms of [0, -1, 86_399_999, 86_400_000, Date.UTC(9999, 11, 31, 23, 59, 59, 999), Date.UTC(10000, 0, 1), 1.5, 8.64e15, -8.64e15]) {
+      expect(isoTimestamp(ms)).toBe(new Date(ms).toISOString());
+    }
+    expect(() => isoTimestamp(8.64e15 + 1)).toThrow(RangeError);
+    expect(() => isoTimestamp(Number.NaN)).toThrow(RangeError);
   });
 });

@@ -12,6 +12,7 @@
  * fraction of the cost: creating charges is the sandbox's hottest path.
  */
 import { crc16ccitt } from "crc";
+import crc16ccittBytes from "crc/calculators/crc16ccitt";
 import { createDynamicPix, hasError } from "pix-utils";
 
 /** Host of the (fictitious) payload locations the sandbox writes into its BR Codes. */
@@ -45,6 +46,12 @@ interface Template {
   headCrc: number;
   /** Everything after the txid up to and including the CRC field's tag and length (`6304`). */
   tail: string;
+  /**
+   * The bytes the CRC continues over: the txid's place, rewritten for each code, then the tail
+   * (UTF-8, encoded once). The CRC runs on these bytes directly: the `crc` package's string entry point
+   * copies its input into a new Buffer on every call.
+   */
+  scratch: Buffer;
 }
 
 const templates = new Map<string, Template>();
@@ -60,7 +67,8 @@ function templateFor(merchant: BrCodeMerchant, kind: Kind, length: number): Temp
     const at = code.indexOf(placeholder);
     if (at === -1 || code.indexOf(placeholder, at + 1) !== -1) return undefined;
     const head = code.slice(0, at);
-    template = { head, headCrc: crc16ccitt(head), tail: code.slice(at + length, -4) };
+    const tail = code.slice(at + length, -4);
+    template = { head, headCrc: crc16ccitt(head), tail, scratch: Buffer.from(placeholder + tail, "utf8") };
     templates.set(cacheKey, template);
   }
   return template;
@@ -73,7 +81,8 @@ function templateFor(merchant: BrCodeMerchant, kind: Kind, length: number): Temp
 export function dynamicBrCode(merchant: BrCodeMerchant, txid: string, kind: Kind = "cob"): string {
   const template = TXID.test(txid) ? templateFor(merchant, kind, txid.length) : undefined;
   if (template === undefined) return buildDynamicBrCode(merchant, txid, kind);
-  const body = `${template.head}${txid}${template.tail}`;
-  const crc = crc16ccitt(`${txid}${template.tail}`, template.headCrc);
-  return body + crc.toString(16).toUpperCase().padStart(4, "0");
+  // The txid is ASCII letters and digits (TXID): one byte per character, as in UTF-8.
+  template.scratch.write(txid, 0, "latin1");
+  const crc = crc16ccittBytes(template.scratch, template.headCrc);
+  return `${template.head}${txid}${template.tail}${crc.toString(16).toUpperCase().padStart(4, "0")}`;
 }

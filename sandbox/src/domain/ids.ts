@@ -18,14 +18,24 @@ function randomBytes(count: number): Buffer {
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 const ALPHANUMERIC = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
+/** The time part of the last ULID made: under load, many identifiers share one millisecond. */
+let lastTimeMs = -1;
+let lastTimePart = "";
+
 /** A ULID (26 Crockford base-32 characters: 48-bit time, 80 random bits). */
 export function ulid(timeMs: number): string {
-  let time = "";
-  let t = Math.max(0, Math.floor(timeMs));
-  for (let i = 0; i < 10; i++) {
-    time = CROCKFORD[t % 32] + time;
-    t = Math.floor(t / 32);
+  const ms = Math.max(0, Math.floor(timeMs));
+  if (ms !== lastTimeMs) {
+    let time = "";
+    let t = ms;
+    for (let i = 0; i < 10; i++) {
+      time = CROCKFORD[t % 32] + time;
+      t = Math.floor(t / 32);
+    }
+    lastTimeMs = ms;
+    lastTimePart = time;
   }
+  const time = lastTimePart;
   const bytes = randomBytes(16);
   let random = "";
   for (let i = 0; i < 16; i++) random += CROCKFORD[bytes[i] % 32];

@@ -53,6 +53,15 @@ export const MAX_JSON_ARRAY_ITEMS = 1_000;
 export const MAX_JSON_NODES = 10_000;
 
 /**
+ * Per open container of the scan below: whether it is an array, and its items so far (commas
+ * + 1). Allocated once: typed arrays cost far more to create than the scan of a usual body,
+ * and the scan is synchronous, so one pair serves every call (each slot is set when its
+ * container opens).
+ */
+const OPEN_IS_ARRAY = new Uint8Array(MAX_JSON_DEPTH + 2);
+const OPEN_ITEMS = new Uint32Array(MAX_JSON_DEPTH + 2);
+
+/**
  * Why a JSON text is too large in structure (too deep, an array too long, too many values), or
  * null. Runs on the raw bytes BEFORE JSON.parse and before anything walks the value: one pass,
  * no allocation, stopping at the first limit crossed, so that a 1 MiB body of one huge array
@@ -62,9 +71,8 @@ export const MAX_JSON_NODES = 10_000;
 export function jsonStructureProblem(bytes: Uint8Array): string | null {
   let depth = 0;
   let nodes = 1;
-  // Per open container: whether it is an array, and its items so far (commas + 1).
-  const isArray = new Uint8Array(MAX_JSON_DEPTH + 2);
-  const items = new Uint32Array(MAX_JSON_DEPTH + 2);
+  const isArray = OPEN_IS_ARRAY;
+  const items = OPEN_ITEMS;
   const length = bytes.length;
   for (let i = 0; i < length; i++) {
     const c = bytes[i];

@@ -9,6 +9,7 @@ import type { HandlerTable, RequestContext } from "../app.ts";
 import { dynamicBrCode } from "../domain/brcode.ts";
 import { documentProblem } from "../domain/documents.ts";
 import { chargeId, hex32 } from "../domain/ids.ts";
+import { isoTimestamp } from "../domain/timestamps.ts";
 import { problem } from "../envelopes.ts";
 import { createIdempotently } from "../idempotency.ts";
 import type { StoredRecord } from "../store/types.ts";
@@ -74,9 +75,9 @@ export const chargeHandlers: HandlerTable = {
         payer_request: request.payer ? { name: request.payer.name, document: request.payer.document } : null,
         pix: { br_code: dynamicBrCode(ctx.account.brCode, txid), txid, end_to_end_id: null },
         webhook_url: request.webhook_url ?? null,
-        expires_at: new Date(createdMs + expiresIn * 1000).toISOString(),
+        expires_at: isoTimestamp(createdMs + expiresIn * 1000),
         paid_at: null,
-        created_at: ctx.now.toISOString(),
+        created_at: isoTimestamp(createdMs),
       };
       const key = ctx.headers["idempotency-key"] as string;
       return createIdempotently(ctx, {

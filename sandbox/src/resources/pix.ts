@@ -8,6 +8,7 @@ import type { HandlerTable, RequestContext } from "../app.ts";
 import { dynamicBrCode } from "../domain/brcode.ts";
 import { endToEndId } from "../domain/end-to-end-id.ts";
 import { hex32, uuid } from "../domain/ids.ts";
+import { isoTimestamp } from "../domain/timestamps.ts";
 import { hasAtMostTwoDecimals } from "../domain/money.ts";
 import { pixKeyType, SANDBOX_DIRECTORY, type DirectoryEntry } from "../domain/pix-keys.ts";
 import { qrCodePngBase64 } from "../domain/qrcode.ts";
@@ -69,8 +70,8 @@ export const pixHandlers: HandlerTable = {
         amount: body.amount,
         description: body.description ?? null,
         brCode: dynamicBrCode(ctx.account.brCode, id),
-        createdAt: ctx.now.toISOString(),
-        expiresAt: new Date(createdMs + expiresIn * 1000).toISOString(),
+        createdAt: isoTimestamp(createdMs),
+        expiresAt: isoTimestamp(createdMs + expiresIn * 1000),
         paidAt: null,
         endToEndId: null,
       };
