@@ -36,7 +36,7 @@ import { createKeyRing } from "../src/keys.ts";
 import { DATABASE_FILE, openSqliteStore } from "../src/store/sqlite.ts";
 import { startPrism } from "@payment-collection/conformance/mock/prism.ts";
 import { openapiPath } from "@payment-collection/contract/model/layout.ts";
-import { API_KEY, cannon, CONNECTIONS, cpuMicros, fmt, machine, median, ROOT, ROUNDS, rssMiB, spawnSandbox, stop, WARMUP, DURATION, type LoadResult } from "./common.ts";
+import { API_KEY, cannon, CONNECTIONS, cpuMicros, fmt, machine, median, ROOT, ROUNDS, residentMemory, spawnSandbox, stop, WARMUP, DURATION, type LoadResult } from "./common.ts";
 import { commandLine } from "@payment-collection/contract/build/command-line.ts";
 
 commandLine(
@@ -224,7 +224,7 @@ try {
   const bare = await spawnBare(chargeText);
   children.push(bare.child);
   const plainLabel = `bare node:http (fixed ${Buffer.byteLength(chargeText)} B body)`;
-  let smallRss = rssMiB(small.child.pid!);
+  let smallRss = residentMemory(small.child.pid!);
 
   if (!ONLY_STORED) {
     prism = await startPrism({ document: join(ROOT, "generated", openapiPath("3.1", "family-a", "yaml")) });
@@ -237,7 +237,7 @@ try {
     const plain = target(plainLabel, bare.url, bare.child.pid);
     const insertBaseline = target("bare node:http + one durable SQLite insert per POST (WAL, synchronous=NORMAL)", withInsert.url, withInsert.child.pid);
     await rounds([sandbox, mock, plain, insertBaseline]);
-    smallRss = rssMiB(small.child.pid!);
+    smallRss = residentMemory(small.child.pid!);
     await prism.close();
     prism = undefined;
     await stop(withInsert.child);
@@ -265,9 +265,9 @@ try {
   const largeTarget = target(`sandbox, ${fmt(LARGE)} stored charges`, large.url, large.child.pid, largeIds);
   const plainAgain = target(plainLabel, bare.url, bare.child.pid);
   await rounds([smallAgain, largeTarget, plainAgain]);
-  const largeRss = rssMiB(large.child.pid!);
-  report(smallAgain, `, RSS ${fmt(smallRss)} MiB`);
-  report(largeTarget, `, RSS ${fmt(largeRss)} MiB`);
+  const largeRss = residentMemory(large.child.pid!);
+  report(smallAgain, `, ${smallRss}`);
+  report(largeTarget, `, ${largeRss}`);
   report(plainAgain);
   console.log(
     `kept with ${fmt(LARGE)} stored: POST ${fmt((100 * rps(largeTarget, "post")) / rps(smallAgain, "post"))}%, ` +

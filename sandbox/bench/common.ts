@@ -42,9 +42,14 @@ export function cpuMicros(pid: number): number {
   }
 }
 
-export function rssMiB(pid: number): number {
+/**
+ * Resident memory of a process: in all, and the part that is file pages (the node binary and
+ * the store's memory-mapped database file: the operating system's cache, reclaimable).
+ */
+export function residentMemory(pid: number): string {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return `RSS ${fmt(kib("VmRSS") / 1024)} MiB (of which file-backed ${fmt(kib("RssFile") / 1024)} MiB)`;
 }
 
 /** A sandbox in its own process on a free port, generous plan, with these extra CLI flags. */

@@ -114,8 +114,8 @@ export function migrate(db: Database): void {
 
 /**
  * Opens the database file with the store's settings: WAL, `synchronous` by durability, no
- * automatic checkpoints (the checkpointer worker runs them), and a page cache large enough to
- * keep lookups by id in memory with a million stored records. The schema is brought up to date.
+ * automatic checkpoints (the checkpointer worker runs them), and the file memory-mapped so that
+ * lookups by id stay in memory with a million stored records. The schema is brought up to date.
  */
 export function openDatabase(file: string, durability: Durability | undefined): Database {
   const db = new Database(file);
@@ -125,8 +125,14 @@ export function openDatabase(file: string, durability: Durability | undefined): 
   // Checkpoints run in a worker thread (../checkpointer.ts), not inside request commits.
   db.pragma("wal_autocheckpoint = 0");
   db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
-  // 64 MiB of page cache: lookups by id stay in memory with a million stored records.
-  db.pragma(`cache_size = ${-64 * 1024}`);
+  // The database file is read through a memory map (up to 1 GiB, then read(2) beyond): with a
+  // million stored records, lookups by id read pages from the operating system's cache without
+  // a system call or a copy. The page cache proper then only holds pages read from the WAL and
+  // those a transaction changes, and it is kept small (8 MiB) because SQLite scans the whole
+  // page-cache hash table at the end of many write transactions: with the 64 MiB cache used
+  // before, that scan alone took about 4% of the CPU of a POST under load (perf).
+  db.pragma(`cache_size = ${-8 * 1024}`);
+  db.pragma(`mmap_size = ${1024 * 1024 * 1024}`);
   migrate(db);
   return db;
 }
