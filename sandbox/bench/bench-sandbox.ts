@@ -16,7 +16,8 @@
  * machine. All targets stay up for the whole comparison, which runs in rounds: in each round
  * every target is measured once (an unreported warm-up run, then the measured run), in an
  * order that rotates from round to round, and the medians over the rounds are reported with
- * every run's figure and the server's CPU time per request (all its threads, from /proc).
+ * every run's figure and the server's CPU time per request (all its threads, from /proc; for Prism,
+ * every process of its process group).
  * On a small virtual machine single runs move by ±15% or more; rounds spread that drift over
  * all targets instead of letting it fall on one.
  *
@@ -36,7 +37,7 @@ import { createKeyRing } from "../src/keys.ts";
 import { DATABASE_FILE, openSqliteStore } from "../src/store/sqlite.ts";
 import { startPrism } from "@payment-collection/conformance/mock/prism.ts";
 import { openapiPath } from "@payment-collection/contract/model/layout.ts";
-import { API_KEY, cannon, CONNECTIONS, cpuMicros, fmt, machine, median, ROOT, ROUNDS, residentMemory, spawnSandbox, stop, WARMUP, DURATION, type LoadResult } from "./common.ts";
+import { API_KEY, cannon, CONNECTIONS, cpuMicros, fmt, groupCpuMicros, machine, median, ROOT, ROUNDS, residentMemory, spawnSandbox, stop, WARMUP, DURATION, type LoadResult } from "./common.ts";
 import { commandLine } from "@payment-collection/contract/build/command-line.ts";
 
 commandLine(
@@ -149,8 +150,8 @@ async function spawnBareWithInsert(body: string, dir: string): Promise<{ child: 
 interface Target {
   label: string;
   url: string;
-  /** For the CPU time per request (absent for Prism, whose work is spread over its children). */
-  pid?: number;
+  /** The server's CPU time so far (µs): its process, or Prism's whole process group. */
+  cpu: () => number;
   getIds?: readonly string[];
   runs: { post: Measured[]; get: Measured[] };
 }
@@ -160,15 +161,16 @@ interface Measured extends LoadResult {
   cpuUs?: number;
 }
 
-function target(label: string, url: string, pid?: number, getIds?: readonly string[]): Target {
-  return { label, url, pid, getIds, runs: { post: [], get: [] } };
+function target(label: string, url: string, cpu: () => number, getIds?: readonly string[]): Target {
+  return { label, url, cpu, getIds, runs: { post: [], get: [] } };
 }
+const processCpu = (pid: number | undefined) => () => cpuMicros(pid!);
 
 async function measure(t: Target, kind: "post" | "get"): Promise<void> {
   await cannon(t.url, kind, t.getIds, { duration: WARMUP });
-  const before = t.pid ? cpuMicros(t.pid) : 0;
+  const before = t.cpu();
   const result: Measured = await cannon(t.url, kind, t.getIds);
-  if (t.pid && result.requests > 0) result.cpuUs = (cpuMicros(t.pid) - before) / result.requests;
+  if (result.requests > 0) result.cpuUs = (t.cpu() - before) / result.requests;
   t.runs[kind].push(result);
 }
 
@@ -232,10 +234,10 @@ try {
     const withInsert = await spawnBareWithInsert(chargeText, baselineDir);
     children.push(withInsert.child);
 
-    const sandbox = target(`sandbox (${fmt(SMALL)} stored charges at start)`, small.url, small.child.pid, smallIds);
-    const mock = target("Prism mock (same contract)", prism.url);
-    const plain = target(plainLabel, bare.url, bare.child.pid);
-    const insertBaseline = target("bare node:http + one durable SQLite insert per POST (WAL, synchronous=NORMAL)", withInsert.url, withInsert.child.pid);
+    const sandbox = target(`sandbox (${fmt(SMALL)} stored charges at start)`, small.url, processCpu(small.child.pid), smallIds);
+    const mock = target("Prism mock (same contract, CPU of its process group)", prism.url, () => groupCpuMicros(prism!.pid));
+    const plain = target(plainLabel, bare.url, processCpu(bare.child.pid));
+    const insertBaseline = target("bare node:http + one durable SQLite insert per POST (WAL, synchronous=NORMAL)", withInsert.url, processCpu(withInsert.child.pid));
     await rounds([sandbox, mock, plain, insertBaseline]);
     smallRss = residentMemory(small.child.pid!);
     await prism.close();
@@ -261,9 +263,9 @@ try {
   console.log(`seeded ${fmt(LARGE)} charges in ${fmt((performance.now() - seedStart) / 1000, 1)} s`);
   const large = await spawnSandbox(["--data-dir", largeDir]);
   children.push(large.child);
-  const smallAgain = target(`sandbox, ${fmt(SMALL)} stored charges at start`, small.url, small.child.pid, smallIds);
-  const largeTarget = target(`sandbox, ${fmt(LARGE)} stored charges`, large.url, large.child.pid, largeIds);
-  const plainAgain = target(plainLabel, bare.url, bare.child.pid);
+  const smallAgain = target(`sandbox, ${fmt(SMALL)} stored charges at start`, small.url, processCpu(small.child.pid), smallIds);
+  const largeTarget = target(`sandbox, ${fmt(LARGE)} stored charges`, large.url, processCpu(large.child.pid), largeIds);
+  const plainAgain = target(plainLabel, bare.url, processCpu(bare.child.pid));
   await rounds([smallAgain, largeTarget, plainAgain]);
   const largeRss = residentMemory(large.child.pid!);
   report(smallAgain, `, ${smallRss}`);

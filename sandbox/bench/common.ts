@@ -11,7 +11,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -46,6 +46,21 @@ export function cpuMicros(pid: number): number {
  * Resident memory of a process: in all, and the part that is file pages (the node binary and
  * the store's memory-mapped database file: the operating system's cache, reclaimable).
  */
+/** CPU time (user + system) of every process in the process group `pgid`, in microseconds. */
+export function groupCpuMicros(pgid: number): number {
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ");
+      if (Number(fields[2]) === pgid) total += ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return total;
+}
+
 export function residentMemory(pid: number): string {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);

@@ -32,6 +32,8 @@ export interface RunningPrism {
   /** Base URL of the mock, without a trailing slash, e.g. `http://127.0.0.1:43121`. */
   url: string;
   port: number;
+  /** Process id of Prism's process, which leads the process group of Prism and its children. */
+  pid: number;
   /** Stops Prism and its children; safe to call more than once. */
   close(): Promise<void>;
 }
@@ -124,6 +126,7 @@ async function startOnce(options: Required<StartPrismOptions>, port: number): Pr
   return {
     url,
     port,
+    pid: child.pid!,
     close: () => (closing ??= killTree(child)),
   };
 }
