@@ -32,35 +32,36 @@ export const CHARGE_BODY = JSON.stringify({ amount: 15000, method: "pix", refere
 /** USER_HZ, the unit of /proc/<pid>/stat times: 100 on Linux. */
 const CLOCK_TICKS = 100;
 
-/** CPU time (user + system, all threads) a process has used, in microseconds (0 once it is gone). */
-export function cpuMicros(pid: number): number {
+/** A process's group and CPU time (user + system, all threads, µs) from /proc, or undefined once it is gone. */
+function processStat(pid: number | string): { group: number; cpuMicros: number } | undefined {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
+    return { group: Number(fields[2]), cpuMicros: ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS };
   } catch {
-    return 0;
+    return undefined;
   }
+}
+
+/** CPU time (user + system, all threads) a process has used, in microseconds (0 once it is gone). */
+export function cpuMicros(pid: number): number {
+  return processStat(pid)?.cpuMicros ?? 0;
+}
+
+/** CPU time (user + system) of every process in the process group `pgid`, in microseconds. */
+export function groupCpuMicros(pgid: number): number {
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = processStat(entry);
+    if (stat?.group === pgid) total += stat.cpuMicros;
+  }
+  return total;
 }
 
 /**
  * Resident memory of a process: in all, and the part that is file pages (the node binary and
  * the store's memory-mapped database file: the operating system's cache, reclaimable).
  */
-/** CPU time (user + system) of every process in the process group `pgid`, in microseconds. */
-export function groupCpuMicros(pgid: number): number {
-  let total = 0;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const fields = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ");
-      if (Number(fields[2]) === pgid) total += ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return total;
-}
-
 export function residentMemory(pid: number): string {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
