@@ -25,6 +25,11 @@ export interface DerivedMutation {
   breaks: string;
   /** Id prefix of a derived result that must fail. */
   caughtBy: string;
+  /**
+   * Catalogue ids (spec/statements.yaml) of the statements this server breaks: a failing result
+   * that kills it must name one of them.
+   */
+  statements?: string[];
   profile?: Profile;
   /** Needs the small rate-limit plan and the exhaust stage. */
   needsRateLimits?: boolean;

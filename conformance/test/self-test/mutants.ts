@@ -39,6 +39,11 @@ export interface Mutation {
   family: FamilyId;
   /** Id (or id prefix) of a check that must fail against it. */
   caughtBy: string;
+  /**
+   * Catalogue ids (spec/statements.yaml) of the statements this server breaks: a failing result
+   * that kills it must name one of them.
+   */
+  statements?: string[];
   /** Needs the 429 checks (a small rate-limit plan). */
   needsRateLimits?: boolean;
   /** The profile the suite must catch it under (default seed; full for a rule a decision makes). */
