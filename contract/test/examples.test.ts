@@ -412,7 +412,7 @@ describe("domain checks reject broken values", () => {
     for (const length of [11, 14]) {
       const { holder } = exampleHolding("document", (v) => typeof v === "string" && v.length === length);
       const value = String(holder.document);
-      expect(cpfCnpjProblem(replaceAt(value, length - 1, nextDigit(value.at(-1)!)))).toMatch(/check digits are wrong/);
+      expect(cpfCnpjProblem(replaceAt(value, length - 1, nextDigit(value.at(-1)!)))).toMatch(/check digits are \d{2}, should be \d{2}/);
     }
     expectRejected("cpf-cnpj", "documentNumber", (v) => replaceAt(v, v.length - 2, nextDigit(v.at(-2)!)));
   });

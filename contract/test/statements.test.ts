@@ -380,6 +380,40 @@ const GUARDS: Guard[] = [
       }
     },
   },
+  // Domain validity where the document names the type: the extension, not marked decided.
+  {
+    name: "the merchant's document with its cpf-cnpj format marked decided",
+    family: "family-a",
+    statement: "A-MERCHANT-FIELD-document",
+    mutate: (doc) => {
+      const document = (componentSchema(doc, "Merchant").properties as Json).document as Json;
+      document["x-decided"] = [{ decision: "D43", keywords: ["x-domain-format"] }];
+    },
+  },
+  {
+    name: "a charge's br_code without its br-code format",
+    family: "family-a",
+    statement: "A-CHARGE-PRINCIPLE-br-code",
+    mutate: (doc) => delete ((componentSchema(doc, "ChargePix").properties as Json).br_code as Json)["x-domain-format"],
+  },
+  {
+    name: "a customer document without its cpf-cnpj format",
+    family: "family-b",
+    statement: "B-CUSTOMER-FIELD-documentNumber",
+    mutate: (doc) => delete componentSchema(doc, "CustomerDocument")["x-domain-format"],
+  },
+  {
+    name: "a boleto bank slip whose barcode and typed line may be two boletos",
+    family: "family-b",
+    statement: "B-BOLETO-FIELD-boleto",
+    mutate: (doc) => delete componentSchema(doc, "BoletoBankSlip")["x-domain-format"],
+  },
+  {
+    name: "a boleto typed line without its boleto-bank-line format",
+    family: "family-b",
+    statement: "B-BOLETO-FIELD-boleto",
+    mutate: (doc) => delete ((componentSchema(doc, "BoletoBankSlip").properties as Json).bankLine as Json)["x-domain-format"],
+  },
   {
     name: "a family B operation without the API key requirement",
     family: "family-b",

@@ -238,8 +238,8 @@ export interface components {
         /** @description The PIX block of a charge. */
         ChargePix: {
             /**
-             * @description PIX copy-and-paste string (dynamic BR Code, EMV merchant-presented mode). Its EMV layout
-             *     and CRC16 follow the BCB manual (decision D04).
+             * @description PIX copy-and-paste string: a BR Code (EMV merchant-presented mode, CRC16 in field 63),
+             *     as the document names it. That it is a dynamic code is decision D04.
              */
             br_code: string;
             /** @description Transaction id of the PIX charge (BCB Pix API `txid`: 26 to 35 letters and digits; decision D04). */
@@ -366,7 +366,7 @@ export interface components {
             name?: string;
             /** @description Company name or full name. */
             legal_name?: string;
-            /** @description Digits only: 11 (CPF) or 14 (CNPJ); null if not registered. */
+            /** @description Digits only: 11 (CPF) or 14 (CNPJ), check digits right; null if not registered. */
             document?: components["schemas"]["DocumentDigits"] | null;
             /** @description Contact e-mail; may be null. */
             email?: string | null;

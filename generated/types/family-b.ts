@@ -355,8 +355,8 @@ export interface webhooks {
 export interface components {
     schemas: {
         /**
-         * @description Bank data of a boleto. Its `barCode` and `bankLine` are the same boleto: the typed line is
-         *     the barcode rearranged with field check digits (decision D43).
+         * @description Bank data of a boleto (a bank slip). Its `barCode` and `bankLine` are the same boleto: the
+         *     typed line is the barcode rearranged with field check digits (FEBRABAN).
          */
         BoletoBankSlip: {
             transactionId: string;
@@ -365,9 +365,9 @@ export interface components {
             bankNumber: string;
             bankAgency: string;
             bankAccount: string;
-            /** @description FEBRABAN barcode: 44 digits with mod-11 general check digit (digits only: decision D34). */
+            /** @description FEBRABAN barcode: 44 digits with its mod-11 general check digit (digits only: decision D34). */
             barCode: string;
-            /** @description Linha digitavel: 47 digits with mod-10 field check digits (digits only: decision D34). */
+            /** @description Linha digitavel: 47 digits with its mod-10 field check digits (no dots or spaces: decision D34). */
             bankLine: string;
             bankAssignor: string;
         };
@@ -446,7 +446,10 @@ export interface components {
                 /** @description Seen as `PENDING`. */
                 status: string;
                 key: string;
-                /** @description The BR Code (EMV) of the PIX block. */
+                /**
+                 * @description The BR Code (EMV) of the PIX block. The document names the field only (`emv: string`), not
+                 *     that it is the PIX copy-and-paste string; that it is a valid BR Code is decision D43.
+                 */
                 emv: string;
             } | null;
         };
@@ -682,8 +685,8 @@ export interface components {
             };
         };
         /**
-         * @description CPF or CNPJ of a customer, digits only. The document says "CPF or CNPJ"; the digits-only
-         *     form and the check-digit rule are decision D23.
+         * @description CPF or CNPJ of a customer, digits only. The document says "CPF or CNPJ", so a valid CPF or
+         *     CNPJ (check digits right) is its word; the digits-only form is decision D23.
          */
         CustomerDocument: string;
         /**

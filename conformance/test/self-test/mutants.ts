@@ -88,7 +88,6 @@ export const MUTATIONS: Mutation[] = [
     caughtBy: "family-a/createCharge/201/",
     breaks: "a charge's br_code is a BR Code: its CRC16 (field 63) must match (D43)",
     family: "family-a",
-    profile: "full",
     response: editJson(is("POST", /^\/v1\/charges$/, 201), (body) => (body.pix.br_code = `${body.pix.br_code.slice(0, -4)}${body.pix.br_code.endsWith("0000") ? "FFFF" : "0000"}`)),
   },
   {
@@ -96,7 +95,6 @@ export const MUTATIONS: Mutation[] = [
     caughtBy: "family-a/getMerchant/200/",
     breaks: "the merchant's document is a CPF or CNPJ with correct check digits (D43)",
     family: "family-a",
-    profile: "full",
     response: editJson(is("GET", /^\/v1\/merchant$/, 200), (body) => {
       if (typeof body.document === "string") body.document = body.document.slice(0, -1) + String((Number(body.document.at(-1)) + 1) % 10);
     }),
@@ -106,7 +104,6 @@ export const MUTATIONS: Mutation[] = [
     caughtBy: "family-b/getBoleto/200/",
     breaks: "a boleto's bankLine carries its mod-10 field check digits (D43)",
     family: "family-b",
-    profile: "full",
     // The 10th digit is the check digit of the line's first field.
     response: editJson(is("GET", /^\/sdk\/boleto\/[^/]+$/, 200), (body) => {
       const line: string = body.data.boleto.bankLine;
@@ -118,7 +115,6 @@ export const MUTATIONS: Mutation[] = [
     caughtBy: "family-b/getBoleto/200/",
     breaks: "a boleto's barCode and bankLine are the same boleto (D43): here each is valid, but the line is another boleto's",
     family: "family-b",
-    profile: "full",
     response: editJson(is("GET", /^\/sdk\/boleto\/[^/]+$/, 200), (body) => (body.data.boleto.bankLine = barCodeToBankLine(anotherBoleto(body.data.boleto.barCode)))),
   },
   {
@@ -126,7 +122,6 @@ export const MUTATIONS: Mutation[] = [
     caughtBy: "family-b/getCustomer/200/",
     breaks: "a customer's documentNumber, as a reading returns it, is a CPF or CNPJ with correct check digits (D43)",
     family: "family-b",
-    profile: "full",
     response: editJson(is("GET", /^\/api\/v1\/sdk\/customers\/[^/]+$/, 200), (body) => (body.data.documentNumber = withWrongLastDigit(body.data.documentNumber))),
   },
   {

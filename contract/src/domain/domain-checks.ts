@@ -7,7 +7,6 @@
  * checks run on the contract's examples and on what a server returns. Each single-value check
  * returns `null` when the value is valid, or the reason it is not.
  */
-import * as boletoUtils from "@mrmgomes/boleto-utils";
 import { cnpj, cpf } from "cpf-cnpj-validator";
 import jsQRModule from "jsqr";
 import { parsePix } from "pix-utils";
@@ -59,21 +58,40 @@ export interface DomainReport {
 // ---------------------------------------------------------------------------------------------
 // Single values
 
-/** CPF (11 digits) or CNPJ (14 digits), digits only, with valid check digits. */
-export function cpfCnpjProblem(value: string): string | null {
-  if (!/^(\d{11}|\d{14})$/.test(value)) return "not 11 (CPF) or 14 (CNPJ) digits";
-  const valid = value.length === 11 ? cpf.isValid(value) : cnpj.isValid(value);
-  if (valid) return null;
-  // cpf-cnpj-validator also refuses repeated digits and a few well-known test numbers whose
-  // check digits are right: say which, because the fix differs.
-  const validator = value.length === 11 ? cpf : cnpj;
-  const body = value.slice(0, -2);
+/** A CPF as Receita Federal writes it: 11 digits, bare or as 000.000.000-00. */
+const CPF_FORMS = /^(?:\d{11}|\d{3}\.\d{3}\.\d{3}-\d{2})$/;
+/**
+ * A CNPJ as Receita Federal writes it: 14 characters, bare or as 00.000.000/0000-00; the first
+ * 12 may be upper-case letters (alphanumeric CNPJ, IN RFB 2229/2024, issued from July 2026),
+ * the two check digits are digits.
+ */
+const CNPJ_FORMS = /^(?:[0-9A-Z]{12}\d{2}|[0-9A-Z]{2}\.[0-9A-Z]{3}\.[0-9A-Z]{3}\/[0-9A-Z]{4}-\d{2})$/;
+
+/**
+ * The two check digits of a CPF (9-digit body) or CNPJ (12-character body): mod 11 with the
+ * Receita Federal weights, a remainder under 2 giving 0; each character counts as its ASCII
+ * code minus 48, so digits count as themselves (cpf-cnpj-validator's digit functions).
+ */
+export function taxIdCheckDigits(body: string): string {
+  const validator = body.length === 9 ? cpf : cnpj;
   const first = String(validator.verifierDigit(body));
-  const digitsRight = first === value.at(-2) && String(validator.verifierDigit(body + first)) === value.at(-1);
-  const kind = value.length === 11 ? "CPF" : "CNPJ";
-  return digitsRight
-    ? `${kind} refused by cpf-cnpj-validator although its check digits are right (repeated digits or a well-known test number)`
-    : `${kind} check digits are wrong`;
+  return first + String(validator.verifierDigit(body + first));
+}
+
+/**
+ * A CPF or a CNPJ with right check digits, in any of the forms Receita Federal writes it
+ * (whether a field takes only the bare digits is the field's pattern, not this check).
+ * Strings of one repeated character are refused, as Receita Federal issues none. Only the rule
+ * is applied: cpf-cnpj-validator's `isValid` also refuses well-known numbers whose check
+ * digits are right (12345678909), which are CPFs all the same.
+ */
+export function cpfCnpjProblem(value: string): string | null {
+  const kind = CPF_FORMS.test(value) ? "CPF" : CNPJ_FORMS.test(value) ? "CNPJ" : undefined;
+  if (kind === undefined) return "not a CPF (11 digits, or 000.000.000-00) or a CNPJ (14 characters, or 00.000.000/0000-00)";
+  const bare = value.replace(/[./-]/g, "");
+  if (/^(.)\1+$/.test(bare)) return `${kind} repeats one digit`;
+  const expected = taxIdCheckDigits(bare.slice(0, -2));
+  return bare.endsWith(expected) ? null : `${kind} check digits are ${bare.slice(-2)}, should be ${expected}`;
 }
 
 /** A PIX BR Code that pix-utils parses, whose CRC16 (CCITT-FALSE, upper-case hex) matches. */
@@ -85,15 +103,11 @@ export function brCodeProblem(value: string): string | null {
   return null;
 }
 
-function boletoReport(code: string): { sucesso: boolean; mensagem?: string; tipoBoleto?: string } {
-  return boletoUtils.validarBoleto(code) as unknown as { sucesso: boolean; mensagem?: string; tipoBoleto?: string };
-}
-
 /**
  * The FEBRABAN general check digit of a bank boleto barcode: mod 11 over the 43 digits
- * without position 5, weights 2..9 from the right; 0, 10 and 11 become 1. Computed here
- * because boleto-utils applies the collection-slip rule (0 and 1 become 0) to bank boletos
- * too, and so refuses about 2 in 11 valid barcodes.
+ * without position 5, weights 2..9 from the right; 11 minus the remainder, and 0, 10 and 11
+ * become 1. Computed here because boleto-utils applies the collection-slip rule (0 and 1
+ * become 0) to bank boletos too, and so refuses about 2 in 11 valid barcodes.
  */
 export function boletoGeneralCheckDigit(barCode: string): number {
   const digits = barCode.slice(0, 4) + barCode.slice(5);
@@ -116,25 +130,65 @@ export function barCodeProblem(value: string): string | null {
   return null;
 }
 
+/** The typed line as banks print it: `AAAAA.AAAAA BBBBB.BBBBBB CCCCC.CCCCCC D EEEEEEEEEEEEEE`. */
+const PRINTED_BANK_LINE = /^(\d{5})\.(\d{5}) (\d{5})\.(\d{6}) (\d{5})\.(\d{6}) (\d) (\d{14})$/;
+
+/** The 47 digits of a typed line, bare or printed; null when it is neither. */
+function bankLineDigits(value: string): string | null {
+  if (/^\d{47}$/.test(value)) return value;
+  const printed = PRINTED_BANK_LINE.exec(value);
+  return printed ? printed.slice(1).join("") : null;
+}
+
+/** The fields of a typed line that carry a mod-10 check digit: [name, start, end (the digit's index)]. */
+const CHECKED_FIELDS = [
+  ["first", 0, 9],
+  ["second", 10, 20],
+  ["third", 21, 31],
+] as const;
+
 /**
- * A bank boleto typed line: 47 digits, field check digits right, and the barcode it encodes
- * valid too (boleto-utils checks the field digits of a typed line but not its general digit).
+ * The FEBRABAN check digit of a typed-line field: weights 2, 1, 2, ... from the right, products
+ * above 9 count the sum of their digits; 10 minus the sum modulo 10, and 10 becomes 0.
+ */
+export function bankLineFieldCheckDigit(digits: string): number {
+  let sum = 0;
+  let weight = 2;
+  for (let i = digits.length - 1; i >= 0; i--) {
+    const product = Number(digits[i]) * weight;
+    sum += product > 9 ? product - 9 : product;
+    weight = weight === 2 ? 1 : 2;
+  }
+  return (10 - (sum % 10)) % 10;
+}
+
+/**
+ * A bank boleto typed line: 47 digits (bare or printed with its dots and spaces), each field
+ * check digit right, and the barcode it encodes valid too (its general check digit is the
+ * line's fourth field). Computed here, not with boleto-utils: that library reads a line that
+ * starts with 8 as a collection slip and refuses it.
  */
 export function bankLineProblem(value: string): string | null {
-  if (!/^\d{47}$/.test(value)) return "not 47 digits";
-  const report = boletoReport(value);
-  if (!report.sucesso) return `boleto-utils: ${report.mensagem}`;
-  const barcodeProblem = barCodeProblem(bankLineToBarCode(value));
+  const line = bankLineDigits(value);
+  if (line === null) return "not 47 digits (bare, or printed as AAAAA.AAAAA BBBBB.BBBBBB CCCCC.CCCCCC D EEEEEEEEEEEEEE)";
+  for (const [name, start, end] of CHECKED_FIELDS) {
+    const expected = bankLineFieldCheckDigit(line.slice(start, end));
+    if (Number(line[end]) !== expected) return `check digit of the ${name} field is ${line[end]}, should be ${expected}`;
+  }
+  const barcodeProblem = barCodeProblem(bankLineToBarCode(line));
   return barcodeProblem === null ? null : `the barcode it encodes is invalid: ${barcodeProblem}`;
 }
 
+/** The barcode a typed line (bare or printed) encodes: the line's fields back in barcode order. */
 export function bankLineToBarCode(bankLine: string): string {
-  return boletoUtils.linhaDigitavel2CodBarras(bankLine);
+  const line = bankLineDigits(bankLine) ?? bankLine;
+  return line.slice(0, 4) + line[32] + line.slice(33, 47) + line.slice(4, 9) + line.slice(10, 20) + line.slice(21, 31);
 }
 
 /** The typed line (47 digits, no formatting) of a bank boleto barcode. */
 export function barCodeToBankLine(barCode: string): string {
-  return boletoUtils.codBarras2LinhaDigitavel(barCode, false);
+  const fields = [barCode.slice(0, 4) + barCode.slice(19, 24), barCode.slice(24, 34), barCode.slice(34, 44)];
+  return fields.map((field) => `${field}${bankLineFieldCheckDigit(field)}`).join("") + barCode[4] + barCode.slice(5, 19);
 }
 
 /**

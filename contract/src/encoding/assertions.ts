@@ -2,7 +2,7 @@
  * Assertions about one schema node (type, nullability, values, lengths, properties...), and
  * instance validation (accepts/rejects) through the contract's own OpenAPI -> JSON Schema path.
  */
-import { asList, compileOpenApiSchema, inlineRefs, isObject, openApiVersionOf } from "../model/index.ts";
+import { asList, compileOpenApiSchema, decidedKeywordsOf, DOMAIN_FORMAT_EXTENSION, inlineRefs, isObject, openApiVersionOf } from "../model/index.ts";
 import { strictValidator } from "./checks-strict.ts";
 import type { OpenApiDocument, SchemaAssertions } from "./check-types.ts";
 import { sameValue, type SchemaView } from "./schema-view.ts";
@@ -90,10 +90,19 @@ export function assertSchema(doc: OpenApiDocument, view: SchemaView, a: SchemaAs
     const extra = [...view.required].filter((n) => !a.requiredSubsetOf!.includes(n));
     if (extra.length > 0) p.push(`${label}: also requires ${extra.join(", ")}`);
   }
+  if (a.domainFormat !== undefined) p.push(...assertDomainFormat(view, a.domainFormat, label));
   if (a.accepts !== undefined || a.rejects !== undefined) {
     p.push(...validateInstances(doc, view, a.accepts ?? [], a.rejects ?? [], label));
   }
   return p;
+}
+
+/** The node names the domain format, and no decision marking claims the extension. */
+function assertDomainFormat(view: SchemaView, format: string, label: string): string[] {
+  const named = new Set(view.parts.map((part) => part[DOMAIN_FORMAT_EXTENSION]).filter((value) => value !== undefined));
+  if (!named.has(format)) return [`${label}: ${DOMAIN_FORMAT_EXTENSION} ${[...named].join(",") || "absent"}, expected ${format}`];
+  const deciding = view.parts.flatMap((part) => decidedKeywordsOf(part)).filter((d) => d.keywords.includes(DOMAIN_FORMAT_EXTENSION));
+  return deciding.map((d) => `${label}: ${DOMAIN_FORMAT_EXTENSION} is marked decided (${d.decision}), but the statement makes it the document's word`);
 }
 
 function inferTypes(view: SchemaView): Set<string> {

@@ -66,6 +66,12 @@ export interface SchemaAssertions {
    * (or `not: {anyOf: [{required: [name]}, ...]}`) rejects any instance that has them.
    */
   forbids?: string[];
+  /**
+   * The node names this domain format (`x-domain-format`: br-code, cpf-cnpj, boleto-barcode,
+   * boleto-bank-line, boleto-bank-slip) as the document's word: no `x-decided` on the node
+   * lists the extension, so the seed profile holds values to it too.
+   */
+  domainFormat?: string;
 }
 
 interface CheckBase {

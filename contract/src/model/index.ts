@@ -77,6 +77,7 @@ export {
   compileOpenApiSchema,
   createSchemaValidator,
   describeSchemaErrors,
+  DOMAIN_FORMAT_EXTENSION,
   JSON_SCHEMA_DIALECT,
   subschemas,
   toJsonSchema,

@@ -27,6 +27,14 @@ export interface BrCodeMerchant {
 
 type Kind = "cob" | "cobv";
 
+/**
+ * A BR Code payload that ends with the CRC field's tag and length (`6304`), completed with its
+ * CRC16/CCITT-FALSE: four upper-case hex digits, leading zeros kept.
+ */
+export function withBrCodeCrc(payload: string): string {
+  return `${payload}${crc16ccitt(payload).toString(16).toUpperCase().padStart(4, "0")}`;
+}
+
 /** The BR Code pix-utils builds for a payload at `<host>/qr/v2/<kind>/<txid>`. */
 export function buildDynamicBrCode(merchant: BrCodeMerchant, txid: string, kind: Kind = "cob"): string {
   const pix = createDynamicPix({

@@ -1,0 +1,142 @@
+/**
+ * A legal variant of the sandbox that issues domain values at the edges of their rules: every
+ * boleto's barcode has general check digit 1 because 11 minus the mod-11 remainder is 10 or 11,
+ * and its typed line a third field whose check digit is 0 because 10 minus the sum is 10;
+ * every BR Code (a charge's br_code, a boleto's pix.emv) has a CRC16 that starts with two
+ * zeros; the merchant's document has check digits 00 because both remainders are under 2.
+ * Everything else is the sandbox's. The values are valid, so the suites must pass it under
+ * seed and under full: a check that refused them would refuse a correct server.
+ *
+ * The edge values are made with the sandbox's own issuing code (its mod-11 and mod-10 digits,
+ * its CRC, its CPF/CNPJ check), not with the contract's checks under test; each is a function
+ * of the sandbox's value, so creations, replays and reads stay consistent.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { barCodeToBankLine } from "@payment-collection/contract/domain/domain-checks.ts";
+import { barcodeCheckDigit, barcodeRemainder, mod10 } from "@payment-collection/sandbox/domain/boleto.ts";
+import { withBrCodeCrc } from "@payment-collection/sandbox/domain/brcode.ts";
+import { documentProblem } from "@payment-collection/sandbox/domain/documents.ts";
+import { formatReport } from "../../src/runner/report.ts";
+import { failures, runAgainstSandbox, type SandboxProxy } from "../sandbox-run.ts";
+import { startProxy, type Exchange, type Reply } from "./mutants.ts";
+
+type Json = Record<string, unknown>;
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+/** Every string of `width` characters of `alphabet`, in order. */
+function* strings(width: number, alphabet = "0123456789"): Generator<string> {
+  const total = alphabet.length ** width;
+  for (let n = 0; n < total; n++) {
+    let text = "";
+    for (let rest = n, i = 0; i < width; i++, rest = Math.floor(rest / alphabet.length)) text = alphabet[rest % alphabet.length] + text;
+    yield text;
+  }
+}
+
+/** The first of `candidates` at the edge (the search must find one). */
+function firstAtEdge(candidates: Iterable<string>, atEdge: (candidate: string) => boolean): string {
+  for (const candidate of candidates) if (atEdge(candidate)) return candidate;
+  throw new Error("no candidate at the edge");
+}
+
+/** The same boleto (bank, due date, amount) with the last four free-field digits chosen for the edges. */
+function boletoAtEdge(barCode: string): { barCode: string; bankLine: string } {
+  const withDigit = (digits43: string) => `${digits43.slice(0, 4)}${barcodeCheckDigit(digits43)}${digits43.slice(4)}`;
+  const digits43 = firstAtEdge(
+    [...strings(4)].map((digits) => barCode.slice(0, 4) + barCode.slice(5, 40) + digits),
+    // Remainder 0 or 1: 11 minus it is 11 or 10, so the digit is 1. The third field is barcode digits 35 to 44.
+    (candidate) => barcodeRemainder(candidate) <= 1 && mod10(withDigit(candidate).slice(34, 44)) === 0,
+  );
+  const edge = withDigit(digits43);
+  return { barCode: edge, bankLine: barCodeToBankLine(edge) };
+}
+
+/** The top-level EMV fields of a BR Code, in order: [id, value]. */
+function emvFields(code: string): Array<[string, string]> {
+  const fields: Array<[string, string]> = [];
+  for (let at = 0; at < code.length; ) {
+    const length = Number(code.slice(at + 2, at + 4));
+    fields.push([code.slice(at, at + 2), code.slice(at + 4, at + 4 + length)]);
+    at += 4 + length;
+  }
+  return fields;
+}
+
+const emv = (fields: Array<[string, string]>) => fields.map(([id, value]) => `${id}${String(value.length).padStart(2, "0")}${value}`).join("");
+
+/** The same BR Code with the last three letters of the merchant name (field 59) chosen so the CRC starts with 00. */
+function brCodeAtEdge(code: string): string {
+  const fields = emvFields(code).filter(([id]) => id !== "63");
+  const name = fields.find(([id]) => id === "59")!;
+  const withName = (suffix: string) => withBrCodeCrc(emv(fields.map(([id, value]) => [id, id === "59" ? name[1].slice(0, -3) + suffix : value])) + "6304");
+  return withName(firstAtEdge(strings(3, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"), (suffix) => withName(suffix).slice(-4, -2) === "00"));
+}
+
+/** The same CPF or CNPJ with the last three body digits chosen so both check digits are 0 (remainders under 2). */
+function documentAtEdge(document: string): string {
+  const body = document.slice(0, -5);
+  return firstAtEdge([...strings(3)].map((digits) => `${body}${digits}00`), (candidate) => documentProblem(candidate) === null);
+}
+
+/** What the variant issued, by kind: the test asserts each edge reached the suites. */
+interface Issued {
+  boletos: Set<string>;
+  brCodes: Set<string>;
+  documents: Set<string>;
+}
+
+/** Rewrites the domain values of one JSON reply (memoised: one edge value per sandbox value). */
+function rewrite(request: Exchange, reply: Reply, issued: Issued, memo: Map<string, string>): Reply {
+  if (!/json/.test(reply.headers["content-type"] ?? "") || !reply.body.startsWith("{")) return reply;
+  const once = (value: string, make: (value: string) => string) => {
+    if (!memo.has(value)) memo.set(value, make(value));
+    return memo.get(value)!;
+  };
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (typeof node !== "object" || node === null) return;
+    const object = node as Json;
+    for (const name of ["br_code", "emv"]) {
+      if (typeof object[name] === "string") issued.brCodes.add((object[name] = once(object[name] as string, brCodeAtEdge)) as string);
+    }
+    if (typeof object.barCode === "string" && typeof object.bankLine === "string") {
+      const edge = boletoAtEdge(object.barCode);
+      object.barCode = once(object.barCode, () => edge.barCode);
+      object.bankLine = once(object.bankLine, () => edge.bankLine);
+      issued.boletos.add(object.barCode as string);
+    }
+    Object.values(object).forEach(walk);
+  };
+  const body = JSON.parse(reply.body) as Json;
+  walk(body);
+  if (request.method === "GET" && request.path === "/v1/merchant" && typeof body.document === "string") {
+    issued.documents.add((body.document = once(body.document, documentAtEdge)) as string);
+  }
+  return { ...reply, body: JSON.stringify(body) };
+}
+
+describe("the conformance suites against a sandbox that issues domain values at the edges of their rules", () => {
+  it("pass under seed and under full", { timeout: 300_000 }, async () => {
+    const issued: Issued = { boletos: new Set(), brCodes: new Set(), documents: new Set() };
+    const memo = new Map<string, string>();
+    const atEdges: SandboxProxy = (upstream) => startProxy(upstream, async (request, forward) => rewrite(request, await forward(request), issued, memo));
+
+    const seed = await runAgainstSandbox({ proxy: atEdges }, cleanups);
+    expect(failures(seed), formatReport(seed)).toEqual([]);
+    const full = await runAgainstSandbox({ proxy: atEdges, profile: "full" }, cleanups);
+    expect(failures(full), formatReport(full)).toEqual([]);
+
+    // The suites met the edges: boletos with general digit 1 and a third-field digit 0, BR Codes
+    // with CRC 00xx, merchant documents ending 00.
+    expect(issued.boletos.size).toBeGreaterThan(0);
+    for (const barCode of issued.boletos) expect(barCode[4]).toBe("1");
+    expect([...issued.brCodes].some((code) => code.includes("br.gov.bcb.pix"))).toBe(true);
+    for (const code of issued.brCodes) expect(code.slice(-8, -2)).toBe("630400");
+    expect(issued.documents.size).toBeGreaterThan(0);
+    for (const document of issued.documents) expect(document.slice(-2)).toBe("00");
+  });
+});
