@@ -416,7 +416,10 @@ export interface components {
         };
         /** @description Body of the cancel operation. */
         BoletoCancelRequest: {
-            /** @description Reason of the cancellation, at most 200 characters (longer gives `ODE003`). */
+            /**
+             * @description Reason of the cancellation, at most 200 characters (longer gives `ODE003`). That a
+             *     cancel without a reason is refused is decision D18.
+             */
             reason: string;
         };
         /**
@@ -610,8 +613,9 @@ export interface components {
             state: components["schemas"]["StateCode"];
         };
         /**
-         * @description The address of an update ("address (object)" in the document). That every field is
-         *     optional (any subset of the address fields) is decision D23.
+         * @description The address of an update ("address (object)" in the document). Which members it has, and
+         *     that every one is optional (any subset of the address fields), is decision D23: the
+         *     document names the object but not its members in an update.
          */
         CustomerAddressUpdate: {
             postalCode?: components["schemas"]["PostalCode"];
