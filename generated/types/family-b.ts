@@ -2720,12 +2720,12 @@ export interface operations {
                  */
                 endDate?: string;
                 /**
-                 * @description Page number, from 1 (default: decision D28).
+                 * @description Page number: an integer from 1, default 1 (decision D28).
                  * @example 1
                  */
                 page?: number;
                 /**
-                 * @description Page size (default 20, maximum 100: decision D28).
+                 * @description Page size: an integer from 1 to 100, default 20 (decision D28).
                  * @example 20
                  */
                 limit?: number;

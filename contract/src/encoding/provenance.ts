@@ -18,6 +18,12 @@
  *   it. In request bodies this is what tells "Required on create: yes" from a decision;
  * - an ENUM or CONST VALUE of a property is the document's when a check asserts it at that
  *   schema: `enum` checks, `const` / `enum` / `enumIncludes` assertions, `errorCode`;
+ * - a CONSTRAINT KEYWORD (`type`, `format`, `pattern`, bounds, lengths, item and member
+ *   counts) of a schema object, a parameter's or a header's schema is the document's when a
+ *   check that locates that object asserts it: `type`, `format`, `pattern: true`,
+ *   `minLength`, `maxLength`, `minProperties` the keyword of the same name, `rejects` (an
+ *   instance the document refuses) every one. `type` on an object with members is implied by
+ *   them; `format: int32`/`int64` is the emitter's spelling of an integer and goes with `type`;
  * - a PARAMETER is the document's on an operation when a `parameter` check locates it there
  *   (so `X-Idempotency-Key`, which the document recommends on `POST /pix`, is the document's
  *   there and a decision on `POST /transactions`); its `required: true` (other than a path
@@ -30,11 +36,12 @@
  * A named component is one object wherever it is used, so a check that locates a member
  * through one use makes it the document's in every use. Otherwise the element must carry a
  * marking: `x-basis: decision` on itself, on its schema or on an enclosing schema; `x-decided`
- * naming the keyword (`enum` or `const` for values, `required` for required entries); for
+ * naming the keyword (`enum` or `const` for values, `required` for required entries, the
+ * keyword itself for constraints, `items` for a whole item schema); for
  * parameters `x-decided-parameters`; for responses `x-decided-responses` with the `status`
  * aspect; inside a body written inline in a response, the response's `body` aspect. Every
- * named component is also checked on its own, so a response-level marking never hides an
- * unmarked component.
+ * schema under `components.schemas` is also checked on its own, so a marking at one use
+ * (a response's `body`, a wrapper's `x-decided`) never hides an unmarked component.
  *
  * Exceptions (each with its reason) are in PROVENANCE_EXCEPTIONS.
  */
@@ -42,9 +49,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { CONTRACT_ROOT } from "../model/layout.ts";
-import { asList, isObject, operationsOf, type FamilyId, type Json } from "../model/index.ts";
-import { decidedKeywordsOf, decisionOf } from "../model/markings.ts";
-import type { EncodingCheck, EnumCheck, OpenApiDocument, ParameterCheck, PropertyCheck, ProvenanceCheck, ResponseCheck, ResponseHeaderCheck } from "./check-types.ts";
+import { asList, isObject, operationsOf, parameterOf, type FamilyId, type Json } from "../model/index.ts";
+import { decidedKeywordsOf, decisionOf, type DecidedKeywords } from "../model/markings.ts";
+import type { EncodingCheck, EnumCheck, OpenApiDocument, ParameterCheck, PropertyCheck, ProvenanceCheck, ResponseCheck, ResponseHeaderCheck, SchemaAssertions } from "./check-types.ts";
 import { contentRoots, locateRoots, selectOperations, selectResponses } from "./locate.ts";
 import { sameValue, viewOf, type SchemaView } from "./schema-view.ts";
 
@@ -53,6 +60,10 @@ export const PROVENANCE_EXCEPTIONS: Array<{ element: RegExp; reason: string }> =
   {
     element: /^getMerchant response 200$/,
     reason: "a GET that the document gives a response for (\"a merchant object\") answers 200 OK: RFC 9110 §15.3.1 fixes it, no choice is made",
+  },
+  {
+    element: /^\w+ parameter path \w+ type "string"$/,
+    reason: "a path parameter is a segment of the URL, which is text: `type: string` admits every segment and constrains nothing (a narrower type would be a decision, D30)",
   },
 ];
 
@@ -80,6 +91,8 @@ function appliesTo(statement: Statementish, family: FamilyId): boolean {
  * - `properties`: object → member names a check locates there (every segment of a check's
  *   `path`, and the names of `propertiesInclude`, `requiredInclude`, `requiredExactly`);
  * - `required`: object → member names whose requiredness a check asserts there;
+ * - `keywords`: schema object → constraint keywords a check asserts there (`type`, `format`,
+ *   `pattern`, `minLength`, `maxLength`, `minProperties`; `rejects` asserts all of them);
  * - `values`: schema object → values (JSON) a check asserts admitted there (`enum` checks,
  *   `const` / `enum` / `enumIncludes` assertions, `response` checks with `errorCode`);
  * - `parameters`: `operationId in name` of parameters a `parameter` check locates (so
@@ -92,6 +105,7 @@ function appliesTo(statement: Statementish, family: FamilyId): boolean {
  */
 interface Located {
   properties: Map<object, Set<string>>;
+  keywords: Map<object, Set<string>>;
   required: Map<object, Set<string>>;
   values: Map<object, Set<string>>;
   parameters: Set<string>;
@@ -151,6 +165,47 @@ function locateValues(view: SchemaView, values: unknown[], located: Located): vo
   }
 }
 
+/**
+ * Constraint keywords of a schema: what a value must satisfy beyond its members, required
+ * entries and enum values (those are elements of their own). `type` on an object that
+ * declares members is implied by them and not counted.
+ */
+const CONSTRAINT_KEYWORDS = [
+  "type",
+  "format",
+  "pattern",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "minProperties",
+  "maxProperties",
+] as const;
+
+/** The assertions of a check that pin a keyword (`rejects` pins every constraint). */
+const ASSERTED_BY: Record<string, (check: SchemaAssertions) => boolean> = {
+  type: (c) => c.type !== undefined,
+  format: (c) => c.format !== undefined,
+  pattern: (c) => c.pattern === true,
+  minLength: (c) => c.minLength !== undefined,
+  maxLength: (c) => c.maxLength !== undefined,
+  minProperties: (c) => c.minProperties !== undefined,
+};
+
+function locateKeywords(parts: Json[], check: SchemaAssertions, located: Located): void {
+  const all = asList(check.rejects).length > 0;
+  for (const keyword of CONSTRAINT_KEYWORDS) {
+    if (!all && !(ASSERTED_BY[keyword]?.(check) ?? false)) continue;
+    for (const part of parts) if (keyword in part) addTo(located.keywords, part, keyword);
+  }
+}
+
 function locateSchemaCheck(doc: OpenApiDocument, check: PropertyCheck | EnumCheck, located: Located): void {
   if (check.check === "property" && check.absent === true) return;
   for (const root of locateRoots(doc, check).roots) {
@@ -160,6 +215,7 @@ function locateSchemaCheck(doc: OpenApiDocument, check: PropertyCheck | EnumChec
       locateValues(view, check.values, located);
       continue;
     }
+    locateKeywords(view.parts, check, located);
     const named = [...asList(check.propertiesInclude), ...asList(check.requiredInclude), ...asList(check.requiredExactly)];
     for (const member of named) for (const part of view.parts) if (hasMember(part, member)) addTo(located.properties, part, member);
     for (const member of [...asList(check.requiredInclude), ...asList(check.requiredExactly)]) {
@@ -192,6 +248,8 @@ function locateHeaderCheck(doc: OpenApiDocument, check: ResponseHeaderCheck, loc
       const key = `${op.operationId} ${r.status} ${check.name.toLowerCase()}`;
       located.headers.add(key);
       if (check.required === true) located.requiredHeaders.add(key);
+      const header = op.responses.find((e) => e.status === r.status)?.headers.find((h) => h.name.toLowerCase() === check.name.toLowerCase());
+      if (header) locateKeywords(viewOf(doc, header.schema).parts, check, located);
     }
   }
 }
@@ -202,6 +260,8 @@ function locateParameterCheck(doc: OpenApiDocument, check: ParameterCheck, locat
     const key = `${op.operationId} ${check.in} ${check.name.toLowerCase()}`;
     located.parameters.add(key);
     if (check.required === true) located.requiredParameters.add(key);
+    const parameter = parameterOf(op, check.name, check.in);
+    if (parameter) locateKeywords(viewOf(doc, parameter.schema).parts, check, located);
   }
 }
 
@@ -209,6 +269,7 @@ function locateParameterCheck(doc: OpenApiDocument, check: ParameterCheck, locat
 function locatedByDocument(doc: OpenApiDocument, family: FamilyId): Located {
   const located: Located = {
     properties: new Map(),
+    keywords: new Map(),
     required: new Map(),
     values: new Map(),
     parameters: new Set(),
@@ -234,15 +295,11 @@ interface Context {
   doc: OpenApiDocument;
   located: Located;
   problems: string[];
-  components: Set<string>;
-}
-
-function excepted(element: string): boolean {
-  return PROVENANCE_EXCEPTIONS.some((e) => e.element.test(element));
+  exceptions: ReadonlyArray<{ element: RegExp }>;
 }
 
 function report(ctx: Context, element: string): void {
-  if (!excepted(element)) ctx.problems.push(`${element}: neither the document's word nor marked as a decision`);
+  if (!ctx.exceptions.some((e) => e.element.test(element))) ctx.problems.push(`${element}: neither the document's word nor marked as a decision`);
 }
 
 /** The keywords `x-decided` lists on any schema object of a view (or on the property node). */
@@ -252,17 +309,16 @@ function decidedKeywordsAt(node: unknown, view: SchemaView): Set<string> {
 
 /**
  * Walks a schema. `marked`: an enclosing element is a decision (or the response body is), so
- * everything inside is. A `$ref` to a component is not followed: components are walked on
- * their own (unmarked), recorded in `ctx.components`.
+ * everything inside is. A `$ref` to a component is not followed: every component is walked on
+ * its own (unmarked).
  */
-function walkSchema(ctx: Context, node: unknown, where: string, marked: boolean, depth = 0): void {
+function walkSchema(ctx: Context, node: unknown, where: string, marked: boolean, decidedAbove: ReadonlySet<string> = new Set(), depth = 0): void {
   if (!isObject(node) || depth > 40) return;
-  if (typeof node.$ref === "string") {
-    const name = decodeURIComponent(node.$ref.replace(/^#\/components\/schemas\//, ""));
-    if (name !== node.$ref) ctx.components.add(name);
-    return;
-  }
+  if (typeof node.$ref === "string") return;
   const here = marked || decisionOf(node) !== undefined;
+  // Keywords a marking on this node, or on the node it is a combinator member of, decides.
+  const decided = new Set([...decidedAbove, ...decidedKeywordsOf(node).flatMap((d) => d.keywords)]);
+  if (!here) checkKeywords(ctx, node, where, decided);
   if (isObject(node.properties)) {
     const required = asList(node.required as string[]);
     for (const [name, sub] of Object.entries(node.properties)) {
@@ -279,22 +335,53 @@ function walkSchema(ctx: Context, node: unknown, where: string, marked: boolean,
           if (!view.parts.some((part) => has(ctx.located.values, part, key))) report(ctx, `${where}.${name} value ${String(value)}`);
         }
       }
-      walkSchema(ctx, sub, `${where}.${name}`, propertyMarked, depth + 1);
+      walkSchema(ctx, sub, `${where}.${name}`, propertyMarked, new Set(), depth + 1);
     }
   }
-  for (const key of ["items", "additionalProperties", "not"]) if (isObject(node[key])) walkSchema(ctx, node[key], `${where}[]`, here, depth + 1);
-  for (const key of ["allOf", "anyOf", "oneOf"]) for (const sub of asList(node[key] as unknown[])) walkSchema(ctx, sub, where, here, depth + 1);
+  // A decided `items` decides the whole item schema.
+  if (isObject(node.items)) walkSchema(ctx, node.items, `${where}[]`, here || decided.has("items"), new Set(), depth + 1);
+  for (const key of ["additionalProperties", "not"]) if (isObject(node[key])) walkSchema(ctx, node[key], `${where}[]`, here, new Set(), depth + 1);
+  for (const key of ["allOf", "anyOf", "oneOf"]) for (const sub of asList(node[key] as unknown[])) walkSchema(ctx, sub, where, here, decided, depth + 1);
 }
 
-export function checkProvenance(doc: OpenApiDocument, c: ProvenanceCheck): string[] {
+/** Integer widths: the emitter's spelling of an integer type, located with the type. */
+const INTEGER_WIDTHS = new Set(["int32", "int64"]);
+
+/**
+ * Reports the constraint keywords of one schema object that no check asserts there and no
+ * `x-decided` names (`exclusiveMinimum` and `exclusiveMaximum` go with `minimum`/`maximum`).
+ */
+function checkKeywords(ctx: Context, node: Json, where: string, decided: ReadonlySet<string>): void {
+  const asserted = ctx.located.keywords.get(node) ?? new Set<string>();
+  for (const keyword of CONSTRAINT_KEYWORDS) {
+    if (!(keyword in node)) continue;
+    if (keyword === "type" && (isObject(node.properties) || asList(node.type as string[]).every((t) => t === "null"))) continue;
+    const spelledAs = keyword === "format" && INTEGER_WIDTHS.has(String(node.format)) ? "type" : keyword.replace(/^exclusiveM(in|ax)imum$/, (_m, end: string) => `m${end}imum`);
+    if (asserted.has(keyword) || asserted.has(spelledAs) || decided.has(keyword) || decided.has(spelledAs)) continue;
+    report(ctx, `${where} ${keyword} ${JSON.stringify(node[keyword])}`);
+  }
+}
+
+/** Keywords of a parameter's or header's schema, with the element's own markings. */
+function checkElementSchema(ctx: Context, schema: unknown, where: string, decided: DecidedKeywords[]): void {
+  const keywords = new Set(decided.flatMap((d) => d.keywords));
+  walkSchema(ctx, schema, where, false, keywords);
+}
+
+/**
+ * The elements of `doc` that are neither the document's word nor marked. `exceptions`
+ * defaults to PROVENANCE_EXCEPTIONS (none: what the exceptions excuse is reported too).
+ */
+export function checkProvenance(doc: OpenApiDocument, c: ProvenanceCheck, exceptions: ReadonlyArray<{ element: RegExp }> = PROVENANCE_EXCEPTIONS): string[] {
   if (c.family === undefined) return ["the provenance check needs `family`"];
-  const ctx: Context = { doc, located: locatedByDocument(doc, c.family), problems: [], components: new Set() };
+  const ctx: Context = { doc, located: locatedByDocument(doc, c.family), problems: [], exceptions };
   for (const op of operationsOf(doc)) {
     const opMarked = decisionOf(op.operation) !== undefined;
     for (const parameter of op.parameters) {
       const key = `${op.operationId} ${parameter.in} ${parameter.name.toLowerCase()}`;
       const marked = opMarked || parameter.decision !== undefined || decisionOf(parameter.schema) !== undefined;
       if (!marked && !ctx.located.parameters.has(key)) report(ctx, `${op.operationId} parameter ${parameter.in} ${parameter.name}`);
+      if (!marked) checkElementSchema(ctx, parameter.schema, `${op.operationId} parameter ${parameter.in} ${parameter.name}`, parameter.decided);
       // A path parameter is required by OpenAPI itself; any other is the document's when a check says so.
       const requiredDecided = parameter.decided.some((d) => d.keywords.includes("required"));
       if (parameter.required && parameter.in !== "path" && !marked && !requiredDecided && !ctx.located.requiredParameters.has(key)) {
@@ -310,6 +397,7 @@ export function checkProvenance(doc: OpenApiDocument, c: ProvenanceCheck): strin
         const known = ctx.located.headers.has(`${op.operationId} ${response.status} ${header.name.toLowerCase()}`);
         const marked = opMarked || header.decision !== undefined || decisionOf(header.schema) !== undefined;
         if (!marked && !known) report(ctx, `${op.operationId} ${response.status} header ${header.name}`);
+        if (!marked) checkElementSchema(ctx, header.schema, `${op.operationId} ${response.status} header ${header.name}`, decidedKeywordsOf(header.schema));
         const requiredKnown = ctx.located.requiredHeaders.has(`${op.operationId} ${response.status} ${header.name.toLowerCase()}`);
         const requiredDecided = decidedKeywordsOf(header.schema).some((d) => d.keywords.includes("required"));
         if (header.required && !marked && !requiredDecided && !requiredKnown) report(ctx, `${op.operationId} ${response.status} header ${header.name} (required)`);
@@ -318,16 +406,8 @@ export function checkProvenance(doc: OpenApiDocument, c: ProvenanceCheck): strin
       for (const media of response.content) walkSchema(ctx, media.schema, `${op.operationId} ${response.status}`, opMarked || bodyDecided);
     }
   }
-  // Named components on their own, without any response's marking; those reached only from
-  // other components join the queue as they are found.
+  // Every named component on its own, without any use's marking.
   const schemas = isObject(doc.components) && isObject(doc.components.schemas) ? doc.components.schemas : {};
-  for (const name of Object.keys(schemas)) ctx.components.add(name);
-  const done = new Set<string>();
-  for (let queue = [...ctx.components]; queue.length > 0; queue = [...ctx.components].filter((n) => !done.has(n))) {
-    for (const name of queue) {
-      done.add(name);
-      walkSchema(ctx, schemas[name], `schema ${name}`, false);
-    }
-  }
+  for (const [name, schema] of Object.entries(schemas)) walkSchema(ctx, schema, `schema ${name}`, false);
   return [...new Set(ctx.problems)];
 }
