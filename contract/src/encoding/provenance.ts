@@ -53,7 +53,7 @@ import { asList, isObject, operationsOf, parameterOf, type FamilyId, type Json }
 import { decidedKeywordsOf, decisionOf, type DecidedKeywords } from "../model/markings.ts";
 import type { EncodingCheck, EnumCheck, OpenApiDocument, ParameterCheck, PropertyCheck, ProvenanceCheck, ResponseCheck, ResponseHeaderCheck, SchemaAssertions } from "./check-types.ts";
 import { contentRoots, locateRoots, selectOperations, selectResponses } from "./locate.ts";
-import { sameValue, viewOf, type SchemaView } from "./schema-view.ts";
+import { admittedAt, sameValue, viewOf, type SchemaView } from "./schema-view.ts";
 
 /** Elements that no catalogue check locates and that carry no marking, on purpose. */
 export const PROVENANCE_EXCEPTIONS: Array<{ element: RegExp; reason: string }> = [
@@ -234,7 +234,9 @@ function locateResponseCheck(doc: OpenApiDocument, check: ResponseCheck, located
     for (const r of selectResponses(op, check.status).responses) {
       if (check.status !== undefined && asList(check.status).some((s) => String(s) === r.status)) located.statuses.add(`${op.operationId} ${r.status}`);
       if (check.errorCode === undefined) continue;
+      // Only the bodies that admit the code: the check says nothing of the others.
       for (const root of contentRoots(doc, r.response.content, check.contentType, "")) {
+        if (!admittedAt(doc, root.schema, check.codePath ?? "code").some((v) => sameValue(v, check.errorCode))) continue;
         const { view } = locatePath(doc, root.schema, check.codePath ?? "code", located);
         if (view) locateValues(view, [check.errorCode], located);
       }
