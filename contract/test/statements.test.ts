@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, test } from "vitest";
-import { evaluateCheck, type EncodingCheck, type Json, type OpenApiDocument } from "../src/encoding/index.ts";
+import { checkProvenance, evaluateCheck, PROVENANCE_EXCEPTIONS, type EncodingCheck, type Json, type OpenApiDocument } from "../src/encoding/index.ts";
 import { FAMILIES, OPENAPI_VERSIONS, openapiPath, type FamilyId, type OpenApiVersionId } from "../src/model/layout.ts";
 import { operationsOf } from "../src/model/index.ts";
 import {
@@ -432,6 +432,127 @@ describe.each(OPENAPI_VERSIONS.map((v) => v.id))("checks fail when the element i
     const broken = copy(original);
     guard.mutate(broken);
     expect(problemsOf(statement, broken, guard.family).length, `${guard.statement} should fail on ${guard.name}`).toBeGreaterThan(0);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Provenance: an element that is neither the document's word nor marked is reported by name.
+// ---------------------------------------------------------------------------------------------
+
+interface Unmarked {
+  name: string;
+  family: FamilyId;
+  mutate: (doc: OpenApiDocument) => void;
+  /** The element the check must report (its label, as the report starts). */
+  reports: string;
+}
+
+function withoutMarking(node: Json, keyword?: string): void {
+  if (keyword === undefined) {
+    delete node["x-basis"];
+    delete node["x-decision"];
+    return;
+  }
+  node["x-decided"] = (node["x-decided"] as Array<{ keywords: string[] }>)
+    .map((d) => ({ ...d, keywords: d.keywords.filter((k) => k !== keyword) }))
+    .filter((d) => d.keywords.length > 0);
+}
+
+function memberOf(doc: OpenApiDocument, schema: string, member: string): Json {
+  return (componentSchema(doc, schema).properties as Json)[member] as Json;
+}
+
+function parameterNamed(doc: OpenApiDocument, operationId: string, name: string): Json {
+  const found = (operationOf(doc, operationId).parameters as Json[]).map((p) => target(doc, p)).find((p) => p.name === name);
+  if (!found) throw new Error(`${operationId} has no parameter ${name}`);
+  return found;
+}
+
+const UNMARKED: Unmarked[] = [
+  {
+    name: "a required entry of a request body without its marking",
+    family: "family-b",
+    mutate: (doc) => withoutMarking(memberOf(doc, "BoletoCancelRequest", "reason"), "required"),
+    reports: "schema BoletoCancelRequest.reason (required)",
+  },
+  {
+    name: "a required entry of a response member without its marking",
+    family: "family-b",
+    mutate: (doc) => withoutMarking(memberOf(doc, "CustomerAddress", "street"), "required"),
+    reports: "schema CustomerAddress.street (required)",
+  },
+  {
+    name: "a member of the update's address without its marking",
+    family: "family-b",
+    mutate: (doc) => withoutMarking(memberOf(doc, "CustomerAddressUpdate", "street")),
+    reports: "schema CustomerAddressUpdate.street",
+  },
+  {
+    name: "a member whose name the document uses, but elsewhere",
+    family: "family-b",
+    mutate: (doc) => {
+      (componentSchema(doc, "BoletoCancelRequest").properties as Json).status = { type: "string" };
+    },
+    reports: "schema BoletoCancelRequest.status",
+  },
+  {
+    name: "a response member no statement gives",
+    family: "family-a",
+    mutate: (doc) => {
+      (componentSchema(doc, "Merchant").properties as Json).website = { type: "string" };
+    },
+    reports: "schema Merchant.website",
+  },
+  {
+    name: "a status value the document does not list",
+    family: "family-b",
+    mutate: (doc) => (componentSchema(doc, "BoletoStatus").enum as string[]).push("EXPIRED"),
+    reports: "schema BoletoCharge.status value EXPIRED",
+  },
+  {
+    name: "a pattern without its marking",
+    family: "family-b",
+    mutate: (doc) => withoutMarking(componentSchema(doc, "PostalCode"), "pattern"),
+    reports: String.raw`schema PostalCode pattern "^\\d{8}$"`,
+  },
+  {
+    name: "a parameter type without its marking",
+    family: "family-b",
+    mutate: (doc) => {
+      const page = parameterNamed(doc, "listTransactions", "page");
+      withoutMarking(page, "type");
+      withoutMarking(target(doc, page.schema), "type");
+    },
+    reports: 'listTransactions parameter query page type "integer"',
+  },
+  {
+    name: "a response header no statement gives",
+    family: "family-b",
+    mutate: (doc) => {
+      const response = target(doc, (operationOf(doc, "getHealth").responses as Json)["200"]);
+      (response.headers as Json)["X-Request-Id"] = { schema: { type: "string" } };
+    },
+    reports: "getHealth 200 header X-Request-Id",
+  },
+];
+
+describe.each(OPENAPI_VERSIONS.map((v) => v.id))("provenance reports the unmarked element (OpenAPI %s)", (version) => {
+  test.each(UNMARKED.map((u) => [u.name, u] as const))("%s", (_name, unmarked) => {
+    const check: EncodingCheck = { check: "provenance", family: unmarked.family };
+    const original = loadDocument(version, unmarked.family);
+    expect(evaluateCheck(original, check), "the unmodified document must pass").toEqual([]);
+    const broken = copy(original);
+    unmarked.mutate(broken);
+    const problems = evaluateCheck(broken, check);
+    expect(problems).toContain(`${unmarked.reports}: neither the document's word nor marked as a decision`);
+  });
+});
+
+describe("provenance exceptions", () => {
+  test("each excuses an element of some family document (the list can only shrink)", () => {
+    const unexcused = documents.flatMap(({ doc, family }) => checkProvenance(doc, { check: "provenance", family }, []));
+    const idle = PROVENANCE_EXCEPTIONS.filter((e) => !unexcused.some((p) => e.element.test(p.replace(/: neither .*$/, ""))));
+    expect(idle.map((e) => String(e.element))).toEqual([]);
   });
 });
 

@@ -415,7 +415,11 @@ export interface components {
              */
             code: "NOT_FOUND";
         };
-        /** @description A payer: name and CPF/CNPJ digits. */
+        /**
+         * @description A payer: name and CPF/CNPJ digits. As a schema of its own it is the charge request's
+         *     `payer` member, which exists by decision D01; the charge's `payer` and `payer_request`
+         *     (the document's) repeat its members inline.
+         */
         Payer: {
             /** @description Full name or company name. */
             name: string;

@@ -416,7 +416,10 @@ export interface components {
         };
         /** @description Body of the cancel operation. */
         BoletoCancelRequest: {
-            /** @description Reason of the cancellation, at most 200 characters (longer gives `ODE003`). */
+            /**
+             * @description Reason of the cancellation, at most 200 characters (longer gives `ODE003`). That a
+             *     cancel without a reason is refused is decision D18.
+             */
             reason: string;
         };
         /**
@@ -613,8 +616,9 @@ export interface components {
             state: components["schemas"]["StateCode"];
         };
         /**
-         * @description The address of an update ("address (object)" in the document). That every field is
-         *     optional (any subset of the address fields) is decision D23.
+         * @description The address of an update ("address (object)" in the document). Which members it has, and
+         *     that every one is optional (any subset of the address fields), is decision D23: the
+         *     document names the object but not its members in an update.
          */
         CustomerAddressUpdate: {
             postalCode?: components["schemas"]["PostalCode"];
@@ -2719,12 +2723,12 @@ export interface operations {
                  */
                 endDate?: string;
                 /**
-                 * @description Page number, from 1 (default: decision D28).
+                 * @description Page number: an integer from 1, default 1 (decision D28).
                  * @example 1
                  */
                 page?: number;
                 /**
-                 * @description Page size (default 20, maximum 100: decision D28).
+                 * @description Page size: an integer from 1 to 100, default 20 (decision D28).
                  * @example 20
                  */
                 limit?: number;

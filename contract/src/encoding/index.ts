@@ -23,7 +23,7 @@ import { checkOperation, checkParameter, checkRequestBody, checkResponse, checkR
 import { checkContentTypes, checkEnum, checkOpenObjects, checkProperty, checkPropertyNames } from "./checks-schemas.ts";
 import { checkStrictExamples } from "./checks-strict.ts";
 import { checkRateLimits } from "./checks-extensions.ts";
-import { checkProvenance, PROVENANCE_EXCEPTIONS, vocabularyOf } from "./provenance.ts";
+import { checkProvenance, PROVENANCE_EXCEPTIONS } from "./provenance.ts";
 
 export type * from "./check-types.ts";
 export { normalisePhrase } from "./checks-document.ts";
@@ -48,7 +48,6 @@ export {
   checkRateLimits,
   checkProvenance,
   PROVENANCE_EXCEPTIONS,
-  vocabularyOf,
 };
 
 type Evaluator<C> = (doc: OpenApiDocument, check: C) => string[];
