@@ -154,7 +154,9 @@ export async function queriedPixKey(ctx: FamilyContext): Promise<string> {
 export function customerWithOpenCharge(ctx: FamilyContext): Promise<string> {
   const fixture = ctx.familyB?.fixtures.customerWithOpenChargeId;
   if (fixture) return Promise.resolve(fixture);
-  if (ctx.profile === "seed") {
+  // The fallback makes a transaction for the customer: its request shape is a decision (D15).
+  const transactionBody = ctx.operation("createTransaction").requestBody;
+  if (!transactionBody || !asserted(ctx.profile, { kind: "schema", schema: transactionBody.schema })) {
     return Promise.reject(
       new NotApplicable("the target names no familyB.fixtures.customerWithOpenChargeId (how a customer gets an open charge is the server's own)"),
     );

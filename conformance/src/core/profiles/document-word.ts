@@ -16,10 +16,12 @@
  * | response aspect            | `x-decided-responses.<status>.aspects` (status, content-type, body),    |
  * |   (status, content type,   |   restricted by `codes` to those error codes when the check knows its   |
  * |    body)                   |   code; a body whose schema is a decision element is decided too        |
+ * | operation, webhook event   | `x-basis: decision` on it                                               |
  * | parameter                  | `x-basis: decision` on it, or `x-decided-parameters` of the operation   |
  * | response header            | `x-basis: decision` on it                                               |
  * | behaviour                  | `x-decided-behaviour` whose `about` names it (`x-rate-limits`: D09 for  |
- * |                            |   family A), or the node itself is a decision element                   |
+ * |                            |   family A; `unreadable bodies`: D39 on the document)                   |
+ * |                            |   or the node itself is a decision element                              |
  * | example (of a member)      | the member's schema is a decision element                               |
  */
 import { decidedBehaviourOf, decidedKeywordsOf, decisionOf } from "@payment-collection/contract/model/markings.ts";
@@ -37,7 +39,10 @@ export type ContractElement =
   | { kind: "keyword"; schema: unknown; keyword: string }
   /** One aspect of a documented response; `code` is the error code the check provokes, when it knows it. */
   | { kind: "response"; response: ContractResponse; aspect: DecidedAspect; code?: string }
-  | { kind: "parameter"; operation: ContractOperation; parameter: ContractParameter }
+  /** A parameter of an operation (or a raw Parameter Object, e.g. a webhook's header). */
+  | { kind: "parameter"; parameter: ContractParameter | Record<string, unknown>; operation?: ContractOperation }
+  /** An operation or a webhook event: does it exist by the document's word? */
+  | { kind: "operation"; node: unknown }
   | { kind: "header"; header: ContractHeader }
   /** A behaviour of an operation, schema or document; `about` names it (`x-rate-limits`, `transitions`...). */
   | { kind: "behaviour"; node: unknown; about: string }
@@ -72,14 +77,19 @@ export function decisionBehind(element: ContractElement): string | undefined {
       if (applies && marking.aspects.includes(aspect)) return marking.decision;
       return aspect === "body" ? decisionOf(response.schema) : undefined;
     }
-    case "parameter":
-      return element.parameter.decision ?? element.operation.markings.parameters[element.parameter.name];
+    case "parameter": {
+      const { parameter, operation } = element;
+      const own = typeof parameter.decision === "string" ? parameter.decision : decisionOf(parameter);
+      return own ?? (operation && typeof parameter.name === "string" ? operation.markings.parameters[parameter.name] : undefined);
+    }
+    case "operation":
+      return decisionOf(rawNode(element.node));
     case "header":
       return element.header.decision;
     case "behaviour": {
       const node = rawNode(element.node);
       const about = element.about;
-      return decisionOf(node) ?? decidedBehaviourOf(node).find((entry) => entry.about === about || entry.about.startsWith(`${about}:`) || entry.about.startsWith(`${about} `))?.decision;
+      return decisionOf(node) ?? decidedBehaviourOf(node).find((entry) => entry.about.includes(about))?.decision;
     }
   }
 }
