@@ -32,7 +32,7 @@ export function isProse(value: unknown): boolean {
 }
 
 /** Whether the profile leaves a bound of the member's values to the server (a decision sets it). */
-function boundsLeftOpen(schema: Json, profile: Profile): boolean {
+export function boundsLeftOpen(schema: Json, profile: Profile): boolean {
   const parts = [schema, ...(Array.isArray(schema.allOf) ? schema.allOf.filter(isObject) : [])];
   return parts.some((part) => VALUE_KEYWORDS.some((keyword) => !asserted(profile, { kind: "keyword", schema: part, keyword })));
 }

@@ -9,7 +9,7 @@ import type { Target } from "../../src/core/target.ts";
 import { isDecisionElement, profileSchema } from "../../src/core/profiles/schema-profile.ts";
 import type { DerivedClass } from "../../src/derived/index.ts";
 import { changesRecord, createsRecord, idempotencyHeaders, isLinkedMember, isList, pathParameters, readerOfResource, readOf, resourceOf } from "../../src/derived/id-links.ts";
-import { isPositiveDataOperation, isProse } from "../../src/derived/positive-data.ts";
+import { boundsLeftOpen, isPositiveDataOperation, isProse } from "../../src/derived/positive-data.ts";
 import { keywordOf, objectView, typeOf } from "../../src/derived/request-schema.ts";
 import { VOLATILE_MEMBERS } from "../../src/derived/shared.ts";
 import type { Exchange as Req } from "./mutants.ts";
@@ -204,7 +204,8 @@ function positiveData(): DerivedMutation[] {
     for (const refusal of REFUSALS) {
       const name = Object.keys(example(op)).find((n) => !isLinkedMember(n) && view.properties[n] && refusal.applies(view.properties[n]!, example(op)[n]));
       if (!name) continue;
-      const decided = isDecisionElement(op.requestBody!.schema) || isDecisionElement(view.properties[name]);
+      // A member whose bounds a decision sets (D03's amounts) takes only the values the document shows under seed.
+      const decided = isDecisionElement(op.requestBody!.schema) || isDecisionElement(view.properties[name]) || boundsLeftOpen(view.properties[name]!, "seed");
       const handle = fault.refusesValid(matcher(family, op.operationId), (body) => refusal.refuse(body[name]));
       out.push(mutation("positive-data", family, op, "generated-bodies", `${refusal.fault}-${name}`, `${refusal.breaks} (${name})`, handle, decided ? "full" : undefined));
     }
