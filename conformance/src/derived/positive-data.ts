@@ -90,9 +90,18 @@ function bodyArbitrary(schema: Json, accepted: Json, profile: Profile, shown: Sh
   return (fc.record(record, { requiredKeys }) as fc.Arbitrary<Json>).filter((body) => Object.keys(body).length >= minProperties);
 }
 
+/** Every request example of an operation: each media type's `example` and each of its named `examples`. */
+function requestExamples(op: ContractOperation): unknown[] {
+  const content = isObject(op.requestBody?.raw.content) ? op.requestBody!.raw.content : {};
+  return Object.values(content).filter(isObject).flatMap((media) => [
+    ...("example" in media ? [media.example] : []),
+    ...Object.values(isObject(media.examples) ? media.examples : {}).filter(isObject).map((named) => named.value),
+  ]);
+}
+
 /** The values a member takes in the contract's examples of the operation and in the run's accepted bodies of it. */
 function shownValuesOf(env: DerivedEnv, op: ContractOperation): ShownValues {
-  const bodies = [...(op.requestBody?.content ?? []).map((media) => media.example), ...successes(env, op.operationId).map((s) => s.request)];
+  const bodies = [...requestExamples(op), ...successes(env, op.operationId).map((s) => s.request)];
   return (path) => bodies.map((body) => path.reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), body));
 }
 
