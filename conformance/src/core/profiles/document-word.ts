@@ -52,7 +52,7 @@ export type ContractElement =
 /** Keywords whose marking also covers a companion keyword. */
 const COMPANION: Record<string, string> = { exclusiveMinimum: "minimum", exclusiveMaximum: "maximum" };
 
-/** The operation extension a behaviour is carried by, or the raw node. */
+/** The raw Operation Object of a contract operation (where its markings sit), or the node as given. */
 function rawNode(node: unknown): unknown {
   return typeof node === "object" && node !== null && "operation" in node && "operationId" in node ? (node as ContractOperation).operation : node;
 }
