@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { findOperation, loadFamilyContract } from "@payment-collection/contract/model/index.ts";
-import { profileSchema, responseExpectation } from "../src/core/profiles/index.ts";
+import { asserted, decisionBehind, profileSchema, responseExpectation } from "../src/core/profiles/index.ts";
 import { responseProblems, type ObservedResponse } from "../src/core/validate.ts";
 
 const a = loadFamilyContract("family-a");
@@ -175,5 +175,42 @@ describe("family B", () => {
     };
     expect(responseProblems(responseExpectation(getCustomer, "200", "seed"), json(200, body))).toEqual([]);
     expect(responseProblems(responseExpectation(getCustomer, "200", "full"), json(200, body)).join("\n")).toMatch(/status.*allowed values/);
+  });
+});
+
+describe("the one answer to 'is this the document's word?'", () => {
+  const cancelBoleto = findOperation(b, "cancelBoleto");
+  const reason = (cancelBoleto.requestBody!.schema.properties as Record<string, unknown>).reason;
+  const amount = (createCharge.requestBody!.schema.properties as Record<string, unknown>).amount;
+
+  it("names the decision behind family A's rate limits and none behind family B's", () => {
+    expect(decisionBehind({ kind: "behaviour", node: createCharge, about: "x-rate-limits" })).toBe("D09");
+    expect(asserted("seed", { kind: "behaviour", node: findOperation(a, "getMerchant"), about: "x-rate-limits" })).toBe(false);
+    expect(asserted("seed", { kind: "behaviour", node: findOperation(b, "createPixCharge"), about: "x-rate-limits" })).toBe(true);
+    expect(asserted("full", { kind: "behaviour", node: createCharge, about: "x-rate-limits" })).toBe(true);
+  });
+
+  it("answers per keyword: a cancel reason's 200 characters are the document's, that it is required is D18", () => {
+    expect(decisionBehind({ kind: "keyword", schema: reason, keyword: "maxLength" })).toBeUndefined();
+    expect(decisionBehind({ kind: "keyword", schema: reason, keyword: "required" })).toBe("D18");
+    expect(decisionBehind({ kind: "keyword", schema: amount, keyword: "minimum" })).toBe("D03");
+    expect(decisionBehind({ kind: "keyword", schema: amount, keyword: "exclusiveMaximum" })).toBe("D03");
+    expect(decisionBehind({ kind: "keyword", schema: amount, keyword: "type" })).toBeUndefined();
+  });
+
+  it("answers per error code where a response marking names codes", () => {
+    const response = cancelBoleto.responses.find((r) => r.status === "400")!;
+    expect(asserted("seed", { kind: "response", response, aspect: "status", code: "OBE001" })).toBe(true);
+    expect(decisionBehind({ kind: "response", response, aspect: "status", code: "ODE003" })).toBe("D18");
+    // Without the code a check provokes, the marking relaxes: seed never holds a decision against a server.
+    expect(asserted("seed", { kind: "response", response, aspect: "status" })).toBe(false);
+  });
+
+  it("drops the keywords it names from the seed schema, and only those", () => {
+    const seed = profileSchema(cancelBoleto.requestBody!.schema, "seed");
+    expect(seed.required).toEqual([]);
+    expect((seed.properties as Record<string, Record<string, unknown>>).reason!.maxLength).toBe(200);
+    const full = profileSchema(cancelBoleto.requestBody!.schema, "full");
+    expect(full.required).toEqual(["reason"]);
   });
 });

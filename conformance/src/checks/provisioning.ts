@@ -8,7 +8,7 @@
  * properties that exist only because of a decision are left out of them.
  */
 import { cpf } from "cpf-cnpj-validator";
-import { isDecisionElement } from "../core/profiles/schema-profile.ts";
+import { asserted } from "../core/profiles/document-word.ts";
 import { NotApplicable, type FamilyContext, type KeyName } from "../core/check-context.ts";
 import { parseJsonBody, type ObservedResponse } from "../core/validate.ts";
 
@@ -27,12 +27,13 @@ export function exampleBody(ctx: FamilyContext, operationId: string): Json {
   const body = ctx.operation(operationId).requestBody;
   if (!body || !isObject(body.example)) return {};
   const example = structuredClone(body.example) as Json;
-  if (ctx.profile !== "seed" || isDecisionElement(body.schema)) return example;
+  // A body that is a decision as a whole is sent as it is: there is nothing else to send.
+  if (!asserted(ctx.profile, { kind: "example", schema: body.schema })) return example;
   const strip = (value: Json, schema: unknown): void => {
     if (!isObject(schema) || !isObject(schema.properties)) return;
     for (const [name, sub] of Object.entries(schema.properties)) {
       if (!(name in value)) continue;
-      if (isDecisionElement(sub)) delete value[name];
+      if (!asserted(ctx.profile, { kind: "example", schema: sub })) delete value[name];
       else if (isObject(value[name])) strip(value[name] as Json, sub);
     }
   };
@@ -153,7 +154,9 @@ export async function queriedPixKey(ctx: FamilyContext): Promise<string> {
 export function customerWithOpenCharge(ctx: FamilyContext): Promise<string> {
   const fixture = ctx.familyB?.fixtures.customerWithOpenChargeId;
   if (fixture) return Promise.resolve(fixture);
-  if (ctx.profile === "seed") {
+  // The fallback makes a transaction for the customer: its request shape is a decision (D15).
+  const transactionBody = ctx.operation("createTransaction").requestBody;
+  if (!transactionBody || !asserted(ctx.profile, { kind: "schema", schema: transactionBody.schema })) {
     return Promise.reject(
       new NotApplicable("the target names no familyB.fixtures.customerWithOpenChargeId (how a customer gets an open charge is the server's own)"),
     );

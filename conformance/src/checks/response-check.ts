@@ -5,8 +5,7 @@
  * missing key where Dredd sends an invalid one, a 7-character idempotency key...) run as probes
  * through the same context and the same validation.
  */
-import type { Profile } from "../core/profiles/schema-profile.ts";
-import { isDecisionElement } from "../core/profiles/schema-profile.ts";
+import { asserted, decisionBehind, type Profile } from "../core/profiles/document-word.ts";
 import { NotApplicable, type FamilyContext, type KeyChoice, type RequestOptions } from "../core/check-context.ts";
 import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 import type { CheckResult } from "../core/results.ts";
@@ -28,6 +27,11 @@ export interface ResponseCheck {
   profile?: Profile;
   /** With `profile: full`: the decision behind the outcome. */
   decision?: string;
+  /**
+   * A behaviour of the operation the check holds the server to (`x-rate-limits`: the operation
+   * counts against rate limits); when a decision marks it, the check is not applicable under seed.
+   */
+  behaviour?: string;
   /** Why no client request can provoke this response (then always not applicable). */
   unreachable?: string;
   /** Order among the checks of the family (default 0, lower first; ties keep the contract's order). */
@@ -65,6 +69,12 @@ export function notApplicableBeforeRun(check: ResponseCheck, ctx: FamilyContext,
   if (check.profile === "full" && ctx.profile === "seed") {
     return `decision ${check.decision ?? "of the project"}: the document does not state this outcome (checked under --profile full)`;
   }
+  if (check.behaviour) {
+    const behaviour = { kind: "behaviour" as const, node: ctx.operation(check.operationId), about: check.behaviour };
+    if (!asserted(ctx.profile, behaviour)) {
+      return `decision ${decisionBehind(behaviour)}: the document does not state that ${check.operationId} has this behaviour (${check.behaviour}; checked under --profile full)`;
+    }
+  }
   if (ctx.mock && !boundToDredd) return "a stateless mock answers the response a request names (Prefer: code); this request variant needs the server's own logic";
   return undefined;
 }
@@ -79,11 +89,12 @@ export function notApplicableAfterResponse(ctx: FamilyContext, check: ResponseCh
     const reason = check.alternative(ctx, response);
     if (reason) return reason;
   }
-  if (ctx.profile !== "seed" || !check.status.startsWith("2")) return undefined;
+  if (!check.status.startsWith("2")) return undefined;
   const body = ctx.operation(check.operationId).requestBody;
-  if (!body || !isDecisionElement(body.schema)) return undefined;
+  const requestShape = body && { kind: "schema" as const, schema: body.schema };
+  if (!requestShape || asserted(ctx.profile, requestShape)) return undefined;
   if (response.status < 400 || response.status >= 500) return undefined;
-  const decision = String(body.schema["x-decision"] ?? "");
+  const decision = decisionBehind(requestShape);
   return `the server refused the contract's request shape (${response.status}); the document leaves the request of ${check.operationId} to the server (decision ${decision})`;
 }
 
@@ -169,6 +180,7 @@ export function rateLimitedCheck(
     variant: "limit-exhausted",
     title: "the account's rate limit used up",
     stage: "exhaust",
+    behaviour: "x-rate-limits",
     request: async (ctx) => ({ key: ctx.rateLimitKey(), ...(await request(ctx)), expect429: true }),
   };
 }

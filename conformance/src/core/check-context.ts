@@ -4,7 +4,8 @@
  * probes and behaviour scenarios all work through one FamilyContext per family and run.
  */
 import { randomUUID } from "node:crypto";
-import type { Profile } from "./profiles/schema-profile.ts";
+import { asserted, type ContractElement, type Profile } from "./profiles/document-word.ts";
+import type { DecidedAspect } from "@payment-collection/contract/model/markings.ts";
 import { responseExpectation, type ResponseExpectation } from "./profiles/response-expectation.ts";
 import { familyName, findOperation, type ContractOperation, type FamilyContract, type FamilyId } from "@payment-collection/contract/model/index.ts";
 import type { Exchange, Pacer } from "./pacing.ts";
@@ -110,6 +111,18 @@ export class FamilyContext {
 
   operation(operationId: string): ContractOperation {
     return findOperation(this.contract, operationId);
+  }
+
+  /** Whether this run's profile holds the server to an element of the contract (profiles/document-word.ts). */
+  asserts(element: ContractElement): boolean {
+    return asserted(this.profile, element);
+  }
+
+  /** One aspect of a documented response of an operation, as an element to ask about (`code`: the error code provoked). */
+  responseAspect(operationId: string, status: string, aspect: DecidedAspect, code?: string): ContractElement {
+    const response = this.operation(operationId).responses.find((r) => r.status === status);
+    if (!response) throw new Error(`${operationId}: no documented ${status} response`);
+    return { kind: "response", response, aspect, code };
   }
 
   key(name: KeyName): string | undefined {

@@ -9,6 +9,7 @@ import { createdIdOf } from "./id-links.ts";
 import { idempotencyHeaders, replayOf, successes } from "./traffic.ts";
 import { describe, is2xx, jsonOf, type DerivedEnv, type PlannedRequest } from "./shared.ts";
 import type { KeyName } from "../core/check-context.ts";
+import { asserted, decisionBehind, type ContractElement } from "../core/profiles/document-word.ts";
 
 async function pair(env: DerivedEnv, op: ContractOperation, other: KeyName): Promise<void> {
   const variant = other === "secondAccount" ? "another-account" : "second-key-same-account";
@@ -36,10 +37,25 @@ async function pair(env: DerivedEnv, op: ContractOperation, other: KeyName): Pro
   });
 }
 
+/** The operation's idempotency header parameters, as elements to ask the profile about. */
+export function idempotencyHeaderElements(op: ContractOperation): ContractElement[] {
+  const names = idempotencyHeaders(op).map((n) => n.toLowerCase());
+  return op.parameters.filter((p) => p.in === "header" && names.includes(p.name.toLowerCase())).map((parameter) => ({ kind: "parameter", parameter, operation: op }));
+}
+
 export async function run(env: DerivedEnv): Promise<void> {
   for (const op of env.ctx.contract.operations) {
     if (idempotencyHeaders(op).length === 0) continue;
+    // Another account never gets this account's record, whoever decided the header: that is the
+    // document's tenant isolation. Two keys of one account are two key spaces only where the
+    // header is the document's.
     await pair(env, op, "secondAccount");
+    const decided = idempotencyHeaderElements(op).find((header) => !asserted(env.ctx.profile, header));
+    if (decided) {
+      const title = "one idempotency key under a second key of the same account creates its own record";
+      env.notApplicable(op.operationId, "second-key-same-account", title, `the idempotency header of ${op.operationId} is decision ${decisionBehind(decided)}, not the document's word (checked under --profile full)`);
+      continue;
+    }
     await pair(env, op, "primarySecondKey");
   }
 }

@@ -1,13 +1,17 @@
 /**
  * Positive data: bodies generated (fast-check, with shrinking) from each request schema, within
  * the contract's constraints, must be accepted (2xx). Under seed only the members the document
- * names are generated (decision elements are left out); values a generator cannot make valid by
- * the schema alone (a pattern, a URL, a linked id) keep the run's own accepted value.
+ * names are generated (decision elements are left out), and a member whose values a decision
+ * bounds (a decided minimum, maximum, length, pattern, enum...) takes only values the document
+ * itself shows accepted: the contract's examples of the operation and the run's own accepted
+ * bodies, never a draw from the decided bounds or from defaults (a server that chose another
+ * minimum amount is faithful). Values a generator cannot make valid by the schema alone (a
+ * pattern, a URL, a linked id) keep the run's own accepted value.
  * `positiveSamples` bodies per operation (default 5); a failure reports the shrunk body.
  */
 import fc from "fast-check";
 import type { ContractOperation, FamilyContract } from "@payment-collection/contract/model/index.ts";
-import { isDecisionElement } from "../core/profiles/schema-profile.ts";
+import { asserted, type Profile } from "../core/profiles/document-word.ts";
 import { createsRecord, isLinkedMember, pathParameters } from "./id-links.ts";
 import { keywordOf, objectView, typeOf } from "./request-schema.ts";
 import { exampleRequestBody, freshRecord, plannedRequest, successes, unresolvedLinks } from "./traffic.ts";
@@ -16,20 +20,41 @@ import { describe, is2xx, isObject, type DerivedEnv, type Json } from "./shared.
 const text = fc.stringMatching(/^[A-Za-z][A-Za-z0-9 ]{0,23}[A-Za-z0-9]$/);
 let emails = 0;
 
+/** Keywords that bound the values of a member (a decided `format: email` does not: every address generated is a plain one). */
+const VALUE_KEYWORDS = ["type", "enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern", "items", "minItems", "maxItems"];
+
+/** Values of one member the document shows accepted, by the member's path in the body. */
+type ShownValues = (path: string[]) => unknown[];
+
 /** Plain words (letters and spaces): the only strings generated freely. */
 export function isProse(value: unknown): boolean {
   return typeof value === "string" && /^[\p{L}][\p{L} ]*$/u.test(value);
 }
 
+/** Whether the profile leaves a bound of the member's values to the server (a decision sets it). */
+export function boundsLeftOpen(schema: Json, profile: Profile): boolean {
+  const parts = [schema, ...(Array.isArray(schema.allOf) ? schema.allOf.filter(isObject) : [])];
+  return parts.some((part) => VALUE_KEYWORDS.some((keyword) => !asserted(profile, { kind: "keyword", schema: part, keyword })));
+}
+
+/** Distinct values (compared as JSON). */
+function distinct(values: unknown[]): unknown[] {
+  const seen = new Map<string, unknown>();
+  for (const value of values) if (value !== undefined && !seen.has(JSON.stringify(value))) seen.set(JSON.stringify(value), value);
+  return [...seen.values()];
+}
+
 /** An arbitrary for one member: generated within its schema, or the accepted value kept. */
-function memberArbitrary(schema: Json, accepted: unknown, name: string, profile: string): fc.Arbitrary<unknown> {
+function memberArbitrary(schema: Json, accepted: unknown, path: string[], profile: Profile, shown: ShownValues): fc.Arbitrary<unknown> {
   const keep = fc.constant(accepted);
+  const name = path.at(-1)!;
   if (isLinkedMember(name)) return keep;
+  const view = objectView(schema);
+  if (view && isObject(accepted)) return bodyArbitrary(schema, accepted, profile, shown, path);
+  if (boundsLeftOpen(schema, profile)) return fc.constantFrom(...distinct([accepted, ...shown(path)]));
   const values = keywordOf(schema, "enum");
   if (Array.isArray(values) && values.length > 0) return fc.constantFrom(...values);
   const type = typeOf(schema);
-  const view = objectView(schema);
-  if (view && isObject(accepted)) return bodyArbitrary(schema, accepted, profile);
   if (keywordOf(schema, "pattern") !== undefined || keywordOf(schema, "format") === "uri") return keep;
   if (keywordOf(schema, "format") === "email") return fc.nat(9999).map((n) => `generated+${n}-${(emails += 1)}@example.com`);
   const min = Number(keywordOf(schema, "minimum") ?? (type === "integer" ? 1 : 0.01));
@@ -51,18 +76,33 @@ function memberArbitrary(schema: Json, accepted: unknown, name: string, profile:
  * A body: required members always, optional ones sometimes, each within its schema. Only
  * members the accepted body carries are generated (the run's own body says which a server takes).
  */
-function bodyArbitrary(schema: Json, accepted: Json, profile: string): fc.Arbitrary<Json> {
+function bodyArbitrary(schema: Json, accepted: Json, profile: Profile, shown: ShownValues, path: string[] = []): fc.Arbitrary<Json> {
   const view = objectView(schema)!;
   const record: Record<string, fc.Arbitrary<unknown>> = {};
   const requiredKeys: string[] = [];
   for (const [name, value] of Object.entries(accepted)) {
     const sub = view.properties[name];
-    if (!sub || (profile === "seed" && isDecisionElement(sub))) continue;
-    record[name] = memberArbitrary(sub, value, name, profile);
+    if (!sub || !asserted(profile, { kind: "schema", schema: sub })) continue;
+    record[name] = memberArbitrary(sub, value, [...path, name], profile, shown);
     if (view.required.includes(name) || isLinkedMember(name)) requiredKeys.push(name);
   }
   const minProperties = Number(schema.minProperties ?? 0);
   return (fc.record(record, { requiredKeys }) as fc.Arbitrary<Json>).filter((body) => Object.keys(body).length >= minProperties);
+}
+
+/** Every request example of an operation: each media type's `example` and each of its named `examples`. */
+function requestExamples(op: ContractOperation): unknown[] {
+  const content = isObject(op.requestBody?.raw.content) ? op.requestBody!.raw.content : {};
+  return Object.values(content).filter(isObject).flatMap((media) => [
+    ...("example" in media ? [media.example] : []),
+    ...Object.values(isObject(media.examples) ? media.examples : {}).filter(isObject).map((named) => named.value),
+  ]);
+}
+
+/** The values a member takes in the contract's examples of the operation and in the run's accepted bodies of it. */
+function shownValuesOf(env: DerivedEnv, op: ContractOperation): ShownValues {
+  const bodies = [...requestExamples(op), ...successes(env, op.operationId).map((s) => s.request)];
+  return (path) => bodies.map((body) => path.reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), body));
 }
 
 async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> {
@@ -73,7 +113,7 @@ async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> 
     .pop();
   const accepted = isObject(exemplar?.request) ? (exemplar!.request as Json) : exampleRequestBody(env, op);
   const title = `${env.settings.positiveSamples} bodies generated within the schema are accepted`;
-  if (!op.requestBody || !accepted || (env.ctx.profile === "seed" && isDecisionElement(op.requestBody.schema))) return;
+  if (!op.requestBody || !accepted || !asserted(env.ctx.profile, { kind: "schema", schema: op.requestBody.schema })) return;
   await env.attempt(op.operationId, "generated-bodies", title, async () => {
     // Without an accepted request the contract's own example is the start: a server that
     // refuses it fails here, unless it names a record the run never saw.
@@ -87,7 +127,7 @@ async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> 
     const id = parameter ? await freshRecord(env, op, parameter) : undefined;
     const params = Object.fromEntries(pathParameters(op).map((p) => [p, id!]));
     let last: { status?: number; repro?: string; body?: string } = {};
-    const property = fc.asyncProperty(bodyArbitrary(op.requestBody!.schema, accepted, env.ctx.profile), async (body) => {
+    const property = fc.asyncProperty(bodyArbitrary(op.requestBody!.schema, accepted, env.ctx.profile, shownValuesOf(env, op)), async (body) => {
       const request = plannedRequest(env, op, params, body);
       const response = await env.send(request, "primary");
       last = { status: response.status, repro: env.reproduce(request, "primary"), body: describe(response) };

@@ -4,11 +4,12 @@
  * document's Limits table (per minute, family B) is restated here, and only here:
  * general 100 requests (all requests), transactions 50 (POST /transactions), PIX 30
  * (POST /pix and POST /pix/payment), queries 200 (GET of transactions and PIX).
- * A plan the target declares (`familyB.plan`) replaces the figures.
+ * A plan the target declares (`familyB.plan`) replaces the figures. Whether a profile holds a
+ * server to an operation's limits at all is asked of the one answer (document-word.ts).
  */
 import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
 import type { RateLimitPlanFigures } from "../core/target.ts";
-import { isObject } from "./shared.ts";
+import { asserted, type Profile } from "../core/profiles/document-word.ts";
 
 export type Bucket = keyof RateLimitPlanFigures;
 export interface OperationLimit {
@@ -28,14 +29,15 @@ function publishedBuckets(op: ContractOperation): Bucket[] {
   return buckets;
 }
 
-/** The limits of an operation; empty when the contract publishes none for its family. */
-export function limitsOf(op: ContractOperation, plan?: RateLimitPlanFigures): OperationLimit[] {
-  const declared = op.operation["x-rate-limits"];
-  if (Array.isArray(declared)) {
-    return declared.filter(isObject).map((entry) => {
-      const bucket = String(entry.bucket) as Bucket;
-      return { bucket, limit: plan?.[bucket] ?? Number(entry.limit), windowSeconds: entry.window === "second" ? 1 : 60 };
-    });
+/**
+ * The limits of an operation a profile holds a server to; empty when the contract publishes
+ * none for its family, or when they are a decision the profile does not assert (family A's
+ * `x-rate-limits` are decision D09: under seed a server need not limit family A at all).
+ */
+export function limitsOf(op: ContractOperation, profile: Profile, plan?: RateLimitPlanFigures): OperationLimit[] {
+  if (!asserted(profile, { kind: "behaviour", node: op, about: "x-rate-limits" })) return [];
+  if (op.rateLimits.length > 0) {
+    return op.rateLimits.map(({ bucket, limit }) => ({ bucket, limit: plan?.[bucket] ?? limit, windowSeconds: 60 }));
   }
   if (op.family !== "family-b") return [];
   return publishedBuckets(op).map((bucket) => ({ bucket, limit: (plan ?? PUBLISHED_FIGURES)[bucket], windowSeconds: 60 }));

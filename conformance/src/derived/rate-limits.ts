@@ -12,6 +12,7 @@
  */
 import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
 import { limitsOf, type Bucket } from "./rate-limit-figures.ts";
+import { decisionBehind } from "../core/profiles/document-word.ts";
 import { knownIds, pathParameters, replayOfLatest } from "./rate-limit-support.ts";
 import { describe, is2xx, type DerivedEnv, type PlannedRequest } from "./shared.ts";
 import type { KeyName } from "../core/check-context.ts";
@@ -62,7 +63,7 @@ async function useUp(env: DerivedEnv, make: () => PlannedRequest, key: KeyName, 
 /** The cheapest operation counting against a bucket (a read before a creation), with a request. */
 function representative(env: DerivedEnv, bucket: Bucket): { op: ContractOperation; make: () => PlannedRequest } | undefined {
   const plan = env.ctx.familyB?.plan;
-  const ops = env.ctx.contract.operations.filter((o) => limitsOf(o, plan).some((l) => l.bucket === bucket));
+  const ops = env.ctx.contract.operations.filter((o) => limitsOf(o, env.ctx.profile, plan).some((l) => l.bucket === bucket));
   const ranked = [...ops].sort((a, b) => Number(a.method !== "GET") - Number(b.method !== "GET") || pathParameters(a).length - pathParameters(b).length);
   for (const op of ranked) {
     // Each request a fresh idempotency key: a replay need not count as a creation.
@@ -73,7 +74,13 @@ function representative(env: DerivedEnv, bucket: Bucket): { op: ContractOperatio
 
 export async function run(env: DerivedEnv): Promise<void> {
   const plan = env.ctx.familyB?.plan;
-  if (!env.ctx.contract.operations.some((o) => limitsOf(o, plan).length > 0)) return;
+  for (const op of env.ctx.contract.operations) {
+    const decision = decisionBehind({ kind: "behaviour", node: op, about: "x-rate-limits" });
+    if (decision && limitsOf(op, env.ctx.profile, plan).length === 0) {
+      env.notApplicable(op.operationId, "limits-apply", "the operation counts against rate limits", `whether rate limits apply to ${op.operationId} is decision ${decision}, not the document's word (checked under --profile full)`);
+    }
+  }
+  if (!env.ctx.contract.operations.some((o) => limitsOf(o, env.ctx.profile, plan).length > 0)) return;
   const key = env.ctx.rateLimitKey();
   const other: KeyName = key === "rateLimits" ? "primary" : "secondAccount";
   // Narrow limits first: once the general one is used up, every request is refused.
@@ -86,14 +93,14 @@ export async function run(env: DerivedEnv): Promise<void> {
     }
     const { op, make } = found;
     const request = make();
-    const figure = limitsOf(op, plan).find((l) => l.bucket === bucket)!.limit;
+    const figure = limitsOf(op, env.ctx.profile, plan).find((l) => l.bucket === bucket)!.limit;
     await env.attempt(op.operationId, `${bucket}-limit-enforced`, title, async () => {
       const outcome = await useUp(env, make, key, figure);
       if (typeof outcome === "string") return env.notApplicable(op.operationId, `${bucket}-limit-enforced`, title, outcome);
       env.judge({ operationId: op.operationId, variant: `${bucket}-limit-enforced`, title, covers: env.covered(op.operationId, 429), statements: [BUCKET_STATEMENT[bucket]], reproduction: `for i in $(seq ${outcome.sent + 1}); do ${env.reproduce(request, key)}; done` }, outcome.problems);
       if (!outcome.limited) return;
       if (bucket === "pix") {
-        const payment = env.ctx.contract.operations.find((o) => o !== op && o.method === "POST" && limitsOf(o, plan).some((l) => l.bucket === "pix"));
+        const payment = env.ctx.contract.operations.find((o) => o !== op && o.method === "POST" && limitsOf(o, env.ctx.profile, plan).some((l) => l.bucket === "pix"));
         const paying = payment ? replayOfLatest(env, payment) : undefined;
         if (payment && paying) {
           const response = await env.send(paying, key, { expect429: true });

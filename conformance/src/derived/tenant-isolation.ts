@@ -12,7 +12,7 @@ import { freshRecord, knownIds, plannedRequest, readerOf, replayOf, successes } 
 import { createdIdOf } from "./id-links.ts";
 import { describe, is2xx, isObject, jsonOf, sameValue, stable, type DerivedEnv, type PlannedRequest } from "./shared.ts";
 import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
-import { isDecisionElement } from "../core/profiles/schema-profile.ts";
+import { asserted } from "../core/profiles/document-word.ts";
 
 /** The owner's view of a record (undefined when it cannot be read). */
 async function ownerRead(env: DerivedEnv, reader: ContractOperation | undefined, parameter: string, id: string): Promise<unknown> {
@@ -71,7 +71,7 @@ async function linkedBodyOperation(env: DerivedEnv, op: ContractOperation): Prom
   const exemplar = successes(env, op.operationId).filter((s) => linkedValues(s.request).length > 0).pop();
   if (!exemplar) return;
   // A body the document leaves to a decision (what a PIX payment pays) is judged under full only.
-  if (env.ctx.profile === "seed" && op.requestBody && isDecisionElement(op.requestBody.schema)) {
+  if (op.requestBody && !asserted(env.ctx.profile, { kind: "schema", schema: op.requestBody.schema })) {
     return env.notApplicable(op.operationId, "second-account-linked", title, "the request body is a decision of the project (full profile)");
   }
   await env.attempt(op.operationId, "second-account-linked", title, async () => {

@@ -11,7 +11,7 @@
  */
 import type { Scenario } from "../core/scenario.ts";
 import { parseJsonBody, schemaProblems } from "../core/validate.ts";
-import { eventSchema, payChargeTowards, startReceiver } from "./events-webhook-support.ts";
+import { eventHeader, eventOperation, eventSchema, payChargeTowards, startReceiver } from "./events-webhook-support.ts";
 
 /** How long the receiver waits for the event after the payment. */
 const WAIT_MS = 5_000;
@@ -45,13 +45,20 @@ export const webhookSignedWithHmac: Scenario = {
         signatureHeaders.some(([, value]) => MAC_VALUE.test(String(value))),
         `no signature header holds an HMAC: ${signatureHeaders.map(([n, v]) => `${n}: ${String(v)}`).join("; ")}`,
       );
-      if (ctx.profile === "full") {
+      // The signature's header names and encoding (D25) and the event's payload (D24) are the project's.
+      const signatureHeader = eventHeader(ctx.contract.document, "charge.paid", "webhook-signature");
+      if (!signatureHeader) throw new Error("the contract publishes no webhook-signature header of charge.paid");
+      if (ctx.asserts({ kind: "parameter", parameter: signatureHeader })) {
         check.that(typeof event.headers["webhook-id"] === "string", "D25: the webhook carries no webhook-id header");
         check.that(/^\d+$/.test(String(event.headers["webhook-timestamp"] ?? "")), "D25: the webhook carries no integer webhook-timestamp header");
         const signatures = String(event.headers["webhook-signature"] ?? "").split(" ");
         check.that(signatures.some((s) => STANDARD_SIGNATURE.test(s)), `D25: webhook-signature is not v1,<base64 HMAC-SHA256>: ${event.headers["webhook-signature"] ?? "(absent)"}`);
+      }
+      const paidEvent = eventOperation(ctx.contract.document, "charge.paid");
+      if (!paidEvent) throw new Error("the contract publishes no charge.paid webhook");
+      if (ctx.asserts({ kind: "operation", node: paidEvent })) {
         const schema = eventSchema(ctx.contract.document, "charge.paid");
-        if (!schema) throw new Error("the contract publishes no charge.paid webhook");
+        if (!schema) throw new Error("the contract publishes no charge.paid body");
         const parsed = parseJsonBody(event.body);
         check.that(parsed.ok, `D24: the webhook body is not JSON: ${event.body.slice(0, 120)}`);
         if (!parsed.ok) return;

@@ -120,13 +120,24 @@ export async function payChargeTowards(
   return id;
 }
 
+/** The Operation Object the contract publishes for an event (`x-webhooks.<type>.post`). */
+export function eventOperation(document: Json, type: string): Json | undefined {
+  const webhooks = document["x-webhooks"] as Record<string, { post?: Json }> | undefined;
+  return webhooks?.[type]?.post;
+}
+
+/** A header parameter of an event as the contract publishes it. */
+export function eventHeader(document: Json, type: string, name: string): Json | undefined {
+  const parameters = eventOperation(document, type)?.parameters;
+  return Array.isArray(parameters) ? (parameters as Json[]).find((p) => p.in === "header" && p.name === name) : undefined;
+}
+
 /**
  * The JSON Schema of an event's body under the full profile, from the family's dereferenced
  * 3.0 document (where the build publishes the events under `x-webhooks`).
  */
 export function eventSchema(document: Json, type: string): Json | undefined {
-  const webhooks = document["x-webhooks"] as Record<string, { post?: Json }> | undefined;
-  const body = webhooks?.[type]?.post?.requestBody as { content?: Record<string, { schema?: Json }> } | undefined;
+  const body = eventOperation(document, type)?.requestBody as { content?: Record<string, { schema?: Json }> } | undefined;
   const schema = body?.content?.["application/json"]?.schema;
   return schema ? toJsonSchema(profileSchema(schema, "full"), "3.0") : undefined;
 }

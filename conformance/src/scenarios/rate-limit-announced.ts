@@ -10,7 +10,7 @@
  * shows it, the rule is not seen here (not applicable). The scenarios send on the primary key:
  * the account set aside for rate limits is left to the scenarios that count and use up limits.
  */
-import { isObject } from "@payment-collection/contract/model/index.ts";
+import { limitsOf } from "../derived/rate-limit-figures.ts";
 import { NotApplicable, type FamilyContext } from "../core/check-context.ts";
 import type { RateLimitPlanFigures } from "../core/target.ts";
 import type { ScenarioAssertions } from "../core/scenario.ts";
@@ -31,14 +31,7 @@ const SLACK_SECONDS = 2;
 
 /** The per-minute figure of each limit an operation counts against, the target's plan first. */
 export function figuresOf(ctx: FamilyContext, operationId: string): Map<Bucket, number> {
-  const declared = ctx.operation(operationId).operation["x-rate-limits"];
-  const plan = ctx.familyB?.plan;
-  const figures = new Map<Bucket, number>();
-  for (const entry of Array.isArray(declared) ? declared.filter(isObject) : []) {
-    const bucket = String(entry.bucket) as Bucket;
-    figures.set(bucket, plan?.[bucket] ?? Number(entry.limit));
-  }
-  return figures;
+  return new Map(limitsOf(ctx.operation(operationId), ctx.profile, ctx.familyB?.plan).map((l) => [l.bucket, l.limit]));
 }
 
 const integer = (value: string | undefined) => (value !== undefined && /^\d+$/.test(value.trim()) ? Number(value) : undefined);

@@ -19,6 +19,19 @@ export function json(response: ObservedResponse): Json | undefined {
   return parsed.ok && typeof parsed.value === "object" && parsed.value !== null ? (parsed.value as Json) : undefined;
 }
 
+/**
+ * The schema of a member of a documented response body, at a dotted path (`data.status`),
+ * looking through `allOf`: what a scenario asks the profile about before it judges the member.
+ */
+export function responseMemberSchema(ctx: FamilyContext, operationId: string, status: string, path: string): unknown {
+  let node: unknown = ctx.operation(operationId).responses.find((r) => r.status === status)?.schema;
+  for (const segment of path.split(".")) {
+    const parts = typeof node === "object" && node !== null ? [node as Json, ...((node as Json).allOf as Json[] | undefined ?? [])] : [];
+    node = parts.map((part) => (part.properties as Json | undefined)?.[segment]).find((found) => found !== undefined);
+  }
+  return node;
+}
+
 /** The value at a dotted path of a JSON body (`pix.br_code`, `data.status`). */
 export function at(response: ObservedResponse | Json | undefined, path: string): unknown {
   let node: unknown = response && "status" in response && "body" in response && "headers" in response ? json(response as ObservedResponse) : response;

@@ -9,7 +9,9 @@ import type { Target } from "../../src/core/target.ts";
 import { isDecisionElement, profileSchema } from "../../src/core/profiles/schema-profile.ts";
 import type { DerivedClass } from "../../src/derived/index.ts";
 import { changesRecord, createsRecord, idempotencyHeaders, isLinkedMember, isList, pathParameters, readerOfResource, readOf, resourceOf } from "../../src/derived/id-links.ts";
-import { isPositiveDataOperation, isProse } from "../../src/derived/positive-data.ts";
+import { boundsLeftOpen, isPositiveDataOperation, isProse } from "../../src/derived/positive-data.ts";
+import { idempotencyHeaderElements } from "../../src/derived/idempotency-key-space.ts";
+import { asserted } from "../../src/core/profiles/document-word.ts";
 import { keywordOf, objectView, typeOf } from "../../src/derived/request-schema.ts";
 import { VOLATILE_MEMBERS } from "../../src/derived/shared.ts";
 import type { Exchange as Req } from "./mutants.ts";
@@ -204,7 +206,8 @@ function positiveData(): DerivedMutation[] {
     for (const refusal of REFUSALS) {
       const name = Object.keys(example(op)).find((n) => !isLinkedMember(n) && view.properties[n] && refusal.applies(view.properties[n]!, example(op)[n]));
       if (!name) continue;
-      const decided = isDecisionElement(op.requestBody!.schema) || isDecisionElement(view.properties[name]);
+      // A member whose bounds a decision sets (D03's amounts) takes only the values the document shows under seed.
+      const decided = isDecisionElement(op.requestBody!.schema) || isDecisionElement(view.properties[name]) || boundsLeftOpen(view.properties[name]!, "seed");
       const handle = fault.refusesValid(matcher(family, op.operationId), (body) => refusal.refuse(body[name]));
       out.push(mutation("positive-data", family, op, "generated-bodies", `${refusal.fault}-${name}`, `${refusal.breaks} (${name})`, handle, decided ? "full" : undefined));
     }
@@ -284,11 +287,15 @@ function idempotencyKeySpace(): DerivedMutation[] {
     .flatMap(({ family, op }) => {
       const match = matcher(family, op.operationId);
       const header = idempotencyHeaders(op)[0];
+      // Two keys of one account are two key spaces only where the header is the document's (else D36, full).
+      const perKeyDecided = !idempotencyHeaderElements(op).every((e) => asserted("seed", e));
+      // A body naming a record of the account (a PIX payment's endToEndId) succeeds for that account's keys only.
+      const accountOnly = Object.keys(example(op)).some((name) => isLinkedMember(name) && objectView(op.requestBody?.schema)?.required.includes(name));
       return [
         mutation("idempotency-key-space", family, op, "another-account", "one-space-for-all-keys", `${header} spaces are per API key`, fault.sharesIdempotency(match)),
         // Caught where both keys succeed: another account's, or (a record only its account may use) the second key's.
-        mutation("idempotency-key-space", family, op, "", "last-writer-wins", `another API key's use of a ${header} leaves the first key's replay alone`, fault.lastWriterWins(match)),
-        mutation("idempotency-key-space", family, op, "second-key-same-account", "one-space-per-account", `${header} spaces are per API key, also two keys of one account`, fault.secondKeySharesSpace(family, match)),
+        mutation("idempotency-key-space", family, op, "", "last-writer-wins", `another API key's use of a ${header} leaves the first key's replay alone`, fault.lastWriterWins(match), perKeyDecided && accountOnly ? "full" : undefined),
+        mutation("idempotency-key-space", family, op, "second-key-same-account", "one-space-per-account", `${header} spaces are per API key, also two keys of one account`, fault.secondKeySharesSpace(family, match), perKeyDecided ? "full" : undefined),
       ];
     });
 }

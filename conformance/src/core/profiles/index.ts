@@ -2,7 +2,8 @@
  * Conformance profiles: `seed` checks only what the interface description states, `full` adds
  * the project's decisions. Everything here is derived from the contract's decision markings.
  */
-export { PROFILES, profileSchema, decidedKeywords, isDecisionElement, type Profile } from "./schema-profile.ts";
+export { PROFILES, asserted, decisionBehind, isDocumentsWord, type ContractElement, type Profile } from "./document-word.ts";
+export { profileSchema, relaxedKeywords, isDecisionElement } from "./schema-profile.ts";
 export {
   responseExpectation,
   statusAccepted,

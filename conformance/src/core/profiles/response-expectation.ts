@@ -1,7 +1,8 @@
 /**
  * What a documented response obliges a server to send under a profile: which status codes,
  * which media type, which headers and which body schema. Derived from the contract's markings
- * (`x-decided-responses` aspects, header and schema markings), never written by hand.
+ * (`x-decided-responses` aspects, header and schema markings) as document-word.ts answers for
+ * them, never written by hand.
  *
  * Under `seed`, for a response whose
  * - `status` is decided: a success answers with any 2xx, an error with any 4xx (the body
@@ -13,7 +14,11 @@
 import type { JsonSchema } from "@payment-collection/contract/model/json-schema.ts";
 import { toJsonSchema } from "@payment-collection/contract/model/json-schema.ts";
 import type { ContractOperation, ContractResponse } from "@payment-collection/contract/model/index.ts";
-import { isDecisionElement, profileSchema, type Profile } from "./schema-profile.ts";
+import type { DecidedAspect } from "@payment-collection/contract/model/markings.ts";
+import { asserted, decisionBehind, type ContractElement, type Profile } from "./document-word.ts";
+import { profileSchema } from "./schema-profile.ts";
+
+const ASPECTS: readonly DecidedAspect[] = ["status", "content-type", "body"];
 
 export type StatusRule =
   | { kind: "exact"; code: number }
@@ -58,25 +63,27 @@ function statusRuleFor(response: ContractResponse, relaxed: boolean): StatusRule
 export function responseExpectation(op: ContractOperation, status: string, profile: Profile, options: { code?: string } = {}): ResponseExpectation {
   const response = op.responses.find((r) => r.status === status);
   if (!response) throw new Error(`${op.operationId}: no documented ${status} response`);
-  const codes = response.decided?.codes;
-  const markingApplies = codes === undefined || options.code === undefined || codes.includes(options.code);
-  const aspects = new Set(markingApplies ? (response.decided?.aspects ?? []) : []);
-  const seed = profile === "seed";
+  const aspect = (name: DecidedAspect): ContractElement => ({ kind: "response", response, aspect: name, code: options.code });
   const decisions = new Set<string>();
-  if (response.decided && markingApplies) decisions.add(response.decided.decision);
+  for (const name of ASPECTS) {
+    const decision = decisionBehind(aspect(name));
+    if (decision) decisions.add(decision);
+  }
 
-  const statusRule = statusRuleFor(response, seed && aspects.has("status"));
+  const statusRule = statusRuleFor(response, !asserted(profile, aspect("status")));
   const mediaType = response.mediaType
-    ? { documented: response.mediaType, anyJson: seed && aspects.has("content-type") }
+    ? { documented: response.mediaType, anyJson: !asserted(profile, aspect("content-type")) }
     : undefined;
-  const bodyDecided = seed && (aspects.has("body") || isDecisionElement(response.schema));
   const bodySchema =
-    response.schema && !bodyDecided ? toJsonSchema(profileSchema(response.schema, profile), "3.0") : undefined;
+    response.schema && asserted(profile, aspect("body")) ? toJsonSchema(profileSchema(response.schema, profile), "3.0") : undefined;
 
   const headers: HeaderExpectation[] = response.headers
-    .filter((h) => !(seed && h.decision))
+    .filter((header) => asserted(profile, { kind: "header", header }))
     .map((h) => ({ name: h.name, required: h.required, schema: toJsonSchema(profileSchema(h.schema, profile), "3.0") }));
-  for (const h of response.headers) if (h.decision) decisions.add(h.decision);
+  for (const header of response.headers) {
+    const decision = decisionBehind({ kind: "header", header });
+    if (decision) decisions.add(decision);
+  }
 
   return { operationId: op.operationId, status, profile, statusRule, mediaType, bodySchema, headers, decisions: [...decisions].sort() };
 }

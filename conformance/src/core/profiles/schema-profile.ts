@@ -1,6 +1,6 @@
 /**
  * Derives the schema a response is checked against under a conformance profile, from the
- * decision markings of the contract (never by hand):
+ * decision markings of the contract as document-word.ts reads them (never by hand):
  *
  * - `full` checks the contract as it is: the document's statements and the project's decisions.
  * - `seed` checks only what the interface description states. A faithful server that decided
@@ -20,8 +20,9 @@
  * draft-07. The input is never modified.
  */
 
-export type Profile = "seed" | "full";
-export const PROFILES: readonly Profile[] = ["seed", "full"];
+import { asserted, decisionBehind, type Profile } from "./document-word.ts";
+
+export { PROFILES, type Profile } from "./document-word.ts";
 
 type Schema = Record<string, unknown>;
 
@@ -32,20 +33,28 @@ function isObject(value: unknown): value is Schema {
 /** Keywords whose value is a list of subschemas that constrain the same instance. */
 const COMBINATORS = ["allOf", "anyOf", "oneOf"] as const;
 
-/** The decided keywords listed by `x-decided` on a node. */
-export function decidedKeywords(node: Schema): Set<string> {
-  const keywords = new Set<string>();
-  const marks = node["x-decided"];
-  if (!Array.isArray(marks)) return keywords;
-  for (const mark of marks) {
-    if (isObject(mark) && Array.isArray(mark.keywords)) for (const k of mark.keywords) keywords.add(String(k));
-  }
-  return keywords;
+/** Keywords a node spells, itself or in the members of its combinators (a shared schema it reaches through `allOf`). */
+function spelledKeywords(node: Schema): string[] {
+  const members = COMBINATORS.flatMap((c) => (Array.isArray(node[c]) ? (node[c] as unknown[]).filter(isObject) : []));
+  return [...Object.keys(node), ...members.flatMap(spelledKeywords)];
+}
+
+/**
+ * Keywords a node may have decided: those it spells, and `required` and `nullable` (which speak
+ * of the node's place in its parent and of how an absent value shows, spelled or not).
+ */
+function keywordsOf(node: Schema): string[] {
+  return [...new Set([...spelledKeywords(node), "required", "nullable"])];
+}
+
+/** The keywords of a node the profile does not hold a server to. */
+export function relaxedKeywords(node: Schema, profile: Profile): string[] {
+  return keywordsOf(node).filter((keyword) => !asserted(profile, { kind: "keyword", schema: node, keyword }));
 }
 
 /** Whether the node exists only because of a decision (`x-basis: decision`). */
 export function isDecisionElement(node: unknown): boolean {
-  return isObject(node) && node["x-basis"] === "decision";
+  return decisionBehind({ kind: "schema", schema: node }) !== undefined;
 }
 
 /** JSON type of an enum's values, used when a decided enum relaxes to its base type. */
@@ -84,20 +93,18 @@ interface Relaxed {
 
 function applyProfile(node: unknown, profile: Profile): Relaxed {
   if (!isObject(node)) return { schema: {}, optional: false };
-  if (profile === "seed" && isDecisionElement(node)) return { schema: {}, optional: true };
+  if (!asserted(profile, { kind: "schema", schema: node })) return { schema: {}, optional: true };
 
   let out: Schema = { ...node };
   let optional = false;
-  if (profile === "seed") {
-    for (const keyword of decidedKeywords(node)) {
-      if (keyword === "nullable") {
-        out.nullable = true;
-        optional = true;
-      } else if (keyword === "required") {
-        optional = true;
-      } else {
-        out = withoutKeyword(out, keyword);
-      }
+  for (const keyword of relaxedKeywords(node, profile)) {
+    if (keyword === "nullable") {
+      out.nullable = true;
+      optional = true;
+    } else if (keyword === "required") {
+      optional = true;
+    } else {
+      out = withoutKeyword(out, keyword);
     }
   }
 
