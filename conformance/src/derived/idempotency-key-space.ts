@@ -37,6 +37,14 @@ async function pair(env: DerivedEnv, op: ContractOperation, other: KeyName): Pro
   });
 }
 
+/** The behaviour an `x-decided-behaviour` marking names when the key space per API key is a decision. */
+export const KEY_SPACE = "idempotency key space";
+
+/** What a key space per API key rests on: the idempotency header and the scoping rule, as elements to ask the profile about. */
+export function perApiKeyElements(op: ContractOperation): ContractElement[] {
+  return [...idempotencyHeaderElements(op), { kind: "behaviour", node: op, about: KEY_SPACE }];
+}
+
 /** The operation's idempotency header parameters, as elements to ask the profile about. */
 export function idempotencyHeaderElements(op: ContractOperation): ContractElement[] {
   const names = idempotencyHeaders(op).map((n) => n.toLowerCase());
@@ -48,12 +56,13 @@ export async function run(env: DerivedEnv): Promise<void> {
     if (idempotencyHeaders(op).length === 0) continue;
     // Another account never gets this account's record, whoever decided the header: that is the
     // document's tenant isolation. Two keys of one account are two key spaces only where the
-    // header is the document's.
+    // header and its scoping per API key are the document's (family A's rule 4; D36 in family B).
     await pair(env, op, "secondAccount");
-    const decided = idempotencyHeaderElements(op).find((header) => !asserted(env.ctx.profile, header));
+    const decided = perApiKeyElements(op).find((element) => !asserted(env.ctx.profile, element));
     if (decided) {
       const title = "one idempotency key under a second key of the same account creates its own record";
-      env.notApplicable(op.operationId, "second-key-same-account", title, `the idempotency header of ${op.operationId} is decision ${decisionBehind(decided)}, not the document's word (checked under --profile full)`);
+      const what = decided.kind === "behaviour" ? "the scoping of its idempotency keys per API key" : "its idempotency header";
+      env.notApplicable(op.operationId, "second-key-same-account", title, `${what} (${op.operationId}) is decision ${decisionBehind(decided)}, not the document's word (checked under --profile full)`);
       continue;
     }
     await pair(env, op, "primarySecondKey");

@@ -10,7 +10,7 @@ import { isDecisionElement, profileSchema } from "../../src/core/profiles/schema
 import type { DerivedClass } from "../../src/derived/index.ts";
 import { changesRecord, createsRecord, idempotencyHeaders, isLinkedMember, isList, pathParameters, readerOfResource, readOf, resourceOf } from "../../src/derived/id-links.ts";
 import { boundsLeftOpen, isPositiveDataOperation, isProse } from "../../src/derived/positive-data.ts";
-import { idempotencyHeaderElements } from "../../src/derived/idempotency-key-space.ts";
+import { perApiKeyElements } from "../../src/derived/idempotency-key-space.ts";
 import { asserted } from "../../src/core/profiles/document-word.ts";
 import { keywordOf, objectView, typeOf } from "../../src/derived/request-schema.ts";
 import { VOLATILE_MEMBERS } from "../../src/derived/shared.ts";
@@ -287,8 +287,8 @@ function idempotencyKeySpace(): DerivedMutation[] {
     .flatMap(({ family, op }) => {
       const match = matcher(family, op.operationId);
       const header = idempotencyHeaders(op)[0];
-      // Two keys of one account are two key spaces only where the header is the document's (else D36, full).
-      const perKeyDecided = !idempotencyHeaderElements(op).every((e) => asserted("seed", e));
+      // Two keys of one account are two key spaces only where the header and its scoping per API key are the document's (else D36, full).
+      const perKeyDecided = !perApiKeyElements(op).every((e) => asserted("seed", e));
       // A body naming a record of the account (a PIX payment's endToEndId) succeeds for that account's keys only.
       const accountOnly = Object.keys(example(op)).some((name) => isLinkedMember(name) && objectView(op.requestBody?.schema)?.required.includes(name));
       return [
