@@ -20,7 +20,7 @@ export const chargeCreatedPending: Scenario = {
   family: "family-a",
   profile: "seed",
   title: "a new charge is pending, unpaid, BRL, pix, and reads back as created",
-  statements: ["A-CHARGE-TRANSITION-pending-on-creation", "A-CHARGES-RULE-returns-charge", ...new Set(STATED.map(([, , s]) => s))],
+  statements: ["A-CHARGE-TRANSITION-pending-on-creation", "A-CHARGES-RULE-returns-charge", "A-CHARGES-ENDPOINT-get", ...new Set(STATED.map(([, , s]) => s))],
   covers: [
     { operationId: "createCharge", status: "201" },
     { operationId: "getCharge", status: "200" },

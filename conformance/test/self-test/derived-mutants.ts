@@ -21,7 +21,7 @@ import {
   type Handler,
   type Json,
 } from "./derived-faults.ts";
-import { GENERATED_MUTATIONS, matcher, type DerivedMutation } from "./derived-generated.ts";
+import { derivedStatements, GENERATED_MUTATIONS, matcher, type DerivedMutation } from "./derived-generated.ts";
 
 export type { DerivedKeys, DerivedMutation };
 
@@ -35,6 +35,7 @@ const hand = (derivedClass: DerivedClass, family: FamilyId, operation: string, v
   operation,
   breaks,
   caughtBy: `${family}/derived/${derivedClass}/${operation}/${variant}`,
+  statements: derivedStatements(derivedClass, family, operation),
   handle,
   ...extra,
 });
