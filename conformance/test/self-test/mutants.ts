@@ -54,6 +54,11 @@ export interface Mutation {
   companion?(): Promise<{ url: string; close(): Promise<void> }>;
   /** Changes the correct server's reply (`request` is what was forwarded). */
   response?(request: Exchange, reply: Reply): Reply;
+  /**
+   * A fault that needs more than one exchange with the correct server (a replay that creates a
+   * charge behind the original's back): called instead of forwarding, after `request`.
+   */
+  handle?(request: Exchange, forward: Forward, keys: Keys): Promise<Reply>;
   /** Changes the target the suites get (a key the broken server issues differently...). */
   adjustTarget?(target: Target): void;
 }
@@ -346,7 +351,7 @@ export async function startMutant(upstream: string, mutation: Mutation, keys: Ke
   const companion = mutation.companion ? await mutation.companion() : undefined;
   const proxy = await startProxy(upstream, async (incoming, forward) => {
     const request = mutation.request ? mutation.request(incoming, keys, companion?.url) : incoming;
-    const reply = await forward(request);
+    const reply = mutation.handle ? await mutation.handle(request, forward, keys) : await forward(request);
     return mutation.response ? mutation.response(request, reply) : reply;
   });
   return {

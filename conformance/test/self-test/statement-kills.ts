@@ -17,6 +17,18 @@ import type { CheckResult } from "../../src/core/results.ts";
 import { loadCatalogue, type Catalogue } from "../../src/core/statement-map.ts";
 import { brokenServers, type BrokenServer } from "./broken-servers.ts";
 
+/**
+ * Observable statements no server can break: they grant, they forbid nothing a server does.
+ * (Clauses of other statements that cannot be shown on the wire are in behaviour-mutants.ts'
+ * NOT_CATCHABLE_HERE.)
+ */
+export const NOT_BREAKABLE: Array<{ statement: string; why: string }> = [
+  {
+    statement: "A-MERCHANT-RULE-all-optional",
+    why: "it allows a server to omit any merchant field and forbids nothing a server could do; it binds the suites (no check may require a merchant field), which statement-map.ts and the seed profile hold",
+  },
+];
+
 /** The wire statements: those a broken server can break in HTTP exchanges. */
 export function wireStatements(catalogue: Catalogue = loadCatalogue()) {
   return catalogue.statements.filter((s) => s.wire);
@@ -101,10 +113,11 @@ export function statementKillReport(catalogue: Catalogue = loadCatalogue(), serv
     servers: servers.filter((s) => s.statements.includes(statement.id)).map((s) => ({ name: s.name, outcome: outcome(s) })),
   }));
   const withServer = rows.filter((r) => r.servers.length > 0).length;
+  const unbreakable = NOT_BREAKABLE.filter((n) => rows.some((r) => r.id === n.statement && r.servers.length === 0)).length;
   const ran = servers.filter((s) => outcome(s) !== "not run");
   const killed = ran.filter((s) => outcome(s) === "killed");
   const summary = [
-    `${withServer} of ${rows.length} observable statements have a broken server; ${servers.length} broken servers, ${ran.length} run in this self-test, ${killed.length} killed${ran.length === killed.length && ran.length === servers.length ? " (all)" : ""}`,
+    `${withServer} of ${rows.length} observable statements have a broken server (${unbreakable} more cannot be broken by a server); ${servers.length} broken servers, ${ran.length} run in this self-test, ${killed.length} killed${ran.length === killed.length && ran.length === servers.length ? " (all)" : ""}`,
     ...["A", "both", "B"].map((family) => {
       const mine = rows.filter((r) => r.family === family);
       return `  family ${family}: ${mine.filter((r) => r.servers.length > 0).length} of ${mine.length} with a broken server`;
@@ -116,8 +129,9 @@ export function statementKillReport(catalogue: Catalogue = loadCatalogue(), serv
 export function formatStatementKills(report: StatementKillReport): string {
   const lines = ["| statement | family | broken servers | killed |", "|---|---|---|---|"];
   for (const row of report.rows) {
-    const servers = row.servers.map((s) => `${s.name} (${s.outcome})`).join(", ") || "**none**";
-    const killed = row.servers.length === 0 ? "no server" : row.servers.every((s) => s.outcome === "killed") ? "yes" : row.servers.some((s) => s.outcome === "survived") ? "**NO**" : "not all run";
+    const unbreakable = NOT_BREAKABLE.find((n) => n.statement === row.id);
+    const servers = row.servers.map((s) => `${s.name} (${s.outcome})`).join(", ") || (unbreakable ? `none: ${unbreakable.why}` : "**none**");
+    const killed = row.servers.length === 0 ? (unbreakable ? "not breakable" : "no server") : row.servers.every((s) => s.outcome === "killed") ? "yes" : row.servers.some((s) => s.outcome === "survived") ? "**NO**" : "not all run";
     lines.push(`| ${row.id} | ${row.family} | ${servers} | ${killed} |`);
   }
   return [...lines, "", ...report.summary].join("\n");
