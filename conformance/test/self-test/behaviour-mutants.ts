@@ -401,9 +401,11 @@ BEHAVIOUR_MUTATIONS.push(
  * (The suites still check them against a target that can show them.)
  */
 export const NOT_CATCHABLE_HERE: Array<{ rule: string; why: string }> = [
-  { rule: "A-AUTH-AUTH-test-keys: a live family A server refuses sk_test_ keys", why: "the sandbox is not a live server (it takes only sk_test_ keys, D38); the scenario runs against targets with environment: live" },
   { rule: "A-EVENTS-EVENT-hmac with a wrong secret, under seed", why: "the signing scheme is the server's (D25), so only the presence of an HMAC is checked; under full, with the target's webhookSecret, webhook-signed-with-another-secret is caught" },
   { rule: "B-CUSTOMER-TRANSITION-soft-delete: the record is kept", why: "under seed a server may answer 404 to a GET of a deleted customer (D19 decides DELETED), so a hard delete looks like a soft delete from outside" },
-  { rule: "A-IDEM-RULE-replay: no new ledger entry", why: "no published operation lists ledger entries or charges; only the same id, BR Code and txid are observable" },
+  {
+    rule: "A-IDEM-RULE-replay: no new ledger entry, when the entry shows nowhere",
+    why: "no published operation lists ledger entries, charges or a balance; a replay that books a charge the client never sees is invisible. An entry that shows (another charge returned, the charge read with its amount counted twice) is caught: replay-returns-another-charge-same-qr, replay-books-charge-again",
+  },
   { rule: "B-ERRORS-ERROR-OBE001", why: "an internal error of the server; no request provokes it" },
 ];

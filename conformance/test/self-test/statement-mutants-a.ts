@@ -261,6 +261,20 @@ export const STATEMENT_MUTATIONS_A: Mutation[] = [
     }),
   ),
   {
+    name: "scope-refusal-carries-merchant",
+    statements: ["A-AUTH-AUTH-merchant-scope"],
+    caughtBy: "family-a/auth/merchant-read-scope",
+    breaks: "GET /v1/merchant requires merchant:read: a key without it is refused 403, and the refusal carries the merchant",
+    family: "family-a",
+    handle: async (request, forward, keys) => {
+      const reply = await forward(request);
+      if (!isMerchantRead(request) || reply.status !== 403) return reply;
+      const merchant = await forward(withHeader(request, "x-api-key", keys.familyA.primary));
+      const body = { ...(JSON.parse(reply.body) as Json), merchant: JSON.parse(merchant.body) as Json };
+      return { ...reply, body: JSON.stringify(body) };
+    },
+  },
+  {
     name: "merchant-of-another-account",
     statements: ["A-MERCHANT-ENDPOINT-get"],
     caughtBy: "family-a/auth/tenant-isolation-merchant",
@@ -268,7 +282,27 @@ export const STATEMENT_MUTATIONS_A: Mutation[] = [
     family: "family-a",
     request: (request, keys) => (isMerchantRead(request) && request.headers["x-api-key"] === keys.familyA.secondAccount ? withHeader(request, "x-api-key", keys.familyA.primary) : request),
   },
+  {
+    name: "charge-in-an-envelope",
+    statements: ["A-CHARGES-RULE-returns-charge"],
+    caughtBy: "family-a/charges/created-pending",
+    breaks: "POST /v1/charges returns a charge object: it returns {success, data: charge}",
+    family: "family-a",
+    response: editing(isChargeCreation, (body) => {
+      const charge = { ...body };
+      for (const key of Object.keys(body)) delete body[key];
+      Object.assign(body, { success: true, data: charge });
+    }),
+  },
   // Idempotency.
+  {
+    name: "idempotency-key-required-as-422",
+    statements: ["A-IDEM-ERROR-key-required", "A-ERRORS-ERROR-idempotency-key-required"],
+    caughtBy: "family-a/createCharge/400/",
+    breaks: "a missing or short Idempotency-Key is answered 400: it is answered 422 (with the right code)",
+    family: "family-a",
+    response: (request, reply) => (isChargeCreation(request) && reply.status === 400 && /IDEMPOTENCY_KEY_REQUIRED/.test(reply.body) ? { ...reply, status: 422 } : reply),
+  },
   {
     name: "missing-idempotency-key-accepted",
     statements: ["A-IDEM-PRINCIPLE-writes-need-key", "A-IDEM-RULE-mandatory"],
