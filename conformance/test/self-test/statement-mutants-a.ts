@@ -84,7 +84,8 @@ const MERCHANT_FIELD_FAULTS: Array<[field: string, value: unknown, breaks: strin
   ["type", "person", "the merchant's type is individual or company"],
   ["name", 7, "the merchant's name is a string"],
   ["legal_name", ["Loja", "Ltda"], "the merchant's legal_name is a string"],
-  ["document", "123.456.789-09", "the merchant's document is digits only, 11 or 14 of them"],
+  ["document", "123.456.789-09", "the merchant's document is digits only"],
+  ["document", "123456789012", "the merchant's document has 11 (CPF) or 14 (CNPJ) digits: it has 12"],
   ["email", false, "the merchant's email is a string, or null"],
   ["phone", 5511987654321, "the merchant's phone is a string, or null"],
   ["status", "ACTIVE", "the merchant's status is pending, active, suspended or closed"],
@@ -168,6 +169,14 @@ export const STATEMENT_MUTATIONS_A: Mutation[] = [
     response: editing(isChargeCreation, (body) => (body.pix.end_to_end_id = "E1234567820240601120000abcdefghijk")),
   },
   {
+    name: "charge-txid-as-number",
+    statements: ["A-CHARGE-FIELD-pix"],
+    caughtBy: "family-a/createCharge/201/",
+    breaks: "pix.txid is a string: it is a number",
+    family: "family-a",
+    response: editing(isChargeCreation, (body) => (body.pix.txid = 12345678901234567890)),
+  },
+  {
     name: "charge-id-reads-nothing",
     statements: ["A-CHARGE-FIELD-id"],
     caughtBy: "family-a/charges/created-pending",
@@ -185,7 +194,7 @@ export const STATEMENT_MUTATIONS_A: Mutation[] = [
   },
   {
     name: "new-charge-paid",
-    statements: ["A-CHARGE-FIELD-status"],
+    statements: ["A-CHARGE-FIELD-status", "A-CHARGE-TRANSITION-pending-on-creation"],
     caughtBy: "family-a/charges/created-pending",
     breaks: "status is pending on creation: a new charge says paid",
     family: "family-a",
@@ -252,7 +261,7 @@ export const STATEMENT_MUTATIONS_A: Mutation[] = [
   },
   ...MERCHANT_FIELD_FAULTS.map(
     ([field, value, breaks]): Mutation => ({
-      name: `merchant-${field.replace(/_/g, "-")}-wrong`,
+      name: `merchant-${field.replace(/_/g, "-")}-${typeof value === "string" && /^\d+$/.test(value) ? "wrong-length" : "wrong"}`,
       statements: [`A-MERCHANT-FIELD-${field}`],
       caughtBy: "family-a/getMerchant/200/",
       breaks,
@@ -452,5 +461,5 @@ export const STATEMENT_DERIVED_MUTATIONS_A: DerivedMutation[] = [
   derived("negative-data", "createCharge", "wrong-type-webhook_url", "wrong-type-webhook_url", ["A-CHARGE-FIELD-request.webhook_url"], "webhook_url is a string URL: a number is taken as its text", lenientMember(A("createCharge"), ["webhook_url"], asString, "https://example.com")),
   derived("positive-data", "createCharge", "generated-bodies", "refuses-minimal-request", ["A-CHARGE-RULE-minimal-request"], "a request with only amount and method is accepted: the server wants a reference", refusesValid(A("createCharge"), (body) => !("reference" in body))),
   derived("consistency", "createCharge", "returns-what-was-sent", "creation-replaces-reference", ["A-CHARGE-FIELD-reference"], "reference is the caller's own: the server returns its own", changesReply(A("createCharge"), (d) => void (typeof d.reference === "string" && (d.reference = `srv-${d.id}`)))),
-  derived("consistency", "createCharge", "returns-what-was-sent", "amount-in-reais", ["A-CHARGE-FIELD-amount"], "amount is in the smallest unit of the currency: the server returns reais", changesReply(A("createCharge"), (d) => void (typeof d.amount === "number" && (d.amount = Math.floor(d.amount / 100))))),
+  derived("consistency", "createCharge", "returns-what-was-sent", "amount-in-reais", ["A-CHARGE-FIELD-amount", "A-SERVICE-PRINCIPLE-amount-integer"], "amount is in the smallest unit of the currency: the server returns reais", changesReply(A("createCharge"), (d) => void (typeof d.amount === "number" && (d.amount = Math.floor(d.amount / 100))))),
 ];
