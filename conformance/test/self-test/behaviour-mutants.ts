@@ -306,7 +306,7 @@ interface RelayedWebhook {
  * answers the sending server with what `answer` makes of the receiver's status: a broken
  * server's webhooks, seen from the receiver.
  */
-export function webhookRelay(edit: (webhook: RelayedWebhook) => RelayedWebhook, answer: (receiverStatus: number) => number = (status) => status) {
+function webhookRelay(edit: (webhook: RelayedWebhook) => RelayedWebhook, answer: (receiverStatus: number) => number = (status) => status) {
   return async (): Promise<{ url: string; close(): Promise<void> }> => {
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];

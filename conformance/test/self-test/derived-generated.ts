@@ -78,7 +78,7 @@ export function derivedStatements(derivedClass: DerivedClass, family: FamilyId, 
   const { contract } = contractOf(family);
   const op = contract.operations.find((o) => o.operationId === operationId);
   const ofOperation = new Set((op?.responses ?? []).flatMap((r) => statementsFor(catalogue, contract, { family, operationId, status: r.status })));
-  // A statement the class names for one variant only (a bucket's limit...) is that variant's.
+  // "amount is an integer" belongs to negative data's fraction variant only (negativeData() adds it there).
   const ofClass = classStatements(derivedClass, family, catalogue).filter((id) => !FRACTION_STATEMENTS.includes(id));
   const here = ofClass.filter((id) => ofOperation.has(id));
   return here.length > 0 ? here : ofClass;

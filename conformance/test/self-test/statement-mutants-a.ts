@@ -8,9 +8,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { throughRelay } from "./behaviour-mutants.ts";
-import { lenientMember, refusesValid, changesReply, type Json } from "./derived-faults.ts";
-import type { DerivedMutation } from "./derived-generated.ts";
-import { matcher } from "./derived-generated.ts";
+import { changesReply, lenientMember, refusesValid, type Json } from "./derived-faults.ts";
+import { matcher, type DerivedMutation } from "./derived-generated.ts";
 import type { Exchange, Forward, Mutation, Reply } from "./mutants.ts";
 
 const ok = (reply: Reply) => reply.status >= 200 && reply.status < 300;
