@@ -7,6 +7,8 @@ export default defineConfig({
   test: {
     name: "conformance-self-test",
     include: ["test/self-test/**/*.test.ts"],
+    // Prints (and writes to reports/) which statements the broken servers break and which were killed.
+    globalSetup: ["test/self-test/statement-kills-report.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -9,7 +9,7 @@ import type { DecidedAspect } from "@payment-collection/contract/model/markings.
 import { responseExpectation, type ResponseExpectation } from "./profiles/response-expectation.ts";
 import { familyName, findOperation, type ContractOperation, type FamilyContract, type FamilyId } from "@payment-collection/contract/model/index.ts";
 import type { Exchange, Pacer } from "./pacing.ts";
-import { absentMembers, valuesAt, type Catalogue } from "./statement-map.ts";
+import { absentMembers, memberNames, namingRules, valuesAt, type Catalogue } from "./statement-map.ts";
 import type { FamilyATarget, FamilyBTarget } from "./target.ts";
 import { parseJsonBody, responseProblems, type ObservedResponse } from "./validate.ts";
 
@@ -246,7 +246,22 @@ export class FamilyContext {
    * expectation, and the members the document says the response does not carry.
    */
   problems(operationId: string, status: string, response: ObservedResponse): string[] {
-    return [...responseProblems(this.expectation(operationId, status), response), ...this.absentProblems(operationId, status, response)];
+    return [...responseProblems(this.expectation(operationId, status), response), ...this.absentProblems(operationId, status, response), ...this.namingProblems(response)];
+  }
+
+  /**
+   * Member names against the family's naming rule ("all request and response fields are
+   * snake_case"): open schemas let an unknown member pass, the rule does not.
+   */
+  namingProblems(response: ObservedResponse): string[] {
+    const rules = this.catalogue ? namingRules(this.catalogue, this.family) : [];
+    if (rules.length === 0) return [];
+    const parsed = parseJsonBody(response.body);
+    if (!parsed.ok) return [];
+    const names = memberNames(parsed.value);
+    return rules.flatMap((rule) =>
+      names.filter((member) => !rule.pattern.test(member.name)).map((member) => `body: member ${member.path} is not named as the document says (${rule.statement}: ${rule.pattern.source})`),
+    );
   }
 
   /** Members present although a statement of the catalogue says the response carries none. */

@@ -49,6 +49,11 @@ export async function exhaustLimit(ctx: FamilyContext, options: ExhaustOptions):
     sent += batch;
     if (responses.some((r) => r.status === 429)) return undefined;
     const other = responses.find((r) => r.status >= 400);
+    // Refused once the announced requests are used up, but not with 429: the limit is
+    // enforced with another status ("rate limit exceeded" is 429).
+    if (other && Number.isFinite(remaining) && sent > remaining + 1) {
+      throw new LimitNotEnforced(`after the ${remaining + 1} requests the server announced (X-RateLimit-Remaining ${remaining} after the first), ${ctx.operation(operationId).path} was refused with ${other.status}, not 429`);
+    }
     if (other) return `using up the limit stopped: ${ctx.operation(operationId).path} answered ${other.status}`;
   }
   if (Number.isFinite(limit) || Number.isFinite(remaining)) {

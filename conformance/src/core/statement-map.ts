@@ -177,3 +177,48 @@ export function valuesAt(value: unknown, path: string): Array<{ parent: Record<s
   }
   return [];
 }
+
+/** A pattern every member name of a family's bodies must match ("All request and response fields are snake_case"). */
+export interface NamingRule {
+  statement: string;
+  pattern: RegExp;
+}
+
+/** The naming rules of a family, read from the catalogue's `property-names` checks. */
+export function namingRules(catalogue: Catalogue, family: FamilyId): NamingRule[] {
+  return catalogue.statements
+    .filter((s) => s.wire)
+    .flatMap((s) =>
+      checksFor(s, family)
+        .filter((enc) => enc.check === "property-names")
+        .map((enc) => ({ statement: s.id, pattern: new RegExp(String((enc as { matches?: string }).matches)) })),
+    );
+}
+
+/** Member names of a JSON value, with the dotted path of each (array items as `[]`). */
+export function memberNames(value: unknown, path = ""): Array<{ name: string; path: string }> {
+  if (Array.isArray(value)) return value.flatMap((item) => memberNames(item, `${path}[]`));
+  if (typeof value !== "object" || value === null) return [];
+  return Object.entries(value as Record<string, unknown>).flatMap(([name, inner]) => {
+    const at = path ? `${path}.${name}` : name;
+    return [{ name, path: at }, ...memberNames(inner, at)];
+  });
+}
+
+/**
+ * Wire statements the catalogue encodes as members of an operation's request or responses
+ * (`reference`, `pix.br_code`...), for the top-level members given: a check comparing those
+ * members enforces them.
+ */
+export function memberStatements(catalogue: Catalogue, family: FamilyId, operationId: string, members: string[]): string[] {
+  const heads = new Set(members.map((m) => m.split(".")[0]));
+  return catalogue.statements
+    .filter((s) => s.wire)
+    .filter((s) =>
+      checksFor(s, family).some((enc) => {
+        const e = enc as EncodingCheck & Record<string, unknown>;
+        return (e.check === "property" || e.check === "enum") && e.operation === operationId && typeof e.path === "string" && heads.has(e.path.split(".")[0]!.replace(/\[\]$/, ""));
+      }),
+    )
+    .map((s) => s.id);
+}

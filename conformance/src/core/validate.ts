@@ -12,6 +12,7 @@ import {
 } from "@payment-collection/contract/model/index.ts";
 import {
   describeStatusRule,
+  isJsonMediaType,
   mediaTypeAccepted,
   statusAccepted,
   type ResponseExpectation,
@@ -70,7 +71,12 @@ export function bodyProblems(expectation: ResponseExpectation, response: Observe
     const wanted = expectation.mediaType.anyJson ? `a JSON media type (contract: ${expectation.mediaType.documented})` : expectation.mediaType.documented;
     problems.push(`Content-Type ${contentType ?? "(none)"}, expected ${wanted}`);
   }
-  if (!expectation.bodySchema) return problems;
+  if (!expectation.bodySchema) {
+    // "All bodies are JSON": a JSON body whose shape the profile leaves open must still parse.
+    if (response.body.length === 0 || !isJsonMediaType(expectation.mediaType.documented)) return problems;
+    const parsed = parseJsonBody(response.body);
+    return parsed.ok ? problems : [...problems, parsed.problem];
+  }
   const parsed = parseJsonBody(response.body);
   if (!parsed.ok) return [...problems, parsed.problem];
   return [...problems, ...schemaProblems(expectation.bodySchema, parsed.value, "body")];

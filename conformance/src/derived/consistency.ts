@@ -39,7 +39,9 @@ async function creation(env: DerivedEnv, op: ContractOperation): Promise<void> {
         problems.push(...differences(stable(created), record, `read by ${reader.operationId} against the creation response`).filter((p) => !/\bstatus\b/.test(p.split(" is ")[0]!)));
       }
     }
-    env.judge({ operationId: op.operationId, variant: "returns-what-was-sent", title, covers: env.covered(op.operationId, response.status), reproduction: env.reproduce(request, "primary") }, problems);
+    // The result enforces the statements of every member it compares (`reference`: the caller's own).
+    const statements = env.memberStatementsOf(op.operationId, sharedLeaves(sent, created).map((leaf) => leaf.path));
+    env.judge({ operationId: op.operationId, variant: "returns-what-was-sent", title, covers: env.covered(op.operationId, response.status), reproduction: env.reproduce(request, "primary"), statements }, problems);
   });
 }
 

@@ -6,7 +6,7 @@
  */
 import { NotApplicable, type FamilyContext, type KeyChoice } from "../core/check-context.ts";
 import type { Catalogue } from "../core/statement-map.ts";
-import { statementsFor } from "../core/statement-map.ts";
+import { memberStatements, statementsFor } from "../core/statement-map.ts";
 import type { ResponsePair, Verdict } from "../core/results.ts";
 import { parseJsonBody, type ObservedResponse } from "../core/validate.ts";
 import { responseFor, type FamilyId } from "@payment-collection/contract/model/index.ts";
@@ -116,6 +116,11 @@ export class DerivedEnv {
   statementsOf(operationId: string, status: string): string[] {
     if (!this.catalogue) return [];
     return statementsFor(this.catalogue, this.ctx.contract, { family: this.family, operationId, status });
+  }
+
+  /** Statements the catalogue encodes as the given top-level members of the operation. */
+  memberStatementsOf(operationId: string, members: string[]): string[] {
+    return this.catalogue ? memberStatements(this.catalogue, this.family, operationId, members) : [];
   }
 
   record(outcome: DerivedOutcome): void {

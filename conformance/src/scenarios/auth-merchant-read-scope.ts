@@ -1,9 +1,13 @@
 /**
  * "GET /v1/merchant requires the scope `merchant:read`": of two keys of one account, the one
- * with the scope reads the merchant, the one without is refused, whatever it asks before.
+ * with the scope reads the merchant, the one without is refused, whatever it asks before, and
+ * the refusal shows none of what the scope protects (the merchant's identifying values).
  */
 import type { Scenario } from "../core/scenario.ts";
-import { describe, is2xx, sender } from "./support.ts";
+import { describe, is2xx, json, sender } from "./support.ts";
+
+/** Merchant members whose values identify the merchant: a refusal must not carry them. */
+const PROTECTED = ["id", "name", "legal_name", "document", "email", "phone"];
 
 export const merchantReadScope: Scenario = {
   id: "family-a/auth/merchant-read-scope",
@@ -24,5 +28,8 @@ export const merchantReadScope: Scenario = {
     const refused = await send("getMerchant", { key: "noMerchantRead" });
     check.that(refused.status >= 400 && refused.status < 500, `without merchant:read: answered ${describe(refused)}, expected a refusal for the missing scope (403)`);
     if (!is2xx(refused)) check.response("getMerchant", "403", refused);
+    const merchant = allowed.status === 200 ? json(allowed) : undefined;
+    const leaked = PROTECTED.filter((member) => typeof merchant?.[member] === "string" && (merchant[member] as string).length >= 4 && refused.body.includes(merchant[member] as string));
+    check.that(leaked.length === 0, `the refusal without merchant:read carries the merchant's ${leaked.join(", ")}`);
   },
 };

@@ -27,7 +27,7 @@ export const webhookSignedWithHmac: Scenario = {
   family: "family-a",
   profile: "seed",
   title: "the payment webhook of a charge arrives signed with an HMAC",
-  statements: ["A-EVENTS-EVENT-hmac", "A-EVENTS-EVENT-payment-webhook", "A-CHARGE-FIELD-request.webhook_url"],
+  statements: ["A-EVENTS-EVENT-hmac", "A-EVENTS-EVENT-payment-webhook", "A-EVENTS-EVENT-payment-webhook-summary", "A-CHARGE-FIELD-webhook_url", "A-CHARGE-FIELD-request.webhook_url"],
   covers: [{ operationId: "createCharge", status: "201" }],
   async run(ctx, check) {
     const receiver = await startReceiver();

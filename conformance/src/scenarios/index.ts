@@ -15,6 +15,8 @@ import { postAndPutTakeJson } from "./family-b-content-type-json.ts";
 import { idempotencyKeyAvoidsDuplicates } from "./family-b-idempotency-no-duplicates.ts";
 import { boletoCancelStateMachine } from "./boleto-cancel-state-machine.ts";
 import { chargeCreatedPending } from "./charge-created-pending.ts";
+import { chargeOwnPix } from "./charge-own-pix.ts";
+import { errorsCarryStableCode } from "./errors-stable-code.ts";
 import { customerDeleteRefusedUnchanged } from "./customer-delete-refused-unchanged.ts";
 import { customerLifecycle } from "./customer-lifecycle.ts";
 import { webhookRetriedAfterFailure } from "./events-webhook-retried.ts";
@@ -36,7 +38,7 @@ import { transactionLimitAnnounced } from "./rate-limit-transactions-announced.t
 import { perResourceLimitsSeparate } from "./rate-limit-per-resource.ts";
 import { pixLimitEnforcedSeparately, transactionLimitEnforcedSeparately } from "./rate-limit-creations-exhaustion.ts";
 import { familyAUnderV1 } from "./service-v1-prefix.ts";
-import { chargeTenantIsolation, customerTenantIsolation } from "./tenant-isolation.ts";
+import { chargeTenantIsolation, customerTenantIsolation, merchantTenantIsolation } from "./tenant-isolation.ts";
 import { healthV1EnvelopeSemver } from "./versioning-health-v1.ts";
 
 export const SCENARIOS: Scenario[] = [
@@ -50,11 +52,14 @@ export const SCENARIOS: Scenario[] = [
   replayMarker,
   mismatchKeepsOriginal,
   chargeCreatedPending,
+  chargeOwnPix,
+  errorsCarryStableCode,
   keyNeverInQueryA,
   testKeysRefusedByLive,
   livePrefix,
   merchantReadScope,
   chargeTenantIsolation,
+  merchantTenantIsolation,
   webhookSignedWithHmac,
   webhookSignatureVerifies,
   webhookRetriedAfterFailure,

@@ -4,6 +4,7 @@
  * (family A) or customer (family B) gets what an unknown id gets, never the resource.
  */
 import { charge, customer } from "../checks/provisioning.ts";
+import { NotApplicable } from "../core/check-context.ts";
 import type { Scenario } from "../core/scenario.ts";
 import { at, describe, is2xx, sender } from "./support.ts";
 
@@ -23,6 +24,26 @@ export const chargeTenantIsolation: Scenario = {
     check.that(theirs.status < 500, `secondAccount's valid key was answered ${theirs.status}`);
     if (theirs.status >= 400) check.response("getCharge", "404", theirs);
     check.that(at(theirs, "id") !== id, "the response carries the first account's charge");
+  },
+};
+
+/** Each account reads its own merchant: another account's key never gets the first account's. */
+export const merchantTenantIsolation: Scenario = {
+  id: "family-a/auth/tenant-isolation-merchant",
+  family: "family-a",
+  profile: "seed",
+  title: "each account's key reads that account's merchant, not another's",
+  statements: ["A-MERCHANT-ENDPOINT-get", "A-AUTH-AUTH-header"],
+  covers: [{ operationId: "getMerchant", status: "200" }],
+  async run(ctx, check) {
+    ctx.keyValue("secondAccount");
+    const send = sender(ctx, this.id);
+    const mine = await send("getMerchant", {});
+    const theirs = await send("getMerchant", { key: "secondAccount" });
+    if (!is2xx(mine) || !is2xx(theirs)) throw new NotApplicable(`the merchant reads answered ${describe(mine)} and ${describe(theirs)}`);
+    check.response("getMerchant", "200", theirs);
+    const [a, b] = [at(mine, "id"), at(theirs, "id")];
+    check.that(a === undefined || a !== b, `the primary account and secondAccount both read merchant ${JSON.stringify(a)}`);
   },
 };
 

@@ -40,6 +40,7 @@ const refusedDeletes = new Set<string>();
 export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   {
     name: "replay-creates-new-charge",
+    statements: ["A-IDEM-RULE-replay"],
     caughtBy: "family-a/idempotency/replay-returns-original",
     breaks: "a used Idempotency-Key returns the original charge, with no new QR code",
     family: "family-a",
@@ -51,6 +52,7 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "idempotency-keys-shared-between-api-keys",
+    statements: ["A-IDEM-RULE-scoped-per-key"],
     caughtBy: "family-a/idempotency/scoped-per-api-key",
     breaks: "Idempotency-Keys are scoped per API key",
     family: "family-a",
@@ -64,6 +66,7 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "parallel-requests-create-several-charges",
+    statements: ["A-IDEM-RULE-replay"],
     caughtBy: "family-a/idempotency/parallel-one-charge",
     breaks: "one Idempotency-Key yields one charge, also when its requests arrive at once",
     family: "family-a",
@@ -80,6 +83,7 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "new-key-returns-an-old-charge",
+    statements: ["A-IDEM-RULE-new-key"],
     caughtBy: "family-a/idempotency/new-key-creates",
     breaks: "a never-seen Idempotency-Key creates the charge",
     family: "family-a",
@@ -91,6 +95,7 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "eight-character-key-refused",
+    statements: ["A-CHARGES-HEADER-idempotency-key", "A-LIMITS-LIMIT-idempotency-key"],
     caughtBy: "family-a/idempotency/writes-need-key",
     breaks: "an Idempotency-Key of 8 characters is accepted",
     family: "family-a",
@@ -101,6 +106,7 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "new-charge-already-paid-at",
+    statements: ["A-CHARGE-FIELD-paid_at", "A-CHARGE-TRANSITION-pending-on-creation"],
     caughtBy: "family-a/charges/created-pending",
     breaks: "paid_at is null while a charge is unpaid",
     family: "family-a",
@@ -108,6 +114,7 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "charge-read-differs-from-creation",
+    statements: ["A-CHARGES-ENDPOINT-get"],
     caughtBy: "family-a/charges/created-pending",
     breaks: "GET /v1/charges/{id} returns the charge creation returned",
     family: "family-a",
@@ -116,6 +123,7 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "charge-readable-by-another-account",
+    statements: ["A-AUTH-AUTH-header", "A-CHARGES-ENDPOINT-get"],
     caughtBy: "family-a/auth/tenant-isolation-charge",
     breaks: "an account cannot read another account's charge",
     family: "family-a",
@@ -126,6 +134,7 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "family-a-key-read-from-query",
+    statements: ["A-AUTH-AUTH-header"],
     caughtBy: "family-a/auth/key-never-in-query",
     breaks: "the key travels in the x-api-key header, never in the URL query",
     family: "family-a",
@@ -136,6 +145,7 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "family-a-moved-off-v1",
+    statements: ["A-SERVICE-RULE-v1-prefix", "A-VERSION-VERSIONING-path-segment"],
     caughtBy: "family-a/versioning/v1-path-segment",
     breaks: "family A lives under the path segment /v1",
     family: "family-a",
@@ -328,7 +338,7 @@ function webhookRelay(edit: (webhook: RelayedWebhook) => RelayedWebhook, answer:
 }
 
 /** The parts of a mutation that send a charge's webhooks through its relay (`companion`). */
-const throughRelay: Pick<Mutation, "request" | "response"> = {
+export const throughRelay: Pick<Mutation, "request" | "response"> = {
   // The charge's webhook_url is swapped for the relay (and given back unchanged in replies).
   request: (request, _keys, relay) => {
     if (!isChargeCreation(request) || !relay) return request;
@@ -351,6 +361,7 @@ const ANOTHER_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 BEHAVIOUR_MUTATIONS.push(
   {
     name: "webhook-unsigned",
+    statements: ["A-EVENTS-EVENT-hmac"],
     caughtBy: "family-a/events/webhook-signed",
     breaks: "webhook events are signed with HMAC",
     family: "family-a",
@@ -360,6 +371,7 @@ BEHAVIOUR_MUTATIONS.push(
   },
   {
     name: "webhook-signed-with-another-secret",
+    statements: ["A-EVENTS-EVENT-hmac"],
     caughtBy: "family-a/events/webhook-signature-verifies",
     breaks: "webhook events are signed with HMAC under the account's secret (D25: Standard Webhooks)",
     family: "family-a",
@@ -373,6 +385,7 @@ BEHAVIOUR_MUTATIONS.push(
   },
   {
     name: "webhook-not-retried",
+    statements: ["A-EVENTS-EVENT-payment-webhook"],
     caughtBy: "family-a/events/webhook-retried",
     breaks: "a webhook the receiver did not acknowledge is retried with the same webhook-id (D26)",
     family: "family-a",
@@ -388,9 +401,11 @@ BEHAVIOUR_MUTATIONS.push(
  * (The suites still check them against a target that can show them.)
  */
 export const NOT_CATCHABLE_HERE: Array<{ rule: string; why: string }> = [
-  { rule: "A-AUTH-AUTH-test-keys: a live family A server refuses sk_test_ keys", why: "the sandbox is not a live server (it takes only sk_test_ keys, D38); the scenario runs against targets with environment: live" },
   { rule: "A-EVENTS-EVENT-hmac with a wrong secret, under seed", why: "the signing scheme is the server's (D25), so only the presence of an HMAC is checked; under full, with the target's webhookSecret, webhook-signed-with-another-secret is caught" },
   { rule: "B-CUSTOMER-TRANSITION-soft-delete: the record is kept", why: "under seed a server may answer 404 to a GET of a deleted customer (D19 decides DELETED), so a hard delete looks like a soft delete from outside" },
-  { rule: "A-IDEM-RULE-replay: no new ledger entry", why: "no published operation lists ledger entries or charges; only the same id, BR Code and txid are observable" },
+  {
+    rule: "A-IDEM-RULE-replay: no new ledger entry, when the entry shows nowhere",
+    why: "no published operation lists ledger entries, charges or a balance; a replay that books a charge the client never sees is invisible. An entry that shows (another charge returned, the charge read with its amount counted twice) is caught: replay-returns-another-charge-same-qr, replay-books-charge-again",
+  },
   { rule: "B-ERRORS-ERROR-OBE001", why: "an internal error of the server; no request provokes it" },
 ];

@@ -7,7 +7,10 @@ import { loadFamilyContract, OperationIndex, type ContractOperation, type Family
 import type { Profile } from "../../src/core/profiles/index.ts";
 import type { Target } from "../../src/core/target.ts";
 import { isDecisionElement, profileSchema } from "../../src/core/profiles/schema-profile.ts";
-import type { DerivedClass } from "../../src/derived/index.ts";
+import { classStatements, type DerivedClass } from "../../src/derived/index.ts";
+import { loadCatalogue, statementsFor } from "../../src/core/statement-map.ts";
+import { checksFor } from "@payment-collection/contract/statements.ts";
+import { VARIANT_STATEMENTS as FRACTION_STATEMENTS } from "../../src/derived/negative-data.ts";
 import { changesRecord, createsRecord, idempotencyHeaders, isLinkedMember, isList, pathParameters, readerOfResource, readOf, resourceOf } from "../../src/derived/id-links.ts";
 import { boundsLeftOpen, isPositiveDataOperation, isProse } from "../../src/derived/positive-data.ts";
 import { perApiKeyElements } from "../../src/derived/idempotency-key-space.ts";
@@ -66,8 +69,45 @@ function idIn(family: FamilyId): (request: Req) => string | undefined {
 
 const all = () => FAMILIES.flatMap((family) => contractOf(family).contract.operations.map((op) => ({ family, op, contract: contractOf(family).contract })));
 
+const catalogue = loadCatalogue();
+
+/**
+ * The statements a generic check's broken server breaks at one operation: those the catalogue
+ * says the class enforces (`enforcedBy`) that the operation's responses encode, or all of the
+ * class's when none is encoded there.
+ */
+export function derivedStatements(derivedClass: DerivedClass, family: FamilyId, operationId: string): string[] {
+  const { contract } = contractOf(family);
+  const op = contract.operations.find((o) => o.operationId === operationId);
+  const ofOperation = new Set((op?.responses ?? []).flatMap((r) => statementsFor(catalogue, contract, { family, operationId, status: r.status })));
+  // "amount is an integer" belongs to negative data's fraction variant only (negativeData() adds it there).
+  const ofClass = classStatements(derivedClass, family, catalogue).filter((id) => !FRACTION_STATEMENTS.includes(id));
+  const here = ofClass.filter((id) => ofOperation.has(id));
+  return here.length > 0 ? here : ofClass;
+}
+
+/** The wire statements the catalogue encodes as one request member of an operation (`method`, `amount`...). */
+export function requestMemberStatements(family: FamilyId, operationId: string, member: string): string[] {
+  return catalogue.statements
+    .filter((s) => s.wire && checksFor(s, family).some((enc) => {
+      const e = enc as unknown as Record<string, unknown>;
+      return e.check === "property" && e.request === true && e.operation === operationId && e.path === member;
+    }))
+    .map((s) => s.id);
+}
+
 function mutation(derivedClass: DerivedClass, family: FamilyId, op: ContractOperation, variant: string, fault: string, breaks: string, handle: Handler, profile?: Profile): DerivedMutation {
-  return { name: `${derivedClass}:${op.operationId}:${fault}`, derivedClass, family, operation: op.operationId, breaks, caughtBy: `${family}/derived/${derivedClass}/${op.operationId}/${variant}`, handle, ...(profile ? { profile } : {}) };
+  return {
+    name: `${derivedClass}:${op.operationId}:${fault}`,
+    derivedClass,
+    family,
+    operation: op.operationId,
+    breaks,
+    caughtBy: `${family}/derived/${derivedClass}/${op.operationId}/${variant}`,
+    statements: derivedStatements(derivedClass, family, op.operationId),
+    handle,
+    ...(profile ? { profile } : {}),
+  };
 }
 
 const example = (op: ContractOperation): Json => (op.requestBody?.example && typeof op.requestBody.example === "object" ? (op.requestBody.example as Json) : {});
@@ -176,7 +216,11 @@ function negativeData(): DerivedMutation[] {
       if (!found) continue;
       const fallback = example(op)[found.name] ?? TYPE_DEFAULT[typeOf(found.schema) ?? "string"];
       const handle = fault.lenientMember(matcher(family, op.operationId), [found.name], constraint.lenience(found.schema), fallback);
-      out.push(mutation("negative-data", family, op, constraint.variant(found.name), constraint.variant(found.name), LENIENT_BREAKS[constraint.kind]!, handle, found.profile === "full" ? "full" : undefined));
+      const broken = mutation("negative-data", family, op, constraint.variant(found.name), constraint.variant(found.name), LENIENT_BREAKS[constraint.kind]!, handle, found.profile === "full" ? "full" : undefined);
+      // The member's own statements, and for a fraction in family A "amount is an integer".
+      const member = [...requestMemberStatements(family, op.operationId, found.name), ...(constraint.kind === "integer" && family === "family-a" ? FRACTION_STATEMENTS : [])];
+      if (member.length > 0) broken.statements = member;
+      out.push(broken);
     }
   }
   return out;

@@ -21,7 +21,8 @@ import {
   type Handler,
   type Json,
 } from "./derived-faults.ts";
-import { GENERATED_MUTATIONS, matcher, type DerivedMutation } from "./derived-generated.ts";
+import { STATEMENT_DERIVED_MUTATIONS_A } from "./statement-mutants-a.ts";
+import { derivedStatements, GENERATED_MUTATIONS, matcher, type DerivedMutation } from "./derived-generated.ts";
 
 export type { DerivedKeys, DerivedMutation };
 
@@ -35,6 +36,7 @@ const hand = (derivedClass: DerivedClass, family: FamilyId, operation: string, v
   operation,
   breaks,
   caughtBy: `${family}/derived/${derivedClass}/${operation}/${variant}`,
+  statements: derivedStatements(derivedClass, family, operation),
   handle,
   ...extra,
 });
@@ -58,7 +60,7 @@ const HAND_LISTED: DerivedMutation[] = [
   hand("rate-limits", "family-b", "createPixPayment", "counts-against-pix-limit", "PIX payments count against the PIX limit", notCounted(B("createPixPayment")), { needsRateLimits: true }),
 ];
 
-export const DERIVED_MUTATIONS: DerivedMutation[] = [...GENERATED_MUTATIONS, ...HAND_LISTED];
+export const DERIVED_MUTATIONS: DerivedMutation[] = [...GENERATED_MUTATIONS, ...HAND_LISTED, ...STATEMENT_DERIVED_MUTATIONS_A];
 
 /** Every broken server has its own name (the test's label and the score's). */
 const names = DERIVED_MUTATIONS.map((m) => m.name);

@@ -54,6 +54,11 @@ export interface Mutation {
   companion?(): Promise<{ url: string; close(): Promise<void> }>;
   /** Changes the correct server's reply (`request` is what was forwarded). */
   response?(request: Exchange, reply: Reply): Reply;
+  /**
+   * A fault that needs more than one exchange with the correct server (a replay that creates a
+   * charge behind the original's back): called instead of forwarding, after `request`.
+   */
+  handle?(request: Exchange, forward: Forward, keys: Keys): Promise<Reply>;
   /** Changes the target the suites get (a key the broken server issues differently...). */
   adjustTarget?(target: Target): void;
 }
@@ -85,6 +90,7 @@ const is = (method: string, path: RegExp, status?: number) => (request: Exchange
 export const MUTATIONS: Mutation[] = [
   {
     name: "charge-br-code-wrong-crc",
+    statements: ["A-CHARGE-PRINCIPLE-br-code", "A-CHARGE-FIELD-pix"],
     caughtBy: "family-a/createCharge/201/",
     breaks: "a charge's br_code is a BR Code: its CRC16 (field 63) must match (D43)",
     family: "family-a",
@@ -92,6 +98,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "merchant-document-wrong-check-digit",
+    statements: ["A-MERCHANT-FIELD-document"],
     caughtBy: "family-a/getMerchant/200/",
     breaks: "the merchant's document is a CPF or CNPJ with correct check digits (D43)",
     family: "family-a",
@@ -126,6 +133,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "charge-amount-as-string",
+    statements: ["A-CHARGE-FIELD-amount", "A-SERVICE-PRINCIPLE-amount-integer"],
     caughtBy: "family-a/createCharge/201/",
     breaks: "wrong type of a field: a charge's amount is an integer",
     family: "family-a",
@@ -185,6 +193,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "idempotency-error-renamed",
+    statements: ["A-IDEM-ERROR-key-required", "A-ERRORS-ERROR-idempotency-key-required"],
     caughtBy: "family-a/createCharge/400/",
     breaks: "a missing Idempotency-Key gives code IDEMPOTENCY_KEY_REQUIRED",
     family: "family-a",
@@ -192,6 +201,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "error-without-code",
+    statements: ["A-ERRORS-PRINCIPLE-stable-code", "A-ERRORS-RULE-code-and-status"],
     caughtBy: "family-a/getCharge/404/",
     breaks: "every family A error carries a stable code",
     family: "family-a",
@@ -199,6 +209,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "short-idempotency-key-accepted",
+    statements: ["A-CHARGES-HEADER-idempotency-key", "A-LIMITS-LIMIT-idempotency-key", "A-IDEM-ERROR-key-required", "A-ERRORS-ERROR-idempotency-key-required"],
     caughtBy: "family-a/createCharge/400/short-idempotency-key",
     breaks: "an Idempotency-Key under 8 characters is refused",
     family: "family-a",
@@ -239,6 +250,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "merchant-scope-ignored",
+    statements: ["A-AUTH-AUTH-merchant-scope", "A-MERCHANT-ENDPOINT-get"],
     caughtBy: "family-a/getMerchant/403/",
     breaks: "GET /v1/merchant requires the scope merchant:read",
     family: "family-a",
@@ -334,7 +346,7 @@ export async function startMutant(upstream: string, mutation: Mutation, keys: Ke
   const companion = mutation.companion ? await mutation.companion() : undefined;
   const proxy = await startProxy(upstream, async (incoming, forward) => {
     const request = mutation.request ? mutation.request(incoming, keys, companion?.url) : incoming;
-    const reply = await forward(request);
+    const reply = mutation.handle ? await mutation.handle(request, forward, keys) : await forward(request);
     return mutation.response ? mutation.response(request, reply) : reply;
   });
   return {

@@ -8,13 +8,14 @@ import { afterAll, afterEach, expect, it } from "vitest";
 import { familyName, type FamilyId } from "@payment-collection/contract/model/index.ts";
 import { formatReport } from "../../src/runner/report.ts";
 import { failed } from "../../src/core/results.ts";
-import { BEHAVIOUR_MUTATIONS, NOT_CATCHABLE_HERE } from "./behaviour-mutants.ts";
+import { NOT_CATCHABLE_HERE } from "./behaviour-mutants.ts";
+import { ALL_MUTATIONS } from "./broken-servers.ts";
 import { SCENARIOS } from "../../src/scenarios/index.ts";
-import { MUTATIONS, startMutant } from "./mutants.ts";
-import { WIRE_RULE_MUTATIONS } from "./wire-rule-mutants.ts";
+import { startMutant } from "./mutants.ts";
+import { disagreement, killers, recordKill } from "./statement-kills.ts";
 import { runAgainstSandbox, SMALL_PLAN } from "../sandbox-run.ts";
 
-export const ALL_MUTATIONS = [...MUTATIONS, ...BEHAVIOUR_MUTATIONS, ...WIRE_RULE_MUTATIONS];
+export { ALL_MUTATIONS };
 
 export function mutationSuite(family: FamilyId): void {
   const cleanups: Array<() => Promise<void>> = [];
@@ -52,8 +53,10 @@ export function mutationSuite(family: FamilyId): void {
         },
         cleanups,
       );
-      const found = failed(report).filter((r) => r.id.startsWith(mutation.caughtBy));
-      expect(found.map((r) => r.id), formatReport(report)).not.toEqual([]);
+      // Killed by a failing result under caughtBy that names a statement the server breaks.
+      const found = killers(failed(report), mutation);
+      recordKill(mutation.name, "mutation", found);
+      expect(found.map((r) => r.id), disagreement(failed(report), mutation) ?? formatReport(report)).not.toEqual([]);
       caught.push(mutation.name);
     });
   }

@@ -92,6 +92,7 @@ export const WIRE_RULE_MUTATIONS: Mutation[] = [
   },
   {
     name: "live-server-accepts-test-keys",
+    statements: ["A-AUTH-AUTH-live-prefix"],
     caughtBy: "family-a/auth/live-prefix",
     breaks: "live keys start with sk_live_: a live server accepts no other key",
     family: "family-a",

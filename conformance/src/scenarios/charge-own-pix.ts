@@ -1,0 +1,42 @@
+/**
+ * "A client creates a charge, gives the payer the br_code (PIX copy-and-paste string)": each
+ * charge carries its own PIX block. Two charges made under two Idempotency-Keys have a
+ * non-empty br_code and txid each, and not the same ones (a payment made with one br_code must
+ * be the payment of one charge), and each reads back with its own.
+ */
+import type { Scenario } from "../core/scenario.ts";
+import { at, chargeRequest, is2xx, require2xx, sender } from "./support.ts";
+
+export const chargeOwnPix: Scenario = {
+  id: "family-a/charges/own-br-code",
+  family: "family-a",
+  profile: "seed",
+  title: "every charge has a BR Code and txid of its own",
+  statements: ["A-CHARGE-PRINCIPLE-br-code", "A-CHARGE-FIELD-pix"],
+  covers: [
+    { operationId: "createCharge", status: "201" },
+    { operationId: "getCharge", status: "200" },
+  ],
+  async run(ctx, check) {
+    const send = sender(ctx, this.id);
+    const charges = [];
+    for (let i = 0; i < 2; i++) {
+      const created = await send("createCharge", chargeRequest(ctx, ctx.idempotencyKey()));
+      require2xx(created, "create a charge");
+      check.response("createCharge", "201", created);
+      charges.push(created);
+    }
+    for (const path of ["pix.br_code", "pix.txid"]) {
+      const [a, b] = charges.map((c) => at(c, path));
+      check.that(typeof a === "string" && a.length > 0 && typeof b === "string" && b.length > 0, `a new charge has ${path} ${JSON.stringify(a)?.slice(0, 60)} / ${JSON.stringify(b)?.slice(0, 60)}`);
+      check.that(a !== b, `two charges (${String(at(charges[0], "id"))}, ${String(at(charges[1], "id"))}) carry the same ${path} ${JSON.stringify(a)?.slice(0, 80)}`);
+    }
+    for (const created of charges) {
+      const id = at(created, "id");
+      if (typeof id !== "string") continue;
+      const read = await send("getCharge", { params: { id } });
+      if (!is2xx(read)) continue;
+      check.that(at(read, "pix.br_code") === at(created, "pix.br_code"), `charge ${id} reads back with another br_code`);
+    }
+  },
+};
