@@ -4,12 +4,13 @@
 // TypeScript sources run through tsx, a dev dependency of the repository, so that a change
 // needs no build; the repository's tsconfig maps the packages' specifiers to their sources.
 import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 
 const source = new URL("../src/main.ts", import.meta.url);
 let main;
 if (existsSync(source)) {
   const { register } = await import("tsx/esm/api");
-  register({ tsconfig: new URL("../../tsconfig.json", import.meta.url).pathname });
+  register({ tsconfig: fileURLToPath(new URL("../../tsconfig.json", import.meta.url)) });
   ({ main } = await import(source.href));
 } else {
   ({ main } = await import("../dist/main.js"));
