@@ -1,10 +1,13 @@
 import { defineConfig } from "vitest/config";
+import { sources } from "../scripts/vitest-sources.ts";
 
 // Self-test of the conformance suites: every broken server in front of the sandbox must be
 // caught, a server that decided differently passes seed and fails full, and the suites pace
 // themselves under a small rate-limit plan. `npm run test:self-test` in this package.
 export default defineConfig({
+  resolve: sources.resolve,
   test: {
+    env: sources.env,
     name: "conformance-self-test",
     include: ["test/self-test/**/*.test.ts"],
     // Prints (and writes to reports/) which statements the broken servers break and which were killed.

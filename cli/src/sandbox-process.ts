@@ -15,6 +15,19 @@ function sandboxEntry(): string | undefined {
   }
 }
 
+/**
+ * Installed, the sandbox is compiled JavaScript and the child needs no loader. In this
+ * repository's checkout it is TypeScript: the child takes tsx (by URL: the working folder may
+ * not have it) and the repository's tsconfig, which maps the packages' specifiers to sources.
+ */
+function sourceLoader(entry: string): string[] {
+  return entry.endsWith(".ts") ? ["--import", import.meta.resolve("tsx")] : [];
+}
+
+function sourceEnv(entry: string): NodeJS.ProcessEnv {
+  return entry.endsWith(".ts") ? { ...process.env, TSX_TSCONFIG_PATH: fileURLToPath(new URL("../../tsconfig.json", import.meta.url)) } : process.env;
+}
+
 export async function runSandboxProcess(argv: string[]): Promise<number> {
   const entry = sandboxEntry();
   if (!entry) {
@@ -26,8 +39,7 @@ export async function runSandboxProcess(argv: string[]): Promise<number> {
   const checked = sandboxOptions(argv);
   if (typeof checked === "number") return checked;
   const { SANDBOX_NODE_FLAGS } = (await import("@payment-collection/sandbox/node-flags.ts")) as { SANDBOX_NODE_FLAGS: readonly string[] };
-  // The same TypeScript loader as this process, by URL: the working folder may not have tsx.
-  const child = spawn(process.execPath, [...SANDBOX_NODE_FLAGS, "--import", import.meta.resolve("tsx"), entry, ...argv], { stdio: "inherit" });
+  const child = spawn(process.execPath, [...SANDBOX_NODE_FLAGS, ...sourceLoader(entry), entry, ...argv], { stdio: "inherit", env: sourceEnv(entry) });
   const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
   const onInt = forward("SIGINT");
   const onTerm = forward("SIGTERM");

@@ -11,12 +11,12 @@ import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "no
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { SANDBOX_NODE_FLAGS } from "@payment-collection/sandbox/node-flags.ts";
 import { ROOT } from "@payment-collection/contract/build/contract-build.ts";
 
-const SANDBOX_ENTRY = fileURLToPath(import.meta.resolve("@payment-collection/sandbox/cli.ts"));
+// In this repository the command runs the sandbox from its TypeScript source.
+const SANDBOX_ENTRY = join(ROOT, "sandbox/src/cli.ts");
 const dataDir = mkdtempSync(join(tmpdir(), "sandbox-cli-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 

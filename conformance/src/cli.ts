@@ -6,9 +6,8 @@
  * file, a server unreachable, a key refused, or a run that stopped early.
  */
 import { parseCliOptions, USAGE, UsageError } from "./runner/cli-options.ts";
+import { EXIT } from "./runner/exit-codes.ts";
 import { isMain } from "./runner/is-main.ts";
-import { emptyReport, EXIT, runAndReport, writeStoppedReports } from "./runner/run-and-report.ts";
-import { loadTarget, TargetError } from "./core/target.ts";
 
 /** Runs the command with its arguments (without the command's own name); resolves with the exit code. */
 export async function conformanceCommand(argv: string[]): Promise<number> {
@@ -25,6 +24,11 @@ export async function conformanceCommand(argv: string[]): Promise<number> {
     console.error(`payment-collection conformance: ${error.message}\n\n${USAGE}`);
     return EXIT.stopped;
   }
+  // The runner and the contract model load only now: help and bad options answer at once.
+  const [{ emptyReport, runAndReport, writeStoppedReports }, { loadTarget, TargetError }] = await Promise.all([
+    import("./runner/run-and-report.ts"),
+    import("./core/target.ts"),
+  ]);
   const profile = options.profile ?? "seed";
   try {
     const target = loadTarget(options.target, process.env, { families: options.families });

@@ -1,16 +1,17 @@
 // The subset of better-sqlite3's API the sandbox store uses (the package ships no types and
-// @types/better-sqlite3 is not a dependency).
+// @types/better-sqlite3 is not a dependency). Its interfaces are exported so that the
+// declarations of the compiled sandbox can name them (Database is the default export).
 declare module "better-sqlite3" {
-  interface RunResult {
+  export interface RunResult {
     changes: number;
     lastInsertRowid: number | bigint;
   }
-  interface Statement<Row = unknown> {
+  export interface Statement<Row = unknown> {
     run(...params: unknown[]): RunResult;
     get(...params: unknown[]): Row | undefined;
     all(...params: unknown[]): Row[];
   }
-  interface Transaction<F extends (...args: never[]) => unknown> {
+  export interface Transaction<F extends (...args: never[]) => unknown> {
     (...args: Parameters<F>): ReturnType<F>;
     immediate(...args: Parameters<F>): ReturnType<F>;
   }

@@ -3,23 +3,20 @@
  * installs the tarballs offline (the tarballs and the npm cache, nothing else) into an empty
  * project, and uses the products from there as a user would: `npx payment-collection` with
  * --help and --version of every subcommand, the sandbox started with npx writing a target
- * file, the conformance suites run against it with npx, the JUnit file they write, and the
- * client's types under the common `moduleResolution` settings.
- *
- * The sandbox's SQLite binding (better-sqlite3) is native. Its install script builds it from
- * source where no prebuilt binary can be downloaded (here: about two minutes); the test gives
- * prebuild-install the binary this repository's own install already built, through its
- * documented local-prebuilds folder, so it checks the packaging and not the C compiler.
+ * file, the conformance suites run against it with npx, the JUnit file they write, the mock's
+ * message when its optional Prism is not installed, and the client's types under the common
+ * `moduleResolution` settings. The packages run as compiled JavaScript: no TypeScript loader
+ * (tsx, esbuild) is installed.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ciExamples } from "./ci-examples.ts";
-import { writeOfflineProject } from "./offline-project.ts";
+import { installOffline, NPM_ENV, packWorkspaces, type Packed } from "./pack-and-install.ts";
 
 const run = promisify(execFile);
 const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
@@ -27,17 +24,7 @@ const WORKSPACES = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "ut
 const SUBCOMMANDS = ["conformance", "mock", "sandbox", "contract"];
 const scratch = mkdtempSync(join(tmpdir(), "install-test-"));
 const project = join(scratch, "project");
-const env: NodeJS.ProcessEnv = { ...process.env, npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false", CI: "true" };
-delete env.INIT_CWD;
-
-interface Packed {
-  name: string;
-  version: string;
-  filename: string;
-  size: number;
-  unpackedSize: number;
-  files: Array<{ path: string }>;
-}
+const env = NPM_ENV;
 let packed: Packed[] = [];
 let installSeconds = 0;
 const started: ChildProcess[] = [];
@@ -53,26 +40,9 @@ async function npx(args: string[], timeout = 60_000): Promise<{ code: number; st
   }
 }
 
-/** prebuild-install's local-prebuilds folder holding the binding built by this repository's install. */
-async function localPrebuilds(): Promise<string> {
-  const moduleDir = join(REPO_ROOT, "node_modules/better-sqlite3");
-  const { version } = JSON.parse(readFileSync(join(moduleDir, "package.json"), "utf8")) as { version: string };
-  const folder = join(scratch, "prebuilds");
-  mkdirSync(folder);
-  // prebuild-install's file name: {name}-v{version}-node-v{abi}-{platform}-{arch}.tar.gz
-  const file = join(folder, `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`);
-  await run("tar", ["-czf", file, "-C", moduleDir, "build/Release/better_sqlite3.node"]);
-  return folder;
-}
-
 beforeAll(async () => {
-  const { stdout } = await run("npm", ["pack", "--workspaces", "--json", "--pack-destination", scratch], { cwd: REPO_ROOT, env, maxBuffer: 64 * 1024 * 1024 });
-  packed = JSON.parse(stdout.slice(stdout.indexOf("["))) as Packed[];
-  // npm 11 runs a dependency's install script only when the project allows it (the README says so).
-  writeOfflineProject(project, REPO_ROOT, packed.map((p) => ({ name: p.name, version: p.version, path: join(scratch, p.filename) })), { allowScripts: { "better-sqlite3": true } });
-  const began = performance.now();
-  await run("npm", ["ci", "--offline"], { cwd: project, env: { ...env, npm_config_better_sqlite3_local_prebuilds: await localPrebuilds() }, maxBuffer: 64 * 1024 * 1024 });
-  installSeconds = (performance.now() - began) / 1000;
+  packed = await packWorkspaces(REPO_ROOT, scratch);
+  installSeconds = await installOffline({ repoRoot: REPO_ROOT, scratch, project, packed });
 });
 
 afterAll(() => {
@@ -113,6 +83,18 @@ describe("every package", () => {
     }
   });
 
+  it("publishes compiled JavaScript: no TypeScript sources to load, no tsx or esbuild installed", async () => {
+    for (const tarball of packed) {
+      const paths = tarball.files.map((f) => f.path);
+      expect(paths.filter((p) => p.startsWith("src/")), `${tarball.name} ships dist/, not src/`).toEqual([]);
+      const manifest = JSON.parse(readFileSync(join(project, "node_modules", tarball.name, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
+      expect(Object.keys(manifest.dependencies ?? {}), tarball.name).not.toContain("tsx");
+    }
+    const { stdout } = await run("npm", ["ls", "tsx", "esbuild", "--all", "--parseable"], { cwd: project, env }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? "" }));
+    expect(stdout.trim(), "npm ls tsx esbuild").toBe("");
+    for (const loader of ["tsx", "esbuild"]) expect(existsSync(join(project, "node_modules", loader)), loader).toBe(false);
+  });
+
   it("brings the contract's documents: contract path lists files that exist in the installed package", async () => {
     const { code, stdout } = await npx(["contract", "path"]);
     expect(code).toBe(0);
@@ -147,6 +129,15 @@ describe("npx payment-collection in an empty project", () => {
       expect(answer.code).toBe(0);
       expect(answer.stdout.trim()).toMatch(/^payment-collection 0\.\d+\.\d+ \(contract 0\.\d+\.\d+, conformance 0\.\d+\.\d+, sandbox 0\.\d+\.\d+\)$/);
     }
+  });
+
+  it("mock without its optional Prism: one line saying how to install it, exit 2", async () => {
+    expect(existsSync(join(project, "node_modules/@stoplight/prism-cli")), "Prism is not installed with the CLI").toBe(false);
+    const { peerDependencies } = JSON.parse(readFileSync(join(REPO_ROOT, "conformance/package.json"), "utf8")) as { peerDependencies: Record<string, string> };
+    const answer = await npx(["mock"]);
+    expect(answer.code).toBe(2);
+    expect(answer.stdout).toBe("");
+    expect(answer.stderr.trim().split("\n")).toEqual([expect.stringContaining(`npm install --save-dev @stoplight/prism-cli@${peerDependencies["@stoplight/prism-cli"]}`)]);
   });
 
   it("runs the CI examples of docs/cli.md: the suites against the sandbox, a JUnit report with no failure", async () => {

@@ -11,6 +11,7 @@
  * every process it started, and nothing outlives the caller.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -38,9 +39,26 @@ export interface RunningPrism {
   close(): Promise<void>;
 }
 
-// Prism's own JS entry, run with this Node, so no shell and no PATH lookup are involved.
-const PRISM_ENTRY = fileURLToPath(import.meta.resolve("@stoplight/prism-cli"));
-const ROOT = dirname(PRISM_ENTRY);
+const PRISM_PACKAGE = "@stoplight/prism-cli";
+
+/**
+ * Prism's own JS entry, run with this Node (no shell, no PATH lookup), or undefined when Prism
+ * is not installed: it is an optional peer dependency, so that a team that only runs the
+ * conformance suites does not install a mock server.
+ */
+export function prismEntry(): string | undefined {
+  try {
+    return fileURLToPath(import.meta.resolve(PRISM_PACKAGE));
+  } catch {
+    return undefined;
+  }
+}
+
+/** One line saying how to install the Prism version this package declares (its peer dependency). */
+export function prismMissing(): string {
+  const manifest = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { peerDependencies: Record<string, string> };
+  return `Prism is not installed (an optional peer dependency, needed by the mock only): npm install --save-dev ${PRISM_PACKAGE}@${manifest.peerDependencies[PRISM_PACKAGE]}`;
+}
 
 /** Asks the OS for a free port by binding port 0, then releases it for Prism. */
 function freePort(host: string): Promise<number> {
@@ -100,10 +118,12 @@ async function waitUntilAnswering(url: string, child: ChildProcess, deadline: nu
 }
 
 async function startOnce(options: Required<StartPrismOptions>, port: number): Promise<RunningPrism> {
-  const args = [PRISM_ENTRY, "mock", resolve(options.document), "--host", options.host, "--port", String(port)];
+  const entry = prismEntry();
+  if (!entry) throw new Error(prismMissing());
+  const args = [entry, "mock", resolve(options.document), "--host", options.host, "--port", String(port)];
   if (options.dynamic) args.push("--dynamic");
   const child = spawn(process.execPath, args, {
-    cwd: ROOT,
+    cwd: dirname(entry),
     detached: true, // own process group, so close() can end the whole tree
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -12,6 +12,7 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { FAMILY_IDS, loadFamilyContract } from "@payment-collection/contract/model/index.ts";
+import { prismEntry, prismMissing } from "./prism.ts";
 import { startMock } from "./start-mock.ts";
 
 export const USAGE = `usage: payment-collection mock [options]
@@ -26,7 +27,8 @@ Ctrl-C stops it.
   --dynamic           bodies generated from the schemas instead of the documented examples
   -h, --help          this help
 
-Exit codes: 0 stopped by SIGINT/SIGTERM; 2 bad option; 1 Prism could not start.`;
+Exit codes: 0 stopped by SIGINT/SIGTERM; 2 bad option, or Prism not installed (an optional
+peer dependency: npm install --save-dev @stoplight/prism-cli); 1 Prism could not start.`;
 
 class BadOption extends Error {}
 
@@ -63,6 +65,10 @@ export async function mockCommand(argv: string[], env: NodeJS.ProcessEnv = proce
     };
   } catch (error) {
     console.error(`mock: ${(error as Error).message.split("\n")[0]}\n\n${USAGE}`);
+    return 2;
+  }
+  if (!prismEntry()) {
+    console.error(`mock: ${prismMissing()}`);
     return 2;
   }
   let mock;

@@ -5,7 +5,8 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { Profile } from "../core/profiles/schema-profile.ts";
-import { FAMILY_IDS, isFamilyId, type FamilyId } from "@payment-collection/contract/model/index.ts";
+// From the layout module alone: the whole model (schemas, validators) is not needed to read options.
+import { FAMILY_IDS, isFamilyId, type FamilyId } from "@payment-collection/contract/model/layout.ts";
 
 // What each does once options are known; kept importable from here for older callers.
 

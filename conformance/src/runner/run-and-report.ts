@@ -20,11 +20,12 @@ import { coverageShortfall, responseCoverage } from "./response-coverage.ts";
 import { runConformance } from "./run.ts";
 import { RunStopped } from "./run-stopped.ts";
 import { statementCoverage, statementReportMarkdown } from "./statement-coverage.ts";
+import { EXIT } from "./exit-codes.ts";
 
 export type ReportOptions = Pick<CliOptions, "families" | "junit" | "json" | "report" | "statements" | "coverage" | "exhaust" | "exhaustCap" | "minCoverage" | "quiet"> &
   Partial<Pick<CliOptions, "progress">> & { profile: Profile };
 
-export const EXIT = { pass: 0, failed: 1, stopped: 2 } as const;
+export { EXIT };
 
 function write(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
