@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { writeOfflineProject } from "../../scripts/pack/offline-project.ts";
 
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 /** The client workspace (client/), and the repository root that holds the lockfile and TypeScript. */
@@ -89,6 +90,17 @@ function installedPackages(nodeModules: string): Array<[string, string]> {
 describe("npm package", () => {
   let tarball = "";
 
+  /**
+   * An empty ESM project with the packed client as its only dependency, installed offline with
+   * `npm ci`: its lockfile pins the client's dependencies to this repository's lockfile, so npm
+   * takes them from the cache by integrity (a plain `npm install --offline` of a tarball needs
+   * registry documents an `npm ci` cache does not hold).
+   */
+  function installTarball(project: string): void {
+    writeOfflineProject(project, REPO_ROOT, [{ name: NAME, version: manifest.version, path: tarball }]);
+    run(npm, ["ci", "--offline", "--no-audit", "--no-fund"], project);
+  }
+
   it("packs the compiled client and the generated types of each family, and nothing else", () => {
     const result = pack(["--dry-run"]);
     const paths = result.files.map((file) => file.path);
@@ -112,11 +124,9 @@ describe("npm package", () => {
     const packed = pack(["--pack-destination", scratch]);
     tarball = join(scratch, packed.filename);
     const project = join(scratch, "empty");
-    mkdirSync(project);
-    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "empty", private: true, type: "module" }));
     const started = performance.now();
     // Install scripts allowed: nothing in the tree has one, so nothing may build.
-    run(npm, ["install", "--offline", "--no-audit", "--no-fund", tarball], project);
+    installTarball(project);
     const seconds = (performance.now() - started) / 1000;
 
     const installed = installedPackages(join(project, "node_modules"));
@@ -137,9 +147,7 @@ describe("npm package", () => {
   it("compiles a call of each family with tsc --strict against the installed package, and imports it at run time", () => {
     expect(tarball).not.toBe("");
     const consumer = join(scratch, "consumer");
-    mkdirSync(consumer);
-    writeFileSync(join(consumer, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
-    run(npm, ["install", "--offline", "--no-audit", "--no-fund", tarball], consumer);
+    installTarball(consumer);
     writeFileSync(
       join(consumer, "tsconfig.json"),
       JSON.stringify({
