@@ -48,6 +48,7 @@ const ALLOWED = [
 ];
 
 const manifest = JSON.parse(readFileSync(join(PACKAGE_DIR, "package.json"), "utf8")) as {
+  version: string;
   exports: Record<string, string | Record<string, string>>;
   types: string;
   dependencies: Record<string, string>;
