@@ -24,7 +24,7 @@ import { writeOfflineProject } from "./offline-project.ts";
 const run = promisify(execFile);
 const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const WORKSPACES = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { workspaces: string[] }).workspaces;
-const SUBCOMMANDS = ["conformance", "mock", "sandbox", "contract"];
+const SUBCOMMANDS = ["conformance", "mock", "sandbox", "portal", "contract"];
 const scratch = mkdtempSync(join(tmpdir(), "install-test-"));
 const project = join(scratch, "project");
 const env: NodeJS.ProcessEnv = { ...process.env, npm_config_update_notifier: "false", npm_config_fund: "false", npm_config_audit: "false", CI: "true" };
