@@ -648,7 +648,7 @@ export interface components {
         };
         /** @description Body of `POST /api/v1/sdk/customers`. */
         CustomerCreateRequest: {
-            /** @description Full name. */
+            /** @description Full name (at most 200 characters: decision D45). */
             name: string;
             /**
              * Format: email
@@ -660,7 +660,7 @@ export interface components {
             /** @description Phone with country and area code, E.164 (decision D23), e.g. `+5511987654321`. */
             phoneNumber: string;
             address: components["schemas"]["CustomerAddressInput"];
-            /** @description Free remarks. */
+            /** @description Free remarks (at most 1000 characters: decision D45). */
             notes?: string;
         };
         /**
@@ -1008,7 +1008,7 @@ export interface components {
             /** @description Amount in reais (bounds: decision D03). */
             amount: number;
             description?: string;
-            /** @description A customer of the same account. */
+            /** @description A customer of the same account (an id: at most 64 characters, decision D45). */
             customerId?: string;
             /** @description The caller's own reference. */
             externalReference?: string;
@@ -1096,7 +1096,7 @@ export interface components {
     };
     responses: never;
     parameters: {
-        /** @description Optional client identification. */
+        /** @description Optional client identification (at most 512 characters: decision D45). */
         UserAgentHeader: string;
         /** @description Unique id of the event; the same on every retry of that event (decision D26). */
         "WebhookHeaders.webhookId": string;
@@ -1121,7 +1121,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
             };
             path: {
@@ -1266,7 +1266,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
             };
             path: {
@@ -1448,7 +1448,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
             };
             path?: never;
@@ -1564,7 +1564,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
             };
             path: {
@@ -1679,7 +1679,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
             };
             path: {
@@ -1819,7 +1819,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
                 /**
                  * @description Recommended. A repeated key returns the original result instead of creating a
@@ -1971,7 +1971,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
                 /**
                  * @description Recommended. A repeated key returns the original result instead of creating a
@@ -2135,7 +2135,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
             };
             path?: never;
@@ -2263,7 +2263,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
             };
             path: {
@@ -2372,7 +2372,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
             };
             path: {
@@ -2475,7 +2475,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
             };
             path: {
@@ -2633,7 +2633,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
             };
             path?: never;
@@ -2723,7 +2723,7 @@ export interface operations {
                  */
                 endDate?: string;
                 /**
-                 * @description Page number: an integer from 1, default 1 (decision D28).
+                 * @description Page number: an integer from 1 (default 1, decision D28) to 100000 (decision D45).
                  * @example 1
                  */
                 page?: number;
@@ -2734,7 +2734,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
             };
             path?: never;
@@ -2844,7 +2844,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
                 /**
                  * @description Recommended. A repeated key returns the original result instead of creating a
@@ -2996,7 +2996,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
             };
             path: {
@@ -3104,7 +3104,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
             };
             path: {
