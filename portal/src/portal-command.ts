@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { CONTRACT_ROOT } from "@payment-collection/contract/model/layout.ts";
-import { consoleConfigScript, type ConsoleConfig } from "./console/console-data.ts";
+import { consoleConfigScript, type ConsoleConfig } from "./console/config.ts";
 import { CONSOLE_SCRIPTS } from "./layout.ts";
 import { serveStatic, type StaticServer } from "./serve.ts";
 

@@ -26,7 +26,8 @@ import { PAGE_SOURCES, readFirstPresent, SEARCH_PAGE, type LoadedSource, type Pa
 import { renderStatementsPage, statedErrorCodes } from "./statements-page.ts";
 import { CONTRACT_CHANGES_PAGE, contractChangesMarkdown } from "./changelog-page.ts";
 import { bundleContractCheck } from "./console/bundle.ts";
-import { consoleConfigScript, consoleReference } from "./console/console-data.ts";
+import { consoleConfigScript } from "./console/config.ts";
+import { consoleReference } from "./console/console-data.ts";
 import { loadCatalogue } from "@payment-collection/conformance/core/statement-map.ts";
 import { decisionAnchor } from "./markdown.ts";
 

@@ -87,7 +87,7 @@
   var note = el("p", { id: "console-note", className: "console-note" });
 
   keyInput.value = state.key;
-  rememberBox.checked = state.key !== "" ;
+  rememberBox.checked = state.key !== "";
   panel.appendChild(el("div", { className: "console-head" }, [title, closeButton]));
   if (fromFile) {
     note.textContent =

@@ -219,14 +219,3 @@ export function consoleReference(root: string, service: string, catalogue: Catal
   return { service, operations };
 }
 
-/** What `assets/console-config.js` tells the console: the local sandbox's address and, when the portal started it, its keys. */
-export interface ConsoleConfig {
-  /** Base URL of the local sandbox (default http://127.0.0.1:4010, the sandbox's default port). */
-  sandbox?: string;
-  /** The sandbox's documented keys by service, offered when the reader picks the local sandbox. */
-  sandboxKeys?: Record<string, string>;
-}
-
-export function consoleConfigScript(config: ConsoleConfig): string {
-  return `window.PORTAL_CONSOLE_CONFIG = ${JSON.stringify({ sandbox: "http://127.0.0.1:4010", ...config })};\n`;
-}
