@@ -24,6 +24,10 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
     summary: "start the stateful sandbox of both families (SQLite, or PostgreSQL shared by instances)",
     run: async (argv) => (await import("./sandbox-process.ts")).runSandboxProcess(argv),
   },
+  portal: {
+    summary: "serve the docs portal on localhost next to a sandbox, each reference with a console",
+    run: async (argv) => (await import("@payment-collection/portal/portal-command.ts")).portalCommand(argv),
+  },
   contract: {
     summary: "where the bundled OpenAPI documents are; validate a document; classify contract changes",
     run: async (argv) => (await import("@payment-collection/contract/command/contract-command.ts")).contractCommand(argv),

@@ -131,14 +131,14 @@ export interface components {
             reference: string | null;
             /** @description Payer as held by the service; null when no payer is known (decision D35). */
             payer: {
-                /** @description Full name or company name. */
+                /** @description Full name or company name (at most 200 characters: decision D45). */
                 name: string;
                 /** @description CPF (11 digits) or CNPJ (14 digits), digits only (decision D01). */
                 document: components["schemas"]["DocumentDigits"];
             } | null;
             /** @description Payer as sent in the request; null when the request had none (decision D35). */
             payer_request: {
-                /** @description Full name or company name. */
+                /** @description Full name or company name (at most 200 characters: decision D45). */
                 name: string;
                 /** @description CPF (11 digits) or CNPJ (14 digits), digits only (decision D01). */
                 document: components["schemas"]["DocumentDigits"];
@@ -421,7 +421,7 @@ export interface components {
          *     (the document's) repeat its members inline.
          */
         Payer: {
-            /** @description Full name or company name. */
+            /** @description Full name or company name (at most 200 characters: decision D45). */
             name: string;
             /** @description CPF (11 digits) or CNPJ (14 digits), digits only (decision D01). */
             document: components["schemas"]["DocumentDigits"];
@@ -659,7 +659,7 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description Identifier of the charge.
+                 * @description Identifier of the charge (at most 64 characters: decision D45).
                  * @example ch_01JDQ7Z8M4R2V6X9K3T5N0B1C7
                  */
                 id: string;

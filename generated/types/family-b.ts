@@ -649,7 +649,7 @@ export interface components {
         };
         /** @description Body of `POST /api/v1/sdk/customers`. */
         CustomerCreateRequest: {
-            /** @description Full name. */
+            /** @description Full name (at most 200 characters: decision D45). */
             name: string;
             /**
              * Format: email
@@ -661,7 +661,7 @@ export interface components {
             /** @description Phone with country and area code, E.164 (decision D23), e.g. `+5511987654321`. */
             phoneNumber: string;
             address: components["schemas"]["CustomerAddressInput"];
-            /** @description Free remarks. */
+            /** @description Free remarks (at most 1000 characters: decision D45). */
             notes?: string;
         };
         /**
@@ -1009,7 +1009,7 @@ export interface components {
             /** @description Amount in reais (bounds: decision D03). */
             amount: number;
             description?: string;
-            /** @description A customer of the same account. */
+            /** @description A customer of the same account (an id: at most 64 characters, decision D45). */
             customerId?: string;
             /** @description The caller's own reference. */
             externalReference?: string;
@@ -1097,7 +1097,7 @@ export interface components {
     };
     responses: never;
     parameters: {
-        /** @description Optional client identification. */
+        /** @description Optional client identification (at most 512 characters: decision D45). */
         UserAgentHeader: string;
         /** @description Unique id of the event; the same on every retry of that event (decision D26). */
         "WebhookHeaders.webhookId": string;
@@ -1122,7 +1122,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
             };
             path: {
@@ -1267,7 +1267,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
             };
             path: {
@@ -1449,7 +1449,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
             };
             path?: never;
@@ -1565,7 +1565,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
             };
             path: {
@@ -1680,7 +1680,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
             };
             path: {
@@ -1820,7 +1820,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
                 /**
                  * @description Recommended. A repeated key returns the original result instead of creating a
@@ -1972,7 +1972,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
                 /**
                  * @description Recommended. A repeated key returns the original result instead of creating a
@@ -2136,7 +2136,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
             };
             path?: never;
@@ -2264,7 +2264,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
             };
             path: {
@@ -2373,7 +2373,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
             };
             path: {
@@ -2476,7 +2476,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
             };
             path: {
@@ -2634,7 +2634,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
             };
             path?: never;
@@ -2724,7 +2724,7 @@ export interface operations {
                  */
                 endDate?: string;
                 /**
-                 * @description Page number: an integer from 1, default 1 (decision D28).
+                 * @description Page number: an integer from 1 (default 1, decision D28) to 100000 (decision D45).
                  * @example 1
                  */
                 page?: number;
@@ -2735,7 +2735,7 @@ export interface operations {
                 limit?: number;
             };
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
             };
             path?: never;
@@ -2845,7 +2845,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
                 /**
                  * @description Recommended. A repeated key returns the original result instead of creating a
@@ -2997,7 +2997,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
             };
             path: {
@@ -3105,7 +3105,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional client identification. */
+                /** @description Optional client identification (at most 512 characters: decision D45). */
                 "User-Agent"?: components["parameters"]["UserAgentHeader"];
             };
             path: {

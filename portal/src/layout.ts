@@ -130,7 +130,12 @@ export interface ReferencePageInput {
   bannerClass?: string;
   /** Script that sets window.PORTAL_OPENAPI. */
   specScript: string;
+  /** Script that sets window.PORTAL_CONSOLE (the console's operations); no console without it. */
+  consoleScript?: string;
 }
+
+/** The console's scripts, after the reference's: its server address, the contract check, its data, itself. */
+export const CONSOLE_SCRIPTS = { config: "assets/console-config.js", check: "assets/contract-check.js", panel: "assets/console.js" } as const;
 
 /** An API reference page: the header, a banner, and Redoc rendering the embedded document. */
 export function renderReferencePage(input: ReferencePageInput): string {
@@ -142,6 +147,7 @@ ${header(input.file, input.nav)}
 <script src="assets/redoc.standalone.js"></script>
 <script src="${input.specScript}"></script>
 <script src="assets/reference.js"></script>
+${input.consoleScript ? [CONSOLE_SCRIPTS.config, CONSOLE_SCRIPTS.check, input.consoleScript, CONSOLE_SCRIPTS.panel].map((src) => `<script src="${src}"></script>`).join("\n") : ""}
 </body>
 </html>
 `;

@@ -18,13 +18,18 @@ import { loadStatementCoverage } from "./coverage.ts";
 import { enrichDecisionRecord, safeParseRecord } from "./decisions-page.ts";
 import type { DecisionLinks } from "./decision-badges.ts";
 import { escapeHtml } from "./html.ts";
-import { renderContentPage, renderReferencePage, type NavEntry, type TocEntry } from "./layout.ts";
+import { CONSOLE_SCRIPTS, renderContentPage, renderReferencePage, type NavEntry, type TocEntry } from "./layout.ts";
 import { renderMarkdown, sectionsOf, type HeadingEntry, type LinkResolver } from "./markdown.ts";
 import { decorateReference, downloadsOf, loadReferenceSources, missingReferenceArticle, referenceBanner, type ReferenceSource } from "./references.ts";
 import { pageEntries, referenceEntries, searchIndexScript, type SearchEntry } from "./search-index.ts";
 import { PAGE_SOURCES, readFirstPresent, SEARCH_PAGE, type LoadedSource, type PageSource } from "./sources.ts";
 import { renderStatementsPage, statedErrorCodes } from "./statements-page.ts";
 import { CONTRACT_CHANGES_PAGE, contractChangesMarkdown } from "./changelog-page.ts";
+import { bundleContractCheck } from "./console/bundle.ts";
+import { consoleConfigScript } from "./console/config.ts";
+import { consoleReference } from "./console/console-data.ts";
+import { loadCatalogue } from "@payment-collection/conformance/core/statement-map.ts";
+import { decisionAnchor } from "./markdown.ts";
 
 export interface BuildOptions {
   /** Package root (where package.json, docs/, spec/, generated/ live). */
@@ -155,6 +160,11 @@ export async function buildPortal(options: BuildOptions): Promise<BuildReport> {
 
   const referenceReport: BuildReport["references"] = [];
   mkdirSync(join(outDir, "openapi"), { recursive: true });
+  // The console: the contract check bundled for the browser, the default server address.
+  writeFileSync(join(outDir, CONSOLE_SCRIPTS.check), await bundleContractCheck());
+  writeFileSync(join(outDir, CONSOLE_SCRIPTS.config), consoleConfigScript({}));
+  const consoleCatalogue = loadCatalogue(join(root, "spec", "statements.yaml"));
+  const decisionAnchors = Object.fromEntries([...titles.keys()].map((id) => [id, decisionAnchor(id)]));
   for (const reference of references) {
     const decorated = decorateReference(root, reference, links);
     if (!decorated) {
@@ -165,6 +175,9 @@ export async function buildPortal(options: BuildOptions): Promise<BuildReport> {
     const specScript = `openapi/${reference.id}.portal.js`;
     const payload = { openapi: decorated, downloads: downloadsOf(reference, (path) => downloads.has(path)) };
     writeFileSync(join(outDir, specScript), `window.PORTAL_REFERENCE = ${JSON.stringify(payload)};\n`);
+    const consoleScript = `openapi/${reference.id}.console.js`;
+    const consoleData = { ...consoleReference(root, reference.id, consoleCatalogue), decisionAnchors };
+    writeFileSync(join(outDir, consoleScript), `window.PORTAL_CONSOLE = ${JSON.stringify(consoleData)};\n`);
     writeFileSync(
       join(outDir, reference.file),
       renderReferencePage({
@@ -174,6 +187,7 @@ export async function buildPortal(options: BuildOptions): Promise<BuildReport> {
         banner: referenceBanner(reference, DECISIONS_PAGE),
         bannerClass: reference.sandboxOnly ? "sandbox" : undefined,
         specScript,
+        consoleScript,
       }),
     );
     searchEntries.push(...referenceEntries(reference));

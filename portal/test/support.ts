@@ -2,11 +2,9 @@
  * Helpers of the docs portal tests: a fresh build in a scratch folder, and a static file
  * server on 127.0.0.1 (free port) started and stopped by the test that needs it.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { extname, join, normalize, resolve, sep } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { buildPortal, type BuildReport } from "../src/site.ts";
 import * as layout from "@payment-collection/contract/model/layout.ts";
 
@@ -54,44 +52,4 @@ export function renderedOperationsOf(document: Record<string, unknown>): Array<{
   return [...operationsOf(document), ...operationsOf({ paths: document.webhooks ?? {} })];
 }
 
-const CONTENT_TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".svg": "image/svg+xml",
-  ".json": "application/json",
-  ".yaml": "application/yaml",
-  ".txt": "text/plain; charset=utf-8",
-};
-
-export interface StaticServer {
-  origin: string;
-  close(): Promise<void>;
-}
-
-/** Serves `dir` read-only on 127.0.0.1 at a free port. */
-export async function serveStatic(dir: string): Promise<StaticServer> {
-  const base = resolve(dir);
-  const server: Server = createServer((request, response) => {
-    const pathname = decodeURIComponent(new URL(request.url ?? "/", "http://127.0.0.1").pathname);
-    let file = normalize(join(base, pathname));
-    if (file !== base && !file.startsWith(base + sep)) {
-      response.writeHead(403).end();
-      return;
-    }
-    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, "index.html");
-    if (!existsSync(file)) {
-      response.writeHead(404, { "content-type": "text/plain" }).end("not found");
-      return;
-    }
-    response.writeHead(200, { "content-type": CONTENT_TYPES[extname(file)] ?? "application/octet-stream" });
-    response.end(readFileSync(file));
-  });
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  const address = server.address();
-  if (!address || typeof address === "string") throw new Error("the static server has no port");
-  return {
-    origin: `http://127.0.0.1:${address.port}`,
-    close: () => new Promise<void>((done) => server.close(() => done())),
-  };
-}
+export { serveStatic, type StaticServer } from "../src/serve.ts";

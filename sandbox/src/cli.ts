@@ -14,6 +14,7 @@
  *   --durability LEVEL    SANDBOX_DURABILITY process (survives kill -9) | power (fsync per commit)
  *   --allow-private-webhooks  SANDBOX_ALLOW_PRIVATE_WEBHOOKS=1  let webhooks reach local addresses
  *   --access-log          SANDBOX_ACCESS_LOG=1  one stdout line per request: method, path (no query), status, ms, account
+ *   --cors-origin ORIGIN  SANDBOX_CORS_ORIGINS (comma-separated)  grant this origin cross-origin access (repeatable; D44)
  *   --json                                   print one JSON line instead of the text banner
  *
  * Exit codes: 0 stopped by SIGINT/SIGTERM (or --help); 2 invalid flag; 3 the database's schema
@@ -28,6 +29,7 @@ import { RATE_LIMIT_PLANS, resolvePlan, type PlanName } from "./plans.ts";
 import { startSandbox, type SandboxKeys } from "./server.ts";
 import { SchemaTooNewError } from "./store/sqlite/schema.ts";
 import { provisionSandboxTarget } from "./harness/provision.ts";
+import { normaliseOrigin } from "./http/cors.ts";
 
 export const USAGE = `usage: payment-collection sandbox [options]
 
@@ -45,6 +47,9 @@ Starts the stateful sandbox of both families and prints its address and keys. Ct
   --allow-private-webhooks  let webhooks reach local addresses (SANDBOX_ALLOW_PRIVATE_WEBHOOKS=1)
   --access-log              one stdout line per request: method, path (no query), status,
                             milliseconds, account (SANDBOX_ACCESS_LOG=1)
+  --cors-origin ORIGIN      let pages of this origin (http://localhost:8080) call the sandbox
+                            from a browser; repeatable (SANDBOX_CORS_ORIGINS, comma-separated;
+                            default: none; decision D44)
   --json                    print one JSON line (url, port, keys, ...) instead of the banner
   --write-target FILE       create conformance fixtures (boletos, a customer with an open
                             charge) and write a target file naming this sandbox, its keys and
@@ -64,6 +69,7 @@ const OPTIONS = {
   durability: { type: "string" },
   "allow-private-webhooks": { type: "boolean" },
   "access-log": { type: "boolean" },
+  "cors-origin": { type: "string", multiple: true },
   json: { type: "boolean" },
   "write-target": { type: "string" },
   help: { type: "boolean", short: "h" },
@@ -109,6 +115,13 @@ export function sandboxOptions(argv: string[], env: NodeJS.ProcessEnv = process.
   const portText = values.port ?? env.SANDBOX_PORT ?? "4010";
   const port = Number(portText);
   if (portText.trim() === "" || !Number.isInteger(port) || port < 0 || port > 65535) return refuse(`invalid port ${portText}: give 0 to 65535`, 2);
+  const originTexts = values["cors-origin"] ?? (env.SANDBOX_CORS_ORIGINS ?? "").split(",").map((text) => text.trim()).filter(Boolean);
+  const corsOrigins: string[] = [];
+  for (const text of originTexts) {
+    const origin = normaliseOrigin(text);
+    if (origin === null) return refuse(`invalid --cors-origin ${text}: give an origin such as http://localhost:8080 (scheme, host and port only)`, 2);
+    corsOrigins.push(origin);
+  }
   return {
     host: values.host ?? env.SANDBOX_HOST ?? "127.0.0.1",
     port,
@@ -119,6 +132,7 @@ export function sandboxOptions(argv: string[], env: NodeJS.ProcessEnv = process.
     durability,
     allowPrivateWebhookTargets: values["allow-private-webhooks"] ?? env.SANDBOX_ALLOW_PRIVATE_WEBHOOKS === "1",
     accessLog: values["access-log"] ?? env.SANDBOX_ACCESS_LOG === "1",
+    corsOrigins,
     json: values.json ?? false,
     // From the folder the command was typed in (npm records it in INIT_CWD).
     writeTarget: values["write-target"] === undefined ? undefined : resolve(env.INIT_CWD ?? process.cwd(), values["write-target"]),
@@ -164,13 +178,14 @@ export async function sandboxCommand(argv: string[], env: NodeJS.ProcessEnv = pr
     }
   }
   if (options.json) {
-    console.log(JSON.stringify({ url: sandbox.url, port: sandbox.port, dataDir: sandbox.dataDir, store: sandbox.store, instance: sandbox.instance, plan, durability, keys: sandbox.keys, target: options.writeTarget }));
+    console.log(JSON.stringify({ url: sandbox.url, port: sandbox.port, dataDir: sandbox.dataDir, store: sandbox.store, instance: sandbox.instance, plan, durability, corsOrigins: options.corsOrigins, keys: sandbox.keys, target: options.writeTarget }));
   } else {
     console.log(
       [
         `Payment Collection sandbox listening on ${sandbox.url}`,
         sandbox.store.kind === "sqlite" ? `  data directory: ${sandbox.dataDir}` : `  store: ${sandbox.store.location} (shared; instance ${sandbox.instance})`,
         `  rate-limit plan: ${plan}; durability: ${durability}`,
+        ...(options.corsOrigins && options.corsOrigins.length > 0 ? [`  browsers allowed from: ${options.corsOrigins.join(", ")}`] : []),
         ...(options.writeTarget ? [`  conformance target (keys and fixtures): ${options.writeTarget}`] : []),
         ...keyLines(sandbox.keys),
         "  controls: POST /_sandbox/boletos, /_sandbox/charges/{id}/pay, /_sandbox/pix/{pixId}/pay,",

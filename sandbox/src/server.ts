@@ -24,6 +24,7 @@ import type { HandlerTable, OperationHandler, RequestContext, SandboxApp } from 
 import { authenticate } from "./auth.ts";
 import { describeProblems, loadContract, type OperationSpec, type ValidationProblem } from "./contract/operations.ts";
 import { commonError, problem, sdkError, type Surface } from "./envelopes.ts";
+import { applyCors, corsPolicy } from "./http/cors.ts";
 import { isJsonContentType, MAX_BODY_BYTES, parseJsonBody, readBody } from "./http/body.ts";
 import { send, type Reply } from "./http/reply.ts";
 import { createKeyRing, type SandboxKeys } from "./keys.ts";
@@ -79,6 +80,11 @@ export interface StartSandboxOptions {
    * writes to stdout, a function receives each line. Off by default.
    */
   accessLog?: boolean | ((line: string) => void);
+  /**
+   * Origins granted cross-origin access (decision D44), as browsers send them
+   * (`http://localhost:8080`); none by default.
+   */
+  corsOrigins?: readonly string[];
   /** HTTP timeouts (ms): headers (default 60 s), whole request (default 60 s), how often they are checked (default 30 s). */
   timeouts?: { headersMs?: number; requestMs?: number; checkIntervalMs?: number };
 }
@@ -349,6 +355,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     webhooks,
   };
   const router = buildRouter(app);
+  const cors = corsPolicy(options.corsOrigins ?? [], documents);
 
   const log = options.accessLog === true ? (line: string) => process.stdout.write(`${line}\n`) : options.accessLog || undefined;
   const timeouts = options.timeouts ?? {};
@@ -367,6 +374,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
         log(`${req.method} ${path} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms ${req.sandboxAccount ?? "-"}`);
       });
     }
+    if (cors && applyCors(cors, req, res)) return;
     handle(app, router, req, res, log !== undefined).catch((error: unknown) => {
       if (res.headersSent) {
         res.destroy();

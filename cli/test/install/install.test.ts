@@ -21,7 +21,7 @@ import { installOffline, NPM_ENV, packWorkspaces, type Packed } from "./pack-and
 const run = promisify(execFile);
 const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const WORKSPACES = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { workspaces: string[] }).workspaces;
-const SUBCOMMANDS = ["conformance", "mock", "sandbox", "contract"];
+const SUBCOMMANDS = ["conformance", "mock", "sandbox", "portal", "contract"];
 const scratch = mkdtempSync(join(tmpdir(), "install-test-"));
 const project = join(scratch, "project");
 const env = NPM_ENV;

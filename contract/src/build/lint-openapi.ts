@@ -1,7 +1,10 @@
 /**
- * `npm run lint:openapi`: lints the four generated OpenAPI documents with Spectral, using the
- * ruleset in .spectral.yaml, prints the findings and their counts per document, and exits
- * non-zero when any document has an error or a warning (infos and hints are printed only).
+ * `npm run lint` (and `npm run lint:openapi`): lints the four generated OpenAPI documents with
+ * Spectral, first with the ruleset in .spectral.yaml (spectral:oas), then with the OWASP API
+ * Security rules as contract/spectral-owasp.yaml applies them (lint-owasp.ts), prints the
+ * findings and their counts per document, and exits non-zero when any document has an error
+ * or a warning (infos and hints are printed only), or when the OWASP file turns a rule off
+ * without a reason.
  *
  * The test suite imports `lintOpenApiDocuments` instead of parsing the CLI's output.
  */
@@ -16,6 +19,7 @@ import spectralRuntime from "@stoplight/spectral-runtime";
 import { ROOT } from "./contract-build.ts";
 import { FAMILIES, OPENAPI_VERSIONS, openapiPath } from "../model/layout.ts";
 import { commandLine } from "./command-line.ts";
+import { loadOwaspRuleset, OWASP_RULESET_FILE } from "./lint-owasp.ts";
 
 export const RULESET_FILE = join(ROOT, ".spectral.yaml");
 
@@ -64,6 +68,24 @@ export async function lintOpenApiDocuments(
 ): Promise<LintReport[]> {
   const spectral = new Spectral();
   spectral.setRuleset(await bundleAndLoadRuleset(rulesetFile, { fs, fetch: spectralRuntime.fetch }));
+  return runSpectral(spectral, files);
+}
+
+/**
+ * Lints each file with the OWASP rules as the contract applies them; `problems` lists what is
+ * wrong with the ruleset file itself (a rule turned off without a reason).
+ */
+export async function lintOwaspDocuments(
+  files: string[] = generatedYamlDocuments(),
+  rulesetFile: string = OWASP_RULESET_FILE,
+): Promise<{ reports: LintReport[]; off: Array<{ rule: string; reason: string }>; problems: string[] }> {
+  const ruleset = loadOwaspRuleset(rulesetFile);
+  const spectral = new Spectral();
+  spectral.setRuleset(ruleset.definition as never);
+  return { reports: await runSpectral(spectral, files), off: ruleset.off, problems: ruleset.problems };
+}
+
+async function runSpectral(spectral: Spectral, files: string[]): Promise<LintReport[]> {
   const reports: LintReport[] = [];
   for (const file of files) {
     const document = new Document(fs.readFileSync(file, "utf8"), spectralParsers.Yaml, file);
@@ -93,17 +115,21 @@ export function formatLintReport(report: LintReport): string {
 
 async function main(): Promise<void> {
   const files = commandLine(
-    "usage: npm run lint:openapi [-- FILE...]\n\nLints the four family documents (or the given OpenAPI files) with Spectral's spectral:oas\nruleset. Exit 0 when clean; 1 on any error or warning; 2 on a bad option.",
+    "usage: npm run lint [-- FILE...]\n\nLints the four family documents (or the given OpenAPI files) with Spectral's spectral:oas\nruleset, then with the OWASP API Security rules (contract/spectral-owasp.yaml). Exit 0 when\nclean; 1 on any error or warning, or a rule turned off without a reason; 2 on a bad option.",
     {},
     true,
   ).positionals;
   const reports = await lintOpenApiDocuments(files.length > 0 ? files : undefined);
   for (const report of reports) console.log(formatLintReport(report));
-  if (lintFailed(reports)) {
-    console.error("lint:openapi: errors or warnings found");
+  const owasp = await lintOwaspDocuments(files.length > 0 ? files : undefined);
+  console.log(`OWASP API Security rules (${relative(ROOT, OWASP_RULESET_FILE)}; ${owasp.off.length} turned off, each with its reason there):`);
+  for (const report of owasp.reports) console.log(formatLintReport(report));
+  for (const problem of owasp.problems) console.error(`  ${problem}`);
+  if (lintFailed(reports) || lintFailed(owasp.reports) || owasp.problems.length > 0) {
+    console.error("lint: errors, warnings or unexplained exceptions found");
     process.exitCode = 1;
   } else {
-    console.log(`lint:openapi: ${reports.length} documents clean`);
+    console.log(`lint: ${reports.length} documents clean under spectral:oas and the OWASP rules`);
   }
 }
 

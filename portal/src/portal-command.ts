@@ -1,0 +1,210 @@
+/**
+ * `payment-collection portal`: builds the docs portal and serves it on localhost next to a
+ * sandbox it starts (or next to the server `--server` names), so that one command gives a
+ * reader the documentation and a live server for each reference's console.
+ *
+ * The sandbox it starts grants the portal's origin cross-origin access (decision D44: both
+ * `http://127.0.0.1:PORT` and `http://localhost:PORT` when bound to the loopback address),
+ * and the console is told its address and documented keys through `assets/console-config.js`,
+ * answered from memory.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { CONTRACT_ROOT } from "@payment-collection/contract/model/layout.ts";
+import { consoleConfigScript, type ConsoleConfig } from "./console/config.ts";
+import { CONSOLE_SCRIPTS } from "./layout.ts";
+import { serveStatic, type StaticServer } from "./serve.ts";
+
+export const USAGE = `usage: payment-collection portal [options]
+
+Builds the docs portal and serves it on localhost next to a sandbox it starts, so that the
+console of each API reference sends requests to a live server. Ctrl-C stops both.
+
+  --port PORT          port of the portal, 0 for a free one (default 4000)
+  --host HOST          interface to bind (default 127.0.0.1)
+  --sandbox-port PORT  port of the sandbox it starts, 0 for a free one (default 0)
+  --server URL         no sandbox: the console's default server is URL (its CORS must grant
+                       the portal's origin, e.g. payment-collection sandbox --cors-origin ...)
+  --dir DIR            serve the portal already built in DIR (npm run docs) instead of building
+  --json               print one JSON line (portal, server) instead of the banner
+  -h, --help           this help
+
+Exit codes: 0 stopped by SIGINT/SIGTERM; 2 bad option or port in use; 4 the sandbox's store
+cannot be opened.`;
+
+const OPTIONS = {
+  port: { type: "string" },
+  host: { type: "string" },
+  "sandbox-port": { type: "string" },
+  server: { type: "string" },
+  dir: { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+export interface PortalOptions {
+  host: string;
+  port: number;
+  sandboxPort: number;
+  /** The server to point the console at instead of starting a sandbox. */
+  server?: string;
+  /** A portal already built; undefined: build one into a scratch folder. */
+  dir?: string;
+  json: boolean;
+}
+
+function refuse(message: string, usage = false): number {
+  console.error(usage ? `portal: ${message}\n\n${USAGE}` : `portal: ${message}`);
+  return 2;
+}
+
+function portOf(text: string, flag: string): number | string {
+  const port = Number(text);
+  return text.trim() !== "" && Number.isInteger(port) && port >= 0 && port <= 65535 ? port : `invalid ${flag} ${text}: give 0 to 65535`;
+}
+
+/** The command line checked without starting anything: the options, or the exit code once help or one line is printed. */
+export function portalOptions(argv: string[]): PortalOptions | number {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
+  } catch (error) {
+    return refuse((error as Error).message.split("\n")[0]!, true);
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const port = portOf(values.port ?? "4000", "--port");
+  if (typeof port === "string") return refuse(port);
+  const sandboxPort = portOf(values["sandbox-port"] ?? "0", "--sandbox-port");
+  if (typeof sandboxPort === "string") return refuse(sandboxPort);
+  if (values.server !== undefined && values["sandbox-port"] !== undefined) return refuse("--server and --sandbox-port exclude each other: with --server no sandbox is started");
+  let server: string | undefined;
+  if (values.server !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(values.server);
+    } catch {
+      return refuse(`invalid --server ${values.server}: give a URL such as http://127.0.0.1:4010`);
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") return refuse(`invalid --server ${values.server}: give an http:// or https:// URL`);
+    server = values.server.replace(/\/+$/, "");
+  }
+  return { host: values.host ?? "127.0.0.1", port, sandboxPort, server, dir: values.dir, json: values.json ?? false };
+}
+
+/** The origins a page of the portal may have: both loopback names when bound to the loopback. */
+export function portalOrigins(host: string, port: number): string[] {
+  const loopback = host === "127.0.0.1" || host === "localhost" || host === "::1";
+  return loopback ? [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`] : [`http://${host.includes(":") ? `[${host}]` : host}:${port}`];
+}
+
+export interface RunningPortal {
+  /** Where to open the portal. */
+  url: string;
+  /** The console's default server. */
+  server: string;
+  /** Whether this command started that server (a sandbox). */
+  startedSandbox: boolean;
+  close(): Promise<void>;
+}
+
+/** Builds (unless given a built portal), serves, and starts the sandbox; resolves once all accept connections. */
+export async function startPortal(options: PortalOptions): Promise<RunningPortal> {
+  let builtDir = options.dir;
+  let scratch: string | undefined;
+  if (!builtDir) {
+    scratch = mkdtempSync(join(tmpdir(), "payment-collection-portal-"));
+    const { buildPortal } = await import("./site.ts");
+    await buildPortal({ root: CONTRACT_ROOT, outDir: scratch });
+    builtDir = scratch;
+  }
+  let site: StaticServer;
+  try {
+    site = await serveStatic(builtDir, { host: options.host, port: options.port });
+  } catch (error) {
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    throw error;
+  }
+  const config: ConsoleConfig = {};
+  let stopSandbox = async () => {};
+  let sandboxData: string | undefined;
+  try {
+    if (options.server) {
+      config.sandbox = options.server;
+    } else {
+      // The sandbox package is optional for the CLI: loaded only when a sandbox is started.
+      const { startSandbox } = await import("@payment-collection/sandbox/server.ts");
+      sandboxData = mkdtempSync(join(tmpdir(), "payment-collection-portal-sandbox-"));
+      const sandbox = await startSandbox({ host: "127.0.0.1", port: options.sandboxPort, dataDir: sandboxData, corsOrigins: portalOrigins(options.host, site.port) });
+      stopSandbox = () => sandbox.close();
+      config.sandbox = sandbox.url;
+      config.sandboxKeys = { "family-a": sandbox.keys.familyA.primary, "family-b": sandbox.keys.familyB.primary, "sandbox-controls": sandbox.keys.familyA.primary };
+    }
+  } catch (error) {
+    await site.close();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    if (sandboxData) rmSync(sandboxData, { recursive: true, force: true });
+    throw error;
+  }
+  site.override(`/${CONSOLE_SCRIPTS.config}`, consoleConfigScript(config));
+  let closing: Promise<void> | undefined;
+  return {
+    url: `${site.origin}/`,
+    server: config.sandbox!,
+    startedSandbox: !options.server,
+    close() {
+      closing ??= (async () => {
+        await site.close();
+        await stopSandbox();
+        if (scratch) rmSync(scratch, { recursive: true, force: true });
+        if (sandboxData) rmSync(sandboxData, { recursive: true, force: true });
+      })();
+      return closing;
+    },
+  };
+}
+
+/** Runs until SIGINT or SIGTERM; resolves with the exit code (at once for --help and bad input). */
+export async function portalCommand(argv: string[]): Promise<number> {
+  const options = portalOptions(argv);
+  if (typeof options === "number") return options;
+  let portal: RunningPortal;
+  try {
+    portal = await startPortal(options);
+  } catch (error) {
+    const message = ((error as Error).message ?? String(error)).split("\n")[0]!;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE") return refuse(`a port is in use (${message}); pick another with --port or --sandbox-port (0: any free port)`);
+    if (code === "EACCES") return refuse(`cannot bind: permission denied (${message})`);
+    if (code === "ERR_MODULE_NOT_FOUND") return refuse("the sandbox package (@payment-collection/sandbox) is not installed; install it, or give --server URL");
+    console.error(`portal: cannot start the sandbox: ${message}`);
+    return 4;
+  }
+  if (options.json) {
+    console.log(JSON.stringify({ portal: portal.url, server: portal.server, sandbox: portal.startedSandbox }));
+  } else {
+    console.log(
+      [
+        `Payment Collection docs portal on ${portal.url}`,
+        portal.startedSandbox
+          ? `  sandbox for the console: ${portal.server} (started here; its documented keys are filled in; stopped with the portal)`
+          : `  console's server: ${portal.server} (it must grant ${portalOrigins(options.host, options.port === 0 ? Number(new URL(portal.url).port) : options.port).join(", ")} cross-origin access)`,
+        "  Ctrl-C stops it.",
+      ].join("\n"),
+    );
+  }
+  return new Promise<number>((done) => {
+    let stopping = false;
+    for (const signal of ["SIGINT", "SIGTERM"] as const) {
+      process.on(signal, () => {
+        if (stopping) return;
+        stopping = true;
+        void portal.close().then(() => done(0));
+      });
+    }
+  });
+}

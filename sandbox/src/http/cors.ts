@@ -1,0 +1,91 @@
+/**
+ * Cross-origin requests (decision D44, the sandbox's own: the document says nothing of
+ * browsers). Only the origins the sandbox was started with (`--cors-origin`, repeatable; the
+ * portal's origin when `payment-collection portal` starts it) get a CORS grant; any other
+ * origin gets none, and its preflight goes through the ordinary pipeline like any OPTIONS.
+ *
+ * What a granted origin may send and read is read from the contract, so a header the contract
+ * gains is allowed without an edit here: the request headers are the API-key headers of the
+ * security schemes, every header parameter (Idempotency-Key, X-Idempotency-Key, ...) and
+ * Content-Type; the exposed headers are every response header the contract documents (the
+ * rate-limit headers, Retry-After, Idempotent-Replayed).
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { isObject, listOperations, type ContractDocument } from "@payment-collection/contract/model/index.ts";
+
+/** The origins granted and the header values of a grant. */
+export interface CorsPolicy {
+  origins: ReadonlySet<string>;
+  allowMethods: string;
+  allowHeaders: string;
+  exposeHeaders: string;
+}
+
+/** How long a browser may reuse a preflight answer (seconds). */
+const PREFLIGHT_MAX_AGE = "600";
+
+/**
+ * An origin as browsers send it (`scheme://host[:port]`), or null when the text is not one:
+ * a path, a query or credentials would never match the Origin header.
+ */
+export function normaliseOrigin(text: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+  if (url.username || url.password || url.search || url.hash || (url.pathname !== "/" && url.pathname !== "")) return null;
+  return url.origin;
+}
+
+function headerNamesOf(documents: readonly ContractDocument[]): { request: string[]; response: string[] } {
+  const request = new Map<string, string>([["content-type", "Content-Type"]]);
+  const response = new Map<string, string>();
+  for (const { document } of documents) {
+    const schemes = isObject(document.components) && isObject(document.components.securitySchemes) ? document.components.securitySchemes : {};
+    for (const scheme of Object.values(schemes)) {
+      if (isObject(scheme) && scheme.type === "apiKey" && scheme.in === "header") request.set(String(scheme.name).toLowerCase(), String(scheme.name));
+    }
+  }
+  for (const operation of listOperations(documents)) {
+    for (const parameter of operation.parameters) if (parameter.in === "header") request.set(parameter.name.toLowerCase(), parameter.name);
+    for (const reply of operation.responses) for (const header of reply.headers) response.set(header.name.toLowerCase(), header.name);
+  }
+  return { request: [...request.values()], response: [...response.values()] };
+}
+
+/** The policy for the given origins (already normalised), or null when none is given. */
+export function corsPolicy(origins: readonly string[], documents: readonly ContractDocument[]): CorsPolicy | null {
+  if (origins.length === 0) return null;
+  const { request, response } = headerNamesOf(documents);
+  const methods = [...new Set(listOperations(documents).map((operation) => operation.method.toUpperCase()))].sort();
+  return { origins: new Set(origins), allowMethods: methods.join(", "), allowHeaders: request.join(", "), exposeHeaders: response.join(", ") };
+}
+
+/**
+ * Adds the CORS grant to the response of a request from a granted origin, and answers its
+ * preflight at once (204): a preflight carries no key, so it is neither authenticated nor
+ * counted; the request it announces is. Returns true when the request was answered here.
+ */
+export function applyCors(policy: CorsPolicy, req: IncomingMessage, res: ServerResponse): boolean {
+  // The answer depends on the Origin header: caches must keep one answer per origin.
+  res.setHeader("Vary", "Origin");
+  const origin = req.headers.origin;
+  if (origin === undefined || !policy.origins.has(origin)) return false;
+  res.setHeader("Access-Control-Allow-Origin", origin);
+  const preflight = req.method === "OPTIONS" && req.headers["access-control-request-method"] !== undefined;
+  if (!preflight) {
+    res.setHeader("Access-Control-Expose-Headers", policy.exposeHeaders);
+    return false;
+  }
+  res.writeHead(204, {
+    "Access-Control-Allow-Methods": policy.allowMethods,
+    "Access-Control-Allow-Headers": policy.allowHeaders,
+    "Access-Control-Max-Age": PREFLIGHT_MAX_AGE,
+    "Content-Length": 0,
+  });
+  res.end();
+  return true;
+}
