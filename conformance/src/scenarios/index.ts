@@ -17,6 +17,8 @@ import { boletoCancelStateMachine } from "./boleto-cancel-state-machine.ts";
 import { chargeCreatedPending } from "./charge-created-pending.ts";
 import { customerDeleteRefusedUnchanged } from "./customer-delete-refused-unchanged.ts";
 import { customerLifecycle } from "./customer-lifecycle.ts";
+import { customerSoftDeleteKeepsRecord } from "./customer-soft-delete-keeps-record.ts";
+import { customerUpdateSetsStatus } from "./customer-update-sets-status.ts";
 import { webhookRetriedAfterFailure } from "./events-webhook-retried.ts";
 import { webhookSignedWithHmac } from "./events-webhook-signed.ts";
 import { webhookSignatureVerifies } from "./events-webhook-verifies.ts";
@@ -38,6 +40,7 @@ import { pixLimitEnforcedSeparately, transactionLimitEnforcedSeparately } from "
 import { familyAUnderV1 } from "./service-v1-prefix.ts";
 import { chargeTenantIsolation, customerTenantIsolation } from "./tenant-isolation.ts";
 import { healthV1EnvelopeSemver } from "./versioning-health-v1.ts";
+import { transactionsPaginated } from "./transactions-paginated.ts";
 
 export const SCENARIOS: Scenario[] = [
   // family A
@@ -68,8 +71,11 @@ export const SCENARIOS: Scenario[] = [
   idempotencyKeyAvoidsDuplicates,
   customerLifecycle,
   customerDeleteRefusedUnchanged,
+  customerSoftDeleteKeepsRecord,
+  customerUpdateSetsStatus,
   customerTenantIsolation,
   boletoCancelStateMachine,
+  transactionsPaginated,
   rateLimitHeadersConsistent,
   generalLimitAnnounced,
   pixLimitAnnounced,

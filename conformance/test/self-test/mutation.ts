@@ -12,9 +12,10 @@ import { BEHAVIOUR_MUTATIONS, NOT_CATCHABLE_HERE } from "./behaviour-mutants.ts"
 import { SCENARIOS } from "../../src/scenarios/index.ts";
 import { MUTATIONS, startMutant } from "./mutants.ts";
 import { WIRE_RULE_MUTATIONS } from "./wire-rule-mutants.ts";
+import { STATEMENT_MUTATIONS_B } from "./statement-mutants-b.ts";
 import { runAgainstSandbox, SMALL_PLAN } from "../sandbox-run.ts";
 
-export const ALL_MUTATIONS = [...MUTATIONS, ...BEHAVIOUR_MUTATIONS, ...WIRE_RULE_MUTATIONS];
+export const ALL_MUTATIONS = [...MUTATIONS, ...BEHAVIOUR_MUTATIONS, ...WIRE_RULE_MUTATIONS, ...STATEMENT_MUTATIONS_B];
 
 export function mutationSuite(family: FamilyId): void {
   const cleanups: Array<() => Promise<void>> = [];
