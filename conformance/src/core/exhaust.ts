@@ -48,7 +48,13 @@ export async function exhaustLimit(ctx: FamilyContext, options: ExhaustOptions):
     const responses = await Promise.all(Array.from({ length: batch }, send));
     sent += batch;
     if (responses.some((r) => r.status === 429)) return undefined;
-    const other = responses.find((r) => r.status >= 400);
+    const at = responses.findIndex((r) => r.status >= 400);
+    const other = responses[at];
+    // Past what the server announced as left, the refusal is the limit's: it must be a 429.
+    const position = sent - batch + at + 1;
+    if (other && Number.isFinite(remaining) && position > remaining + 1) {
+      throw new LimitNotEnforced(`request ${position} went past the ${remaining} the server announced as left (X-RateLimit-Remaining) and was answered ${other.status}, not 429`);
+    }
     if (other) return `using up the limit stopped: ${ctx.operation(operationId).path} answered ${other.status}`;
   }
   if (Number.isFinite(limit) || Number.isFinite(remaining)) {

@@ -1,0 +1,18 @@
+import { ALL_MUTATIONS } from "../conformance/test/self-test/mutation.ts";
+import { DERIVED_MUTATIONS } from "../conformance/test/self-test/derived-mutants.ts";
+import { loadCatalogue } from "../conformance/src/core/statement-map.ts";
+const cat = loadCatalogue();
+const b = cat.statements.filter((s) => s.family === "B" && s.wire);
+const all = [...ALL_MUTATIONS, ...DERIVED_MUTATIONS].filter((m) => m.family === "family-b");
+const named = new Map<string, string[]>();
+for (const m of all) for (const s of m.statements ?? []) named.set(s, [...(named.get(s) ?? []), m.name]);
+console.log("family B broken servers:", all.length, "with statements:", all.filter((m) => m.statements?.length).length);
+console.log("B wire statements with a broken server:", b.filter((s) => named.has(s.id)).length, "of", b.length);
+for (const s of b) if (!named.has(s.id)) console.log("  none:", s.id);
+if (process.argv[2]) for (const s of b) console.log(s.id, (named.get(s.id) ?? []).length);
+import { STATEMENT_MUTATIONS_B, STATEMENT_DERIVED_MUTATIONS_B } from "../conformance/test/self-test/statement-mutants-b.ts";
+const mine = new Set([...STATEMENT_MUTATIONS_B, ...STATEMENT_DERIVED_MUTATIONS_B].map((m) => m.name));
+const old = all.filter((m) => !mine.has(m.name));
+const oldNamed = new Set(old.flatMap((m) => m.statements ?? []));
+console.log("existing family B broken servers:", old.length, "new:", mine.size, "; statements named by existing ones:", b.filter((s) => oldNamed.has(s.id)).length);
+console.log("  not named by existing ones:", b.filter((s) => !oldNamed.has(s.id)).map((s) => s.id).join(" "));
