@@ -14,6 +14,7 @@ import { userAgentOptional } from "./auth-user-agent-optional.ts";
 import { postAndPutTakeJson } from "./family-b-content-type-json.ts";
 import { idempotencyKeyAvoidsDuplicates } from "./family-b-idempotency-no-duplicates.ts";
 import { boletoCancelStateMachine } from "./boleto-cancel-state-machine.ts";
+import { boletoCancelRefusedOtherStates } from "./boleto-cancel-refused-other-states.ts";
 import { chargeCreatedPending } from "./charge-created-pending.ts";
 import { customerDeleteRefusedUnchanged } from "./customer-delete-refused-unchanged.ts";
 import { customerLifecycle } from "./customer-lifecycle.ts";
@@ -75,6 +76,7 @@ export const SCENARIOS: Scenario[] = [
   customerUpdateSetsStatus,
   customerTenantIsolation,
   boletoCancelStateMachine,
+  boletoCancelRefusedOtherStates,
   transactionsPaginated,
   rateLimitHeadersConsistent,
   generalLimitAnnounced,

@@ -403,7 +403,6 @@ BEHAVIOUR_MUTATIONS.push(
 export const NOT_CATCHABLE_HERE: Array<{ rule: string; why: string }> = [
   { rule: "A-AUTH-AUTH-test-keys: a live family A server refuses sk_test_ keys", why: "the sandbox is not a live server (it takes only sk_test_ keys, D38); the scenario runs against targets with environment: live" },
   { rule: "A-EVENTS-EVENT-hmac with a wrong secret, under seed", why: "the signing scheme is the server's (D25), so only the presence of an HMAC is checked; under full, with the target's webhookSecret, webhook-signed-with-another-secret is caught" },
-  { rule: "B-BOLETO-ENUM-ERROR, B-BOLETO-ENUM-PROCESSING", why: "no request and no fixture of the target puts a boleto in ERROR or PROCESSING, so a server that names those states otherwise never shows it" },
   { rule: "A-IDEM-RULE-replay: no new ledger entry", why: "no published operation lists ledger entries or charges; only the same id, BR Code and txid are observable" },
   { rule: "B-ERRORS-ERROR-OBE001", why: "an internal error of the server; no request provokes it" },
 ];

@@ -96,6 +96,8 @@ const FIELDS: Mutation[] = [
   readBoleto("boleto-read-success-as-text", ["B-BOLETO-RULE-reading-envelope"], "the envelope's success is a boolean", (b) => (b.success = "true")),
   edits("boleto-registered-shown-pending", ["B-BOLETO-ENUM-REGISTERED"], "family-b/boletos/cancel-state-machine", "a boleto generated and awaiting payment is REGISTERED", "GET", BOLETO, (b) => b.data.status === "REGISTERED" && (b.data.status = "PENDING")),
   edits("boleto-confirmed-shown-paid", ["B-BOLETO-ENUM-CONFIRMED"], "family-b/boletos/cancel-state-machine", "a paid boleto is CONFIRMED", "GET", BOLETO, (b) => b.data.status === "CONFIRMED" && (b.data.status = "PAID")),
+  edits("boleto-error-shown-failed", ["B-BOLETO-ENUM-ERROR"], "family-b/boletos/cancel-refused-other-states", "a boleto whose generation failed is ERROR", "GET", BOLETO, (b) => b.data.status === "ERROR" && (b.data.status = "FAILED")),
+  edits("boleto-processing-shown-generating", ["B-BOLETO-ENUM-PROCESSING"], "family-b/boletos/cancel-refused-other-states", "a boleto being generated is PROCESSING", "GET", BOLETO, (b) => b.data.status === "PROCESSING" && (b.data.status = "GENERATING")),
   edits("boleto-canceled-spelt-cancelled", ["B-BOLETO-ENUM-CANCELED"], "family-b/boletos/cancel-state-machine", "a cancelled boleto is CANCELED", "GET", BOLETO, (b) => b.data.status === "CANCELED" && (b.data.status = "CANCELLED")),
 
   // Health check.
@@ -157,6 +159,20 @@ const ERRORS: Mutation[] = [
     breaks: "cancelling a boleto that is not REGISTERED gives ODE002",
     family: "family-b",
     response: editJson(is("DELETE", CANCEL, 409), (b) => b.error?.errorCode === "ODE002" && (b.error.errorCode = "ODE001")),
+  },
+  {
+    name: "cancel-of-processing-boleto-applied",
+    statements: ["B-BOLETO-TRANSITION-cancel-refused"],
+    caughtBy: "family-b/boletos/cancel-refused-other-states",
+    breaks: "a boleto in any state other than REGISTERED is left unchanged by a cancel: also one being generated",
+    family: "family-b",
+    // A cancel that arrives while the boleto is generated is answered ODE002 but applied once it is.
+    response: (request, reply) => {
+      const id = request.path.split("/")[5];
+      if (is("DELETE", CANCEL, 409)(request, reply) && id && /PROCESSING/.test(reply.body)) refusedButCancelled.add(id);
+      if (!is("GET", BOLETO, 200)(request, reply) || !refusedButCancelled.has(request.path.split("/").pop()!)) return reply;
+      return editJson(() => true, (b) => (b.data.status = "CANCELED"))(request, reply);
+    },
   },
   {
     name: "cancel-not-registered-accepted",
