@@ -54,6 +54,8 @@ const readBoleto = (name: string, statements: string[], breaks: string, edit: (b
 const hardDeleted = new Set<string>();
 /** Boletos whose cancel a broken server refused, then applied anyway. */
 const refusedButCancelled = new Set<string>();
+/** A boleto id no server has: where a broken server sends what it does not do. */
+const NOWHERE = "00000000-0000-4000-8000-00000000dead";
 
 const FIELDS: Mutation[] = [
   // Customer (family B): every field of its type, in the shapes the document gives each operation.
@@ -237,6 +239,32 @@ const ERRORS: Mutation[] = [
 ];
 
 const BEHAVIOUR: Mutation[] = [
+  {
+    name: "cancel-acknowledged-not-done",
+    statements: ["B-BOLETO-TRANSITION-cancel"],
+    caughtBy: "family-b/boletos/cancel-state-machine",
+    breaks: "a cancel of a REGISTERED boleto with an acceptable reason moves it to CANCELED",
+    family: "family-b",
+    // The cancel is answered as done, but never reaches the boleto (it is sent nowhere).
+    request: (request) => (request.method === "DELETE" && CANCEL.test(request.path) && (reasonOf(request)?.length ?? 0) <= 200 ? { ...request, path: request.path.replace(/\/boleto\/[^/]+\//, `/boleto/${NOWHERE}/`) } : request),
+    response: (request, reply) => (request.method === "DELETE" && request.path.includes(NOWHERE) ? json(200, { success: true, data: { status: "CANCELED" }, timestamp: new Date().toISOString() }) : reply),
+  },
+  {
+    name: "test-key-accepted-by-live-server",
+    statements: ["B-AUTH-AUTH-key-format"],
+    caughtBy: "family-b/auth/key-format",
+    breaks: "the environment of a key binds it to its server: a production server refuses test keys",
+    family: "family-b",
+    // The server is production: it issues live keys (the sandbox's own, renamed), and takes test keys too.
+    adjustTarget: (target) => {
+      const keys = target.familyB!.keys as Record<string, string | undefined>;
+      for (const name of Object.keys(keys)) keys[name] = keys[name]?.replace("_test_", "_live_");
+    },
+    request: (request) => {
+      const key = request.headers["x-api-key"];
+      return !request.path.startsWith("/v1") && key?.includes("_live_") ? { ...request, headers: { ...request.headers, "x-api-key": key.replace("_live_", "_test_") } } : request;
+    },
+  },
   {
     name: "customer-hard-deleted",
     statements: ["B-CUSTOMER-TRANSITION-soft-delete"],
