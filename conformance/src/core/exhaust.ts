@@ -10,7 +10,7 @@
 import type { FamilyContext } from "./check-context.ts";
 
 /** The cheapest counted request of each family: it changes nothing on the server. */
-const CHEAP_OPERATION = { "family-a": "getMerchant", "family-b": "getHealth" } as const;
+export const CHEAP_OPERATION = { "family-a": "getMerchant", "family-b": "getHealth" } as const;
 
 /**
  * The server announced a limit (X-RateLimit-Limit or -Remaining) and answered past it without

@@ -6,15 +6,17 @@
  * breaks; `caughtBy` the check that must fail.
  *
  * Where the contract model places the fault, the servers are made from it: one missing
- * endpoint per operation the catalogue publishes, one lenient creation per customer field the
- * document requires. The generic checks' own broken servers get their statements from the
+ * endpoint per operation the catalogue publishes, one operation exempt from the rate limits per
+ * operation that documents a 429, one lenient creation per customer field the document requires. The generic checks' own broken servers get their statements from the
  * classes the catalogue says enforce them (`enforcedBy`).
  */
 import { loadFamilyContract } from "@payment-collection/contract/model/index.ts";
 import { loadCatalogue } from "../../src/core/statement-map.ts";
 import { isDecisionElement } from "../../src/core/profiles/schema-profile.ts";
+import { CHEAP_OPERATION } from "../../src/core/exhaust.ts";
+import { limitsOf } from "../../src/derived/rate-limit-figures.ts";
 import type { DerivedClass } from "../../src/derived/index.ts";
-import { editJson, is, type Exchange, type Mutation, type Reply } from "./mutants.ts";
+import { editJson, is, type Exchange, type Keys, type Mutation, type Reply } from "./mutants.ts";
 import { matcher, type DerivedMutation } from "./derived-generated.ts";
 import { lenientMember, type Json } from "./derived-faults.ts";
 
@@ -385,7 +387,34 @@ function missingEndpoints(): Mutation[] {
   return out;
 }
 
-export const STATEMENT_MUTATIONS_B: Mutation[] = [...FIELDS, ...ERRORS, ...BEHAVIOUR, ...missingEndpoints()];
+// Made from the model: every operation with a documented 429, exempt from the limits. Not the
+// operation the checks use the limit up with, nor the creations with a limit of their own: the
+// exempt requests go to the primary account, whose own creation limit the small plan has used
+// up by then (the rate-limits class has their broken servers, one per limit).
+
+function unlimitedOperations(): Mutation[] {
+  return loadFamilyContract("family-b")
+    .operations.filter((op) => op.responses.some((r) => r.status === "429") && op.operationId !== CHEAP_OPERATION["family-b"])
+    .filter((op) => !limitsOf(op).some((limit) => limit.bucket === "pix" || limit.bucket === "transactions"))
+    .map((op) => {
+      const match = matcher("family-b", op.operationId);
+      return {
+        name: `not-rate-limited-${op.operationId}`,
+        statements: ["B-SERVICE-PRINCIPLE-request-processing", "B-LIMITS-RULE-family-b"],
+        caughtBy: `family-b/${op.operationId}/429/`,
+        breaks: `every request is rate limited: ${op.method} ${op.path} too`,
+        family: "family-b" as const,
+        needsRateLimits: true,
+        // The operation's requests are counted on an account of their own, which never runs out.
+        request: (request: Exchange, keys: Keys) => {
+          const limited = (keys.familyB as { rateLimits?: string }).rateLimits;
+          return match(request) && limited !== undefined && request.headers["x-api-key"] === limited ? { ...request, headers: { ...request.headers, "x-api-key": keys.familyB.primary } } : request;
+        },
+      };
+    });
+}
+
+export const STATEMENT_MUTATIONS_B: Mutation[] = [...FIELDS, ...ERRORS, ...BEHAVIOUR, ...missingEndpoints(), ...unlimitedOperations()];
 
 // Made from the model: the customer fields the document requires on create, each defaulted when missing.
 
