@@ -29,7 +29,7 @@ const familyB: Complete<FamilyBTarget> = {
   keys: { primary: "sdk_live_a", secondAccount: "sdk_live_b", rateLimits: "sdk_live_c", primarySecondKey: "sdk_live_d" },
   plan: { general: 100, transactions: 50, pix: 30, queries: 200 },
   pathPrefix: { pix: "/v2", transactions: "/v2" },
-  fixtures: { registeredBoletoIds: ["b1", "b2"], confirmedBoletoId: "b3", customerWithOpenChargeId: "c1", malformedCustomerId: "x", unknownCustomerId: "c2" },
+  fixtures: { registeredBoletoIds: ["b1", "b2"], confirmedBoletoId: "b3", errorBoletoId: "b4", processingBoletoId: "b5", customerWithOpenChargeId: "c1", malformedCustomerId: "x", unknownCustomerId: "c2" },
 };
 
 type Schema = { properties?: Record<string, Schema>; description?: string; type?: unknown };

@@ -10,7 +10,7 @@
 import type { FamilyContext } from "./check-context.ts";
 
 /** The cheapest counted request of each family: it changes nothing on the server. */
-const CHEAP_OPERATION = { "family-a": "getMerchant", "family-b": "getHealth" } as const;
+export const CHEAP_OPERATION = { "family-a": "getMerchant", "family-b": "getHealth" } as const;
 
 /**
  * The server announced a limit (X-RateLimit-Limit or -Remaining) and answered past it without
@@ -48,11 +48,12 @@ export async function exhaustLimit(ctx: FamilyContext, options: ExhaustOptions):
     const responses = await Promise.all(Array.from({ length: batch }, send));
     sent += batch;
     if (responses.some((r) => r.status === 429)) return undefined;
-    const other = responses.find((r) => r.status >= 400);
-    // Refused once the announced requests are used up, but not with 429: the limit is
-    // enforced with another status ("rate limit exceeded" is 429).
-    if (other && Number.isFinite(remaining) && sent > remaining + 1) {
-      throw new LimitNotEnforced(`after the ${remaining + 1} requests the server announced (X-RateLimit-Remaining ${remaining} after the first), ${ctx.operation(operationId).path} was refused with ${other.status}, not 429`);
+    const at = responses.findIndex((r) => r.status >= 400);
+    const other = responses[at];
+    // Past what the server announced as left, the refusal is the limit's: it must be a 429.
+    const position = sent - batch + at + 1;
+    if (other && Number.isFinite(remaining) && position > remaining + 1) {
+      throw new LimitNotEnforced(`request ${position} went past the ${remaining} the server announced as left (X-RateLimit-Remaining) and was answered ${other.status}, not 429`);
     }
     if (other) return `using up the limit stopped: ${ctx.operation(operationId).path} answered ${other.status}`;
   }

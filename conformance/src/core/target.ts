@@ -48,6 +48,9 @@ export interface FamilyBTarget {
   fixtures: {
     registeredBoletoIds: string[];
     confirmedBoletoId?: string;
+    /** A boleto in ERROR and one in PROCESSING: the other states a cancel must refuse. */
+    errorBoletoId?: string;
+    processingBoletoId?: string;
     customerWithOpenChargeId?: string;
     malformedCustomerId?: string;
     unknownCustomerId?: string;

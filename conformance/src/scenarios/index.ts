@@ -14,11 +14,14 @@ import { userAgentOptional } from "./auth-user-agent-optional.ts";
 import { postAndPutTakeJson } from "./family-b-content-type-json.ts";
 import { idempotencyKeyAvoidsDuplicates } from "./family-b-idempotency-no-duplicates.ts";
 import { boletoCancelStateMachine } from "./boleto-cancel-state-machine.ts";
+import { boletoCancelRefusedOtherStates } from "./boleto-cancel-refused-other-states.ts";
 import { chargeCreatedPending } from "./charge-created-pending.ts";
 import { chargeOwnPix } from "./charge-own-pix.ts";
 import { errorsCarryStableCode } from "./errors-stable-code.ts";
 import { customerDeleteRefusedUnchanged } from "./customer-delete-refused-unchanged.ts";
 import { customerLifecycle } from "./customer-lifecycle.ts";
+import { customerSoftDeleteKeepsRecord } from "./customer-soft-delete-keeps-record.ts";
+import { customerUpdateSetsStatus } from "./customer-update-sets-status.ts";
 import { webhookRetriedAfterFailure } from "./events-webhook-retried.ts";
 import { webhookSignedWithHmac } from "./events-webhook-signed.ts";
 import { webhookSignatureVerifies } from "./events-webhook-verifies.ts";
@@ -40,6 +43,7 @@ import { pixLimitEnforcedSeparately, transactionLimitEnforcedSeparately } from "
 import { familyAUnderV1 } from "./service-v1-prefix.ts";
 import { chargeTenantIsolation, customerTenantIsolation, merchantTenantIsolation } from "./tenant-isolation.ts";
 import { healthV1EnvelopeSemver } from "./versioning-health-v1.ts";
+import { transactionsPaginated } from "./transactions-paginated.ts";
 
 export const SCENARIOS: Scenario[] = [
   // family A
@@ -73,8 +77,12 @@ export const SCENARIOS: Scenario[] = [
   idempotencyKeyAvoidsDuplicates,
   customerLifecycle,
   customerDeleteRefusedUnchanged,
+  customerSoftDeleteKeepsRecord,
+  customerUpdateSetsStatus,
   customerTenantIsolation,
   boletoCancelStateMachine,
+  boletoCancelRefusedOtherStates,
+  transactionsPaginated,
   rateLimitHeadersConsistent,
   generalLimitAnnounced,
   pixLimitAnnounced,

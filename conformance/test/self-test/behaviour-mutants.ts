@@ -153,6 +153,7 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "family-b-key-read-from-query",
+    statements: ["B-AUTH-AUTH-never-in-query"],
     caughtBy: "family-b/auth/key-never-in-query",
     breaks: "the key must never be sent in a URL query",
     family: "family-b",
@@ -163,6 +164,7 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "x-idempotency-key-ignored",
+    statements: ["B-AUTH-HEADER-x-idempotency-key", "B-PIX-HEADER-x-idempotency-key"],
     caughtBy: "family-b/idempotency/no-duplicates",
     breaks: "X-Idempotency-Key avoids duplicated transactions",
     family: "family-b",
@@ -173,6 +175,7 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "customer-readable-by-another-account",
+    statements: ["B-SERVICE-PRINCIPLE-request-processing", "B-AUTH-AUTH-header"],
     caughtBy: "family-b/auth/tenant-isolation-customer",
     breaks: "an account cannot read another account's customer",
     family: "family-b",
@@ -183,6 +186,7 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "customer-created-inactive",
+    statements: ["B-CUSTOMER-TRANSITION-create-active"],
     caughtBy: "family-b/customers/lifecycle",
     breaks: "a new customer is ACTIVE",
     family: "family-b",
@@ -191,6 +195,7 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "deleted-customer-still-active",
+    statements: ["B-CUSTOMER-TRANSITION-soft-delete"],
     caughtBy: "family-b/customers/lifecycle",
     breaks: "a deleted customer is marked as deleted (soft delete)",
     family: "family-b",
@@ -198,6 +203,7 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "refused-delete-still-deletes",
+    statements: ["B-ERRORS-ERROR-OCD001-409", "B-CUSTOMER-TRANSITION-soft-delete"],
     caughtBy: "family-b/customers/delete-refused-unchanged",
     breaks: "a refused delete (409 OCD001) leaves the customer unchanged",
     family: "family-b",
@@ -214,6 +220,7 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "empty-customer-update-accepted",
+    statements: ["B-CUSTOMER-RULE-update-body"],
     caughtBy: "family-b/customers/lifecycle",
     breaks: "an update needs at least one field",
     family: "family-b",
@@ -222,6 +229,7 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "canceled-boleto-shown-registered",
+    statements: ["B-BOLETO-TRANSITION-cancel"],
     caughtBy: "family-b/boletos/cancel-state-machine",
     breaks: "a cancelled boleto is CANCELED afterwards (REGISTERED -> CANCELED)",
     family: "family-b",
@@ -229,6 +237,7 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "refused-cancel-changes-boleto",
+    statements: ["B-ERRORS-ERROR-ODE003", "B-LIMITS-LIMIT-cancel-reason"],
     caughtBy: "family-b/boletos/cancel-state-machine",
     breaks: "a cancel refused with ODE003 leaves the boleto unchanged",
     family: "family-b",
@@ -249,6 +258,7 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "json-put-body-ignored",
+    statements: ["B-AUTH-HEADER-content-type"],
     caughtBy: "family-b/headers/content-type-json",
     breaks: "PUT bodies are read as application/json",
     family: "family-b",
@@ -260,6 +270,7 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "rate-limit-remaining-frozen",
+    statements: ["B-LIMITS-HEADER-rate-limit"],
     caughtBy: "family-b/rate-limits/headers-consistent",
     breaks: "X-RateLimit-Remaining counts down the requests left in the window",
     family: "family-b",
@@ -268,6 +279,7 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "pix-limit-counts-every-request",
+    statements: ["B-LIMITS-LIMIT-pix", "B-LIMITS-LIMIT-general"],
     caughtBy: "family-b/rate-limits/per-resource-separate",
     breaks: "the PIX creation limit is counted apart from the general one",
     family: "family-b",
@@ -287,6 +299,7 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   },
   {
     name: "retry-after-zero",
+    statements: ["B-LIMITS-HEADER-retry-after"],
     caughtBy: "family-b/rate-limits/exhaustion",
     breaks: "a 429's Retry-After tells when to come back, consistent with X-RateLimit-Reset",
     family: "family-b",
@@ -402,7 +415,6 @@ BEHAVIOUR_MUTATIONS.push(
  */
 export const NOT_CATCHABLE_HERE: Array<{ rule: string; why: string }> = [
   { rule: "A-EVENTS-EVENT-hmac with a wrong secret, under seed", why: "the signing scheme is the server's (D25), so only the presence of an HMAC is checked; under full, with the target's webhookSecret, webhook-signed-with-another-secret is caught" },
-  { rule: "B-CUSTOMER-TRANSITION-soft-delete: the record is kept", why: "under seed a server may answer 404 to a GET of a deleted customer (D19 decides DELETED), so a hard delete looks like a soft delete from outside" },
   {
     rule: "A-IDEM-RULE-replay: no new ledger entry, when the entry shows nowhere",
     why: "no published operation lists ledger entries, charges or a balance; a replay that books a charge the client never sees is invisible. An entry that shows (another charge returned, the charge read with its amount counted twice) is caught: replay-returns-another-charge-same-qr, replay-books-charge-again",

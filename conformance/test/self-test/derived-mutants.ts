@@ -23,6 +23,7 @@ import {
 } from "./derived-faults.ts";
 import { STATEMENT_DERIVED_MUTATIONS_A } from "./statement-mutants-a.ts";
 import { derivedStatements, GENERATED_MUTATIONS, matcher, type DerivedMutation } from "./derived-generated.ts";
+import { STATEMENT_DERIVED_MUTATIONS_B, withClassStatementsB } from "./statement-mutants-b.ts";
 
 export type { DerivedKeys, DerivedMutation };
 
@@ -43,24 +44,25 @@ const hand = (derivedClass: DerivedClass, family: FamilyId, operation: string, v
 
 /** Faults the contract model cannot place by itself: nested members, a value a refusal hides, the rate-limit groups. */
 const HAND_LISTED: DerivedMutation[] = [
-  hand("negative-data", "family-b", "createCustomer", "without-address.city", "a nested required member dropped is refused", repairs(B("createCustomer"), (b) => b.address && (b.address.city ??= "São Paulo"))),
-  hand("negative-data", "family-b", "updateCustomer", "wrong-type-notes", "a nullable text of the wrong type is refused", repairs(B("updateCustomer"), (b) => typeof b.notes === "number" && (b.notes = String(b.notes)))),
-  hand("negative-data", "family-b", "createTransaction", "nothing-created", "a refused creation creates nothing", refusesButCreates(B("createTransaction"), { amount: 12.34 }), { profile: "full" }),
-  hand("consistency", "family-b", "updateCustomer", "read-shows-change", "an update changes what it names", repairs(B("updateCustomer"), (b: Json) => void delete b.email), { name: "consistency:updateCustomer:drops-a-member" }),
-  hand("rate-limits", "family-b", "getHealth", "general-limit-enforced", "a used-up general limit gives 429", unenforced(B("getHealth")), { needsRateLimits: true }),
-  hand("rate-limits", "family-b", "createPixCharge", "pix-limit-enforced", "a used-up PIX limit gives 429", unenforced(B("createPixCharge")), { needsRateLimits: true }),
-  hand("rate-limits", "family-b", "createTransaction", "transactions-limit-enforced", "a used-up transaction limit gives 429", unenforced(B("createTransaction")), { needsRateLimits: true }),
-  hand("rate-limits", "family-b", "listTransactions", "queries-limit-enforced", "a used-up query limit gives 429", unenforced(B("listTransactions")), { needsRateLimits: true }),
+  hand("negative-data", "family-b", "createCustomer", "without-address.city", "a nested required member dropped is refused", repairs(B("createCustomer"), (b) => b.address && (b.address.city ??= "São Paulo")), { statements: ["B-CUSTOMER-FIELD-address.city"] }),
+  hand("negative-data", "family-b", "updateCustomer", "wrong-type-notes", "a nullable text of the wrong type is refused", repairs(B("updateCustomer"), (b) => typeof b.notes === "number" && (b.notes = String(b.notes))), { statements: ["B-SERVICE-PRINCIPLE-request-processing", "B-CUSTOMER-FIELD-notes"] }),
+  hand("negative-data", "family-b", "createTransaction", "nothing-created", "a refused creation creates nothing", refusesButCreates(B("createTransaction"), { amount: 12.34 }), { profile: "full", statements: ["B-SERVICE-PRINCIPLE-request-processing"] }),
+  hand("consistency", "family-b", "updateCustomer", "read-shows-change", "an update changes what it names", repairs(B("updateCustomer"), (b: Json) => void delete b.email), { name: "consistency:updateCustomer:drops-a-member", statements: ["B-SERVICE-PRINCIPLE-capabilities", "B-CUSTOMER-ENDPOINT-update"] }),
+  hand("rate-limits", "family-b", "getHealth", "general-limit-enforced", "a used-up general limit gives 429", unenforced(B("getHealth")), { needsRateLimits: true, statements: ["B-LIMITS-LIMIT-general", "B-LIMITS-STATUS-429", "B-LIMITS-RULE-family-b"] }),
+  hand("rate-limits", "family-b", "createPixCharge", "pix-limit-enforced", "a used-up PIX limit gives 429", unenforced(B("createPixCharge")), { needsRateLimits: true, statements: ["B-LIMITS-LIMIT-pix", "B-LIMITS-STATUS-429"] }),
+  hand("rate-limits", "family-b", "createTransaction", "transactions-limit-enforced", "a used-up transaction limit gives 429", unenforced(B("createTransaction")), { needsRateLimits: true, statements: ["B-LIMITS-LIMIT-transactions", "B-LIMITS-STATUS-429"] }),
+  hand("rate-limits", "family-b", "listTransactions", "queries-limit-enforced", "a used-up query limit gives 429", unenforced(B("listTransactions")), { needsRateLimits: true, statements: ["B-LIMITS-LIMIT-queries", "B-LIMITS-STATUS-429"] }),
   hand("rate-limits", "family-b", "getHealth", "general-limit-enforced", "without headers the published 100 per minute apply", noLimitsNoHeaders, {
     name: "rate-limits:no-headers-no-limit",
+    statements: ["B-LIMITS-RULE-family-b", "B-LIMITS-LIMIT-general", "B-LIMITS-STATUS-429"],
     // The target declares no plan: the published figures are what the server is held to.
     adjustTarget: (target) => void delete target.familyB!.plan,
   }),
-  hand("rate-limits", "family-b", "getHealth", "other-account-unaffected", "limits are per account", countsOnAnotherAccount(B("getHealth")), { needsRateLimits: true }),
-  hand("rate-limits", "family-b", "createPixPayment", "counts-against-pix-limit", "PIX payments count against the PIX limit", notCounted(B("createPixPayment")), { needsRateLimits: true }),
+  hand("rate-limits", "family-b", "getHealth", "other-account-unaffected", "limits are per account", countsOnAnotherAccount(B("getHealth")), { needsRateLimits: true, statements: ["B-LIMITS-LIMIT-general"] }),
+  hand("rate-limits", "family-b", "createPixPayment", "counts-against-pix-limit", "PIX payments count against the PIX limit", notCounted(B("createPixPayment")), { needsRateLimits: true, statements: ["B-LIMITS-LIMIT-pix"] }),
 ];
 
-export const DERIVED_MUTATIONS: DerivedMutation[] = [...GENERATED_MUTATIONS, ...HAND_LISTED, ...STATEMENT_DERIVED_MUTATIONS_A];
+export const DERIVED_MUTATIONS: DerivedMutation[] = withClassStatementsB([...GENERATED_MUTATIONS, ...HAND_LISTED, ...STATEMENT_DERIVED_MUTATIONS_A, ...STATEMENT_DERIVED_MUTATIONS_B]);
 
 /** Every broken server has its own name (the test's label and the score's). */
 const names = DERIVED_MUTATIONS.map((m) => m.name);

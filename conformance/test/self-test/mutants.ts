@@ -66,7 +66,7 @@ export interface Mutation {
 type Json = Record<string, any>;
 
 /** Applies `edit` to the JSON body of replies that match. */
-function editJson(matches: (request: Exchange, reply: Reply) => boolean, edit: (body: Json) => void) {
+export function editJson(matches: (request: Exchange, reply: Reply) => boolean, edit: (body: Json) => void) {
   return (request: Exchange, reply: Reply): Reply => {
     if (!matches(request, reply)) return reply;
     const body = JSON.parse(reply.body) as Json;
@@ -84,7 +84,7 @@ function anotherBoleto(barCode: string): string {
 /** The same document with its last check digit off by one. */
 const withWrongLastDigit = (document: string) => `${document.slice(0, -1)}${(Number(document.at(-1)) + 1) % 10}`;
 
-const is = (method: string, path: RegExp, status?: number) => (request: Exchange, reply: Reply) =>
+export const is = (method: string, path: RegExp, status?: number) => (request: Exchange, reply: Reply) =>
   request.method === method && path.test(request.path) && (status === undefined || reply.status === status);
 
 export const MUTATIONS: Mutation[] = [
@@ -108,6 +108,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "boleto-bank-line-wrong-check-digit",
+    statements: ["B-BOLETO-FIELD-boleto"],
     caughtBy: "family-b/getBoleto/200/",
     breaks: "a boleto's bankLine carries its mod-10 field check digits (D43)",
     family: "family-b",
@@ -119,6 +120,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "boleto-bank-line-of-another-boleto",
+    statements: ["B-BOLETO-FIELD-boleto"],
     caughtBy: "family-b/getBoleto/200/",
     breaks: "a boleto's barCode and bankLine are the same boleto (D43): here each is valid, but the line is another boleto's",
     family: "family-b",
@@ -126,6 +128,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "customer-read-document-wrong-check-digit",
+    statements: ["B-CUSTOMER-FIELD-documentNumber"],
     caughtBy: "family-b/getCustomer/200/",
     breaks: "a customer's documentNumber, as a reading returns it, is a CPF or CNPJ with correct check digits (D43)",
     family: "family-b",
@@ -141,6 +144,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "customer-without-email",
+    statements: ["B-CUSTOMER-RULE-read-response-fields", "B-CUSTOMER-FIELD-email"],
     caughtBy: "family-b/getCustomer/200/",
     breaks: "missing required field: get customer returns email",
     family: "family-b",
@@ -148,6 +152,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "customer-created-200",
+    statements: ["B-CUSTOMER-FIELD-create-response", "B-CUSTOMER-ENDPOINT-create"],
     caughtBy: "family-b/createCustomer/201/",
     breaks: "wrong status: customer creation answers 201",
     family: "family-b",
@@ -155,6 +160,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "cancel-unknown-boleto-wrong-code",
+    statements: ["B-ERRORS-ERROR-ODE001"],
     caughtBy: "family-b/cancelBoleto/404/",
     breaks: "wrong error code: cancelling an unknown boleto gives ODE001",
     family: "family-b",
@@ -162,6 +168,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "unauthorized-in-envelope-2",
+    statements: ["B-ERRORS-RULE-envelope-1"],
     caughtBy: "family-b/getHealth/401/",
     breaks: "wrong envelope: a missing or invalid key gives envelope 1 {success, error: {code, message, details}}",
     family: "family-b",
@@ -173,6 +180,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "429-without-retry-after",
+    statements: ["B-LIMITS-HEADER-retry-after"],
     caughtBy: "family-b/getHealth/429/",
     breaks: "missing required header: a 429 carries Retry-After",
     family: "family-b",
@@ -186,6 +194,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "health-version-v2",
+    statements: ["B-VERSION-VERSIONING-health-v1"],
     caughtBy: "family-b/getHealth/200/",
     breaks: "the health check reports version v1",
     family: "family-b",
@@ -221,6 +230,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "customer-with-phone-number",
+    statements: ["B-CUSTOMER-RULE-no-phoneNumber"],
     caughtBy: "family-b/getCustomer/200/",
     breaks: "get customer responses carry no phoneNumber",
     family: "family-b",
@@ -228,6 +238,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "boleto-as-text",
+    statements: ["AB-SERVICE-PRINCIPLE-json-bodies"],
     caughtBy: "family-b/getBoleto/200/",
     breaks: "all bodies are JSON",
     family: "family-b",
@@ -236,6 +247,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "envelope-2-version-not-semver",
+    statements: ["B-VERSION-VERSIONING-envelope-2-semver"],
     caughtBy: "family-b/deleteCustomer/404/",
     breaks: "error envelope 2 carries a semantic version string",
     family: "family-b",
@@ -243,6 +255,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "boleto-status-lower-case",
+    statements: ["B-BOLETO-FIELD-status", "B-BOLETO-ENUM-REGISTERED"],
     caughtBy: "family-b/getBoleto/200/",
     breaks: "boleto status values are ERROR, REGISTERED, PROCESSING, CONFIRMED, CANCELED",
     family: "family-b",
@@ -261,6 +274,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "missing-key-accepted",
+    statements: ["B-AUTH-HEADER-x-api-key", "B-AUTH-ERROR-unauthorized", "B-ERRORS-ERROR-unauthorized"],
     caughtBy: "family-b/getHealth/401/missing-key",
     breaks: "a missing key gives 401 UNAUTHORIZED",
     family: "family-b",
@@ -271,6 +285,7 @@ export const MUTATIONS: Mutation[] = [
   },
   {
     name: "cancel-accepts-long-reason",
+    statements: ["B-ERRORS-ERROR-ODE003", "B-LIMITS-LIMIT-cancel-reason"],
     caughtBy: "family-b/cancelBoleto/400/",
     breaks: "the cancellation reason has at most 200 characters (ODE003)",
     family: "family-b",

@@ -31,6 +31,7 @@ const OTHER_PREFIX = "alt";
 export const WIRE_RULE_MUTATIONS: Mutation[] = [
   {
     name: "user-agent-required",
+    statements: ["B-AUTH-HEADER-user-agent"],
     caughtBy: "family-b/auth/user-agent-optional",
     breaks: "User-Agent is optional: a request with another client's User-Agent, or none, is answered alike",
     family: "family-b",
@@ -38,6 +39,7 @@ export const WIRE_RULE_MUTATIONS: Mutation[] = [
   },
   {
     name: "live-key-accepted-by-test-server",
+    statements: ["B-AUTH-AUTH-key-format"],
     caughtBy: "family-b/auth/key-format",
     breaks: "the environment of a key binds it to its server: a test server refuses live keys",
     family: "family-b",
@@ -49,6 +51,7 @@ export const WIRE_RULE_MUTATIONS: Mutation[] = [
   },
   {
     name: "keys-of-two-prefixes",
+    statements: ["B-AUTH-AUTH-fixed-prefix"],
     caughtBy: "family-b/auth/fixed-prefix",
     breaks: "the same fixed prefix is used for all keys",
     family: "family-b",
@@ -64,6 +67,7 @@ export const WIRE_RULE_MUTATIONS: Mutation[] = [
   },
   {
     name: "general-limit-announced-one-fewer",
+    statements: ["B-LIMITS-LIMIT-general"],
     caughtBy: "family-b/rate-limits/general-announced",
     breaks: "the general limit is the published figure (or the plan's): 100 requests per minute",
     family: "family-b",
@@ -71,6 +75,7 @@ export const WIRE_RULE_MUTATIONS: Mutation[] = [
   },
   {
     name: "pix-limit-announced-one-fewer",
+    statements: ["B-LIMITS-LIMIT-pix"],
     caughtBy: "family-b/rate-limits/pix-announced",
     breaks: "the PIX limit is the published figure (or the plan's): 30 creations per minute",
     family: "family-b",
@@ -78,6 +83,7 @@ export const WIRE_RULE_MUTATIONS: Mutation[] = [
   },
   {
     name: "transactions-limit-announced-one-fewer",
+    statements: ["B-LIMITS-LIMIT-transactions"],
     caughtBy: "family-b/rate-limits/transactions-announced",
     breaks: "the transactions limit is the published figure (or the plan's): 50 creations per minute",
     family: "family-b",
@@ -85,6 +91,7 @@ export const WIRE_RULE_MUTATIONS: Mutation[] = [
   },
   {
     name: "queries-limit-announced-one-fewer",
+    statements: ["B-LIMITS-LIMIT-queries"],
     caughtBy: "family-b/rate-limits/queries-announced",
     breaks: "the queries limit is the published figure (or the plan's): 200 requests per minute",
     family: "family-b",

@@ -1,8 +1,8 @@
 /**
  * A target for the project's sandbox (sandbox/): its seeded keys and the primary account's
  * webhook secret, and fixtures made through its controls (`/_sandbox/...`), which the
- * published interface cannot make: REGISTERED and CONFIRMED boletos, and a customer tied to an
- * open charge (a customer with a PENDING transaction). The primary account's second key, when
+ * published interface cannot make: boletos in every state (REGISTERED, CONFIRMED, ERROR,
+ * PROCESSING), and a customer tied to an open charge (a customer with a PENDING transaction). The primary account's second key, when
  * the ring has one, is named too: the idempotency key space checks need two keys of one account.
  */
 import type { RateLimitPlan } from "../plans.ts";
@@ -59,6 +59,8 @@ export async function provisionSandboxTarget(url: string, keys: SandboxKeysLike,
     registered.push(dataId(await call(`${base}/_sandbox/boletos`, b, { status: "REGISTERED", withPix: i === 0 }), "transactionId"));
   }
   const confirmed = dataId(await call(`${base}/_sandbox/boletos`, b, { status: "CONFIRMED" }), "transactionId");
+  const errored = dataId(await call(`${base}/_sandbox/boletos`, b, { status: "ERROR" }), "transactionId");
+  const processing = dataId(await call(`${base}/_sandbox/boletos`, b, { status: "PROCESSING" }), "transactionId");
   const customer = await call(`${base}/api/v1/sdk/customers`, b, {
     name: "Cliente com cobrança em aberto",
     email: "cobranca.aberta@example.com",
@@ -95,6 +97,8 @@ export async function provisionSandboxTarget(url: string, keys: SandboxKeysLike,
         fixtures: {
           registeredBoletoIds: registered,
           confirmedBoletoId: confirmed,
+          errorBoletoId: errored,
+          processingBoletoId: processing,
           customerWithOpenChargeId: customerId,
           malformedCustomerId: "not-a-uuid",
           unknownCustomerId: "00000000-0000-4000-8000-000000000000",

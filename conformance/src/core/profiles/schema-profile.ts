@@ -85,6 +85,11 @@ function withoutKeyword(node: Schema, keyword: string): Schema {
   return out;
 }
 
+/** The formats a decision picks among the forms of an ISO 8601 date (date-time, or a calendar date). */
+const ISO_8601_FORMATS = new Set(["date", "date-time"]);
+/** An ISO 8601 date (calendar, ordinal or week; basic or extended), optionally with a time and offset. */
+const ISO_8601 = "^\\d{4}-?(?:\\d{2}-?\\d{2}|\\d{3}|W\\d{2}-?\\d)(?:T\\d{2}(?::?\\d{2}(?::?\\d{2}(?:[.,]\\d+)?)?)?(?:Z|[+-]\\d{2}(?::?\\d{2})?)?)?$";
+
 interface Relaxed {
   schema: Schema;
   /** The parent object must no longer require this property. */
@@ -103,6 +108,10 @@ function applyProfile(node: unknown, profile: Profile): Relaxed {
       optional = true;
     } else if (keyword === "required") {
       optional = true;
+    } else if (keyword === "format" && ISO_8601_FORMATS.has(String(out.format))) {
+      // A decided calendar date or timestamp: the document says "ISO 8601" and the decision
+      // only picks one form of it, so seed keeps any ISO 8601 date or date-time.
+      out = { ...withoutKeyword(out, keyword), pattern: ISO_8601 };
     } else {
       out = withoutKeyword(out, keyword);
     }
