@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     name: "sandbox",
     include: ["test/**/*.test.ts"],
+    // A local PostgreSQL for test/postgres/ where Debian's is installed (see the file).
+    globalSetup: ["test/postgres/global-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

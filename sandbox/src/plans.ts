@@ -1,7 +1,10 @@
 /**
  * Rate-limit plans. The published numbers (Limits table) are the default plan's (decision
- * D27); `generous` is for test runs that must never meet a limit. Limits are per account and
- * per window of `windowSeconds` on the account's sandbox clock.
+ * D27); `generous` is for test runs that must never meet a limit; `short-windows` has the
+ * published figures over windows of a few seconds, so that a run that must wait for a window
+ * to renew (the conformance suites using up every limit) waits seconds instead of a minute:
+ * `npm start` runs on it. Limits are per account and per window of
+ * `windowSeconds` on the account's sandbox clock.
  */
 export interface RateLimitPlan {
   /** Window length in seconds (the published limits are per minute). */
@@ -18,6 +21,7 @@ export interface RateLimitPlan {
 
 export const RATE_LIMIT_PLANS = {
   default: { windowSeconds: 60, general: 100, pixCreations: 30, transactionCreations: 50, queries: 200 },
+  "short-windows": { windowSeconds: 5, general: 100, pixCreations: 30, transactionCreations: 50, queries: 200 },
   generous: { windowSeconds: 60, general: 1_000_000, pixCreations: 1_000_000, transactionCreations: 1_000_000, queries: 1_000_000 },
 } as const satisfies Record<string, RateLimitPlan>;
 

@@ -99,6 +99,14 @@ export function lowerCaseHeaders(headers: Headers): Record<string, string> {
   return out;
 }
 
+/** What the server admitted on one bucket (account): in all, and by the limit it reported. */
+export interface BucketUsage {
+  bucket: string;
+  requests: number;
+  /** Admitted requests by the X-RateLimit-Limit their response reported. */
+  byLimit: Record<string, number>;
+}
+
 export class Pacer {
   private readonly buckets = new Map<string, BucketState>();
   private readonly options: Required<Omit<PacerOptions, "onWait" | "onPause">> & Pick<PacerOptions, "onWait" | "onPause">;
@@ -106,6 +114,24 @@ export class Pacer {
   /** Wall-clock time spent waiting for windows to renew, in milliseconds. */
   waitedMs = 0;
   requests = 0;
+  private readonly admitted = new Map<string, BucketUsage>();
+
+  /** Requests the server admitted (anything but a 429), per bucket: what the run's pacing had to fit in the windows. */
+  usage(): BucketUsage[] {
+    return [...this.admitted.values()];
+  }
+
+  private count(bucket: string, response: ObservedResponse): void {
+    if (response.status === 429) return;
+    let usage = this.admitted.get(bucket);
+    if (!usage) {
+      usage = { bucket, requests: 0, byLimit: {} };
+      this.admitted.set(bucket, usage);
+    }
+    usage.requests += 1;
+    const limit = integerHeader(response.headers["x-ratelimit-limit"]);
+    if (limit !== undefined) usage.byLimit[limit] = (usage.byLimit[limit] ?? 0) + 1;
+  }
 
   constructor(options: PacerOptions = {}) {
     this.options = { maxWaitSeconds: 120, maxRetries: 5, timeoutMs: 30_000, keepExchanges: 2_000, ...options };
@@ -163,7 +189,7 @@ export class Pacer {
     }
     if (state.remaining !== undefined && state.remaining <= 0) {
       const until = state.resetAt ?? now + 1000;
-      await this.wait(until - now + 100, `rate-limit window of ${bucket} used up`);
+      await this.wait(until - now + 100, `rate-limit window of ${bucket} used up (limit ${key.slice(bucket.length + 1)})`);
       // The next response tells how the window stands now.
       state.remaining = undefined;
       state.resetAt = undefined;
@@ -218,7 +244,10 @@ export class Pacer {
       // A request that wants the 429 goes out at once: waiting would defeat it.
       if (request.bucket && !request.expectRateLimited) await this.acquire(request.bucket, request);
       const { response, durationMs } = await this.once(request);
-      if (request.bucket) this.observe(request.bucket, request, response.headers);
+      if (request.bucket) {
+        this.observe(request.bucket, request, response.headers);
+        this.count(request.bucket, response);
+      }
       const refused = response.status === 429 && !request.expectRateLimited;
       if (!refused || retries >= this.options.maxRetries) {
         this.keep({ request, response, durationMs, retries });

@@ -7,7 +7,7 @@
  * A plan the target declares (`familyB.plan`) replaces the figures.
  */
 import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
-import type { RateLimitPlanFigures } from "../core/target.ts";
+import type { DeclaredRateLimitPlan, RateLimitPlanFigures } from "../core/target.ts";
 import { isObject } from "./shared.ts";
 
 export type Bucket = keyof RateLimitPlanFigures;
@@ -29,14 +29,14 @@ function publishedBuckets(op: ContractOperation): Bucket[] {
 }
 
 /** The limits of an operation; empty when the contract publishes none for its family. */
-export function limitsOf(op: ContractOperation, plan?: RateLimitPlanFigures): OperationLimit[] {
+export function limitsOf(op: ContractOperation, plan?: DeclaredRateLimitPlan): OperationLimit[] {
   const declared = op.operation["x-rate-limits"];
   if (Array.isArray(declared)) {
     return declared.filter(isObject).map((entry) => {
       const bucket = String(entry.bucket) as Bucket;
-      return { bucket, limit: plan?.[bucket] ?? Number(entry.limit), windowSeconds: entry.window === "second" ? 1 : 60 };
+      return { bucket, limit: plan?.[bucket] ?? Number(entry.limit), windowSeconds: plan?.windowSeconds ?? (entry.window === "second" ? 1 : 60) };
     });
   }
   if (op.family !== "family-b") return [];
-  return publishedBuckets(op).map((bucket) => ({ bucket, limit: (plan ?? PUBLISHED_FIGURES)[bucket], windowSeconds: 60 }));
+  return publishedBuckets(op).map((bucket) => ({ bucket, limit: (plan ?? PUBLISHED_FIGURES)[bucket], windowSeconds: plan?.windowSeconds ?? 60 }));
 }
