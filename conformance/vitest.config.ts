@@ -7,7 +7,8 @@ export default defineConfig({
   test: {
     name: "conformance",
     include: ["test/**/*.test.ts"],
-    exclude: [...configDefaults.exclude, "test/self-test/**"],
+    // The benchmarks' exit tests run on their own: `npm run test:bench-exits` (root).
+    exclude: [...configDefaults.exclude, "test/self-test/**", "test/**/*-exits.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

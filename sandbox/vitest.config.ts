@@ -1,9 +1,11 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
     name: "sandbox",
     include: ["test/**/*.test.ts"],
+    // The benchmarks' exit tests run on their own: `npm run test:bench-exits` (root).
+    exclude: [...configDefaults.exclude, "test/**/*-exits.test.ts"],
     // A local PostgreSQL for test/postgres/ where Debian's is installed (see the file).
     globalSetup: ["test/postgres/global-setup.ts"],
     testTimeout: 60_000,
