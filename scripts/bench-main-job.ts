@@ -4,8 +4,9 @@
  *   1. `npm start` as a user runs it: wall time, CPU time (every process it started), and the
  *      pass/fail/not-applicable counts of each profile's report;
  *   2. a seed run of both families against a sandbox on the published plan (limits per
- *      minute): the pacing case, with the time waited and the least waiting the published
- *      limits allow for the requests it sent (the floor);
+ *      minute): the pacing case, with the time waited and the least time the published limits
+ *      allow for the requests it sent (the floor: one window per limit's worth of requests on
+ *      the busiest account);
  *   3. the same run against a sandbox without limits (plan generous).
  *
  *   npm run bench:main-job [-- --only start,pacing,unlimited]
@@ -93,7 +94,7 @@ function pacingLine(report: RunReport): string {
   const admitted = pacing.usage.reduce((sum, u) => sum + u.requests, 0);
   const floor = pacing.floor;
   const why = floor.seconds > 0 ? ` (${floor.bucket}: ${floor.requests} requests against ${floor.limit} per ${pacing.windowSeconds} s)` : "";
-  return `${admitted} requests admitted, ${s(pacing.waitedMs / 1000)} waiting; floor the limits allow: ${s(floor.seconds)} waiting${why}`;
+  return `${admitted} requests admitted, ${s(pacing.waitedMs / 1000)} waiting; floor: the limits need at least ${s(floor.seconds)} for these requests${why}`;
 }
 
 let failed = false;

@@ -1,6 +1,6 @@
 /**
  * The pacing figures of the report: the requests the server admitted per bucket, and the
- * least waiting the limits allow for them (the floor printed beside the time waited).
+ * least time the limits allow for them (the floor printed beside the run's time).
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";

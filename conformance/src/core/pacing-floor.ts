@@ -1,8 +1,9 @@
 /**
- * The least waiting a run's requests allow: on each bucket (account), the requests the server
+ * The least time a run's requests allow: on each bucket (account), the requests the server
  * admitted must fit in windows of each limit's figure, so a bucket that needs k windows of one
- * limit waits for at least k - 1 renewals, whatever the order of the requests. The longest of
- * these is the floor the report prints beside the time the run waited.
+ * limit spans at least k - 1 renewals, whatever the order of the requests. The longest of these
+ * is the floor the report prints beside the run's time: a run shorter than it would break a
+ * limit, and the waiting it needs is what its requests cannot fill of it.
  *
  * A lower bound: a request counts against the specific limit (PIX, transactions, queries) only
  * when its response reported that limit, and two buckets the target names apart may be one
@@ -11,7 +12,7 @@
 import type { BucketUsage } from "./pacing.ts";
 
 export interface PacingFloor {
-  /** Seconds of waiting no pacing can avoid. */
+  /** Seconds the requests must span at least (windows that start with the first request). */
   seconds: number;
   /** The bucket and limit that set it, when it is above zero. */
   bucket?: string;

@@ -107,6 +107,15 @@ export interface BucketUsage {
   byLimit: Record<string, number>;
 }
 
+/** Methods whose request may be sent again after a connection failure (RFC 9110 §9.2.1). */
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** A fetch failure because the server closed or reset the connection under the request. */
+function closedConnection(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string } } | undefined)?.cause;
+  return error instanceof TypeError && ["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"].includes(cause?.code ?? "");
+}
+
 export class Pacer {
   private readonly buckets = new Map<string, BucketState>();
   private readonly options: Required<Omit<PacerOptions, "onWait" | "onPause">> & Pick<PacerOptions, "onWait" | "onPause">;
@@ -172,6 +181,11 @@ export class Pacer {
     }
   }
 
+  /** Waits until `atMs` (epoch) for a check that needs a fresh window; counted as pacing. */
+  async waitUntil(atMs: number, why: string): Promise<void> {
+    await this.wait(atMs - Date.now(), why);
+  }
+
   /** The limit a request counts against, as far as the server told: `<bucket> <limit>`. */
   private limitKey(bucket: string, request: OutgoingRequest): string | undefined {
     return this.limitOfRequest.get(`${bucket} ${requestKind(request)}`);
@@ -225,13 +239,23 @@ export class Pacer {
 
   private async once(request: OutgoingRequest): Promise<{ response: ObservedResponse; durationMs: number }> {
     const started = Date.now();
-    const response = await fetch(request.url, {
-      method: request.method,
-      headers: request.headers,
-      body: request.body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(this.options.timeoutMs),
-    });
+    const send = () =>
+      fetch(request.url, {
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+        redirect: "manual",
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
+    let response: Response;
+    try {
+      response = await send();
+    } catch (error) {
+      // A kept-alive connection the server closed just as it was reused: a safe request is
+      // sent once more on a new connection, as careful clients do. Anything else is reported.
+      if (!SAFE_METHODS.has(request.method.toUpperCase()) || !closedConnection(error)) throw error;
+      response = await send();
+    }
     const body = await response.text();
     this.requests += 1;
     return { response: { status: response.status, headers: lowerCaseHeaders(response.headers), body }, durationMs: Date.now() - started };

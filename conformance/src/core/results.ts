@@ -75,7 +75,7 @@ export interface RunReport {
   warnings: string[];
   /** Requests sent by each generic check class (src/derived/), per family. */
   derivedRequests?: Array<{ family: FamilyId; derivedClass: string; requests: number; durationMs: number }>;
-  /** Pacing: requests the server admitted per bucket, the window, and the least waiting they allow. */
+  /** Pacing: requests the server admitted per bucket, the window, and the least time the limits allow for them. */
   pacing?: { windowSeconds: number; generalLimit: number; usage: BucketUsage[]; floor: PacingFloor; waitedMs: number };
 }
 

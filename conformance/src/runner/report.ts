@@ -112,7 +112,7 @@ export function formatTimings(report: RunReport): string {
     const admitted = pacing.usage.reduce((sum, u) => sum + u.requests, 0);
     const floor = pacing.floor;
     const why = floor.seconds > 0 ? ` (${floor.bucket}: ${floor.requests} requests against a limit of ${floor.limit} per ${pacing.windowSeconds} s)` : "";
-    lines.push(`  pacing: ${admitted} requests admitted on ${pacing.usage.length} accounts, ${seconds(pacing.waitedMs)} waiting; the limits allow no less than ${seconds(floor.seconds * 1000)}${why}`);
+    lines.push(`  pacing: ${admitted} requests admitted on ${pacing.usage.length} accounts, ${seconds(pacing.waitedMs)} waiting; the limits need at least ${seconds(floor.seconds * 1000)} for them${why}`);
   }
   return lines.join("\n");
 }
