@@ -10,7 +10,7 @@ import type { Profile } from "../core/profiles/schema-profile.ts";
 import { FamilyContext, NotApplicable } from "../core/check-context.ts";
 import { documentedPairs, FAMILY_IDS, familyName, loadFamilyContract, type FamilyContract, type FamilyId } from "@payment-collection/contract/model/index.ts";
 import { exhaustLimit } from "../core/exhaust.ts";
-import { Pacer, type BucketUsage } from "../core/pacing.ts";
+import { Pacer } from "../core/pacing.ts";
 import { pacingFloor } from "../core/pacing-floor.ts";
 import { PUBLISHED_FIGURES } from "../derived/rate-limit-figures.ts";
 import { ResultSink, type CheckResult, type ExchangeNote, type RunReport, type SuiteTiming } from "../core/results.ts";
@@ -60,8 +60,6 @@ interface FamilyRun {
   contract: FamilyContract;
   ctx?: FamilyContext;
   checks: ResponseCheck[];
-  /** The family's pacer: its suites' requests and waits are counted apart. */
-  pacer: Pacer;
 }
 
 /**
@@ -74,6 +72,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   const families = options.families ?? [...FAMILY_IDS];
   const progress = options.progress ?? progressFromLog(options.log);
   const catalogue: Catalogue = loadCatalogue();
+  const pacer = new Pacer({ onPause: (ms, why) => progress.pause(ms, why) });
   const results = new ResultSink();
   const sink = {
     add(result: CheckResult) {
@@ -89,10 +88,9 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     const contract = loadFamilyContract(family, options.generatedDir);
     const target = familyTarget(options.target, family);
     const checks = [...(options.checks ?? FAMILY_CHECKS)[family]].sort((x, y) => (x.order ?? 0) - (y.order ?? 0));
-    const pacer = new Pacer({ onPause: (ms, why) => progress.pause(ms, why) });
     const ctx = target ? new FamilyContext(family, contract, profile, target, pacer, mock) : undefined;
     if (ctx) ctx.catalogue = catalogue;
-    return { family, contract, ctx, checks, pacer };
+    return { family, contract, ctx, checks };
   });
 
   const addCheckResult = (run: FamilyRun, check: ResponseCheck, source: string, result: Pick<CheckResult, "verdict" | "reasons" | "durationMs" | "decisions">) => {
@@ -137,7 +135,6 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
    */
   const timed = async (suite: string, run: FamilyRun, work: () => Promise<void>, leftOver: (reason: string) => void) => {
     const family = run.family;
-    const pacer = run.pacer;
     const before = { at: Date.now(), requests: pacer.requests, waited: pacer.waitedMs };
     const label = SUITE_LABELS[suite] ?? suite;
     const baseUrl = run.ctx!.target.baseUrl;
@@ -282,17 +279,8 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     const plan: DeclaredRateLimitPlan | undefined = options.target.familyB?.plan;
     const generalLimit = plan?.general ?? PUBLISHED_FIGURES.general;
     const windowSeconds = plan?.windowSeconds ?? 60;
-    // One bucket may be paced by both families (requests without a key share one per server).
-    const byBucket = new Map<string, BucketUsage>();
-    for (const used of runs.flatMap((run) => run.pacer.usage())) {
-      const known = byBucket.get(used.bucket) ?? { bucket: used.bucket, requests: 0, byLimit: {} };
-      known.requests += used.requests;
-      for (const [limit, count] of Object.entries(used.byLimit)) known.byLimit[limit] = (known.byLimit[limit] ?? 0) + count;
-      byBucket.set(used.bucket, known);
-    }
-    const usage = [...byBucket.values()];
-    const waitedMs = timings.reduce((sum, t) => sum + t.pacingWaitMs, 0);
-    return { windowSeconds, generalLimit, usage, floor: pacingFloor(usage, generalLimit, windowSeconds), waitedMs };
+    const usage = pacer.usage();
+    return { windowSeconds, generalLimit, usage, floor: pacingFloor(usage, generalLimit, windowSeconds), waitedMs: pacer.waitedMs };
   };
 
   try {
