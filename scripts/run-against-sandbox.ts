@@ -2,23 +2,24 @@
  * Runs the conformance suites against a fresh local sandbox, with the fixtures it needs made
  * through the sandbox's controls. For development and for measuring run times:
  *
- *   npx tsx scripts/run-against-sandbox.ts [--plan generous|default] [--family family-a|family-b] [--profile seed|full] [--junit PATH]
+ *   npx tsx scripts/run-against-sandbox.ts [--plan generous|short-windows|default] [--family family-a|family-b] [--profile seed|full] [--junit PATH]
  */
 import { parseCliOptions, USAGE, UsageError } from "@payment-collection/conformance/runner/cli-options.ts";
 import { runAndReport } from "@payment-collection/conformance/runner/run-and-report.ts";
 import { parseTarget } from "@payment-collection/conformance/core/target.ts";
 import { startTemporarySandbox } from "@payment-collection/sandbox/harness/temporary-sandbox.ts";
+import type { PlanName } from "@payment-collection/sandbox/plans.ts";
 
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   if (argv.includes("--help") || argv.includes("-h")) {
-    console.log(`usage: npx tsx scripts/run-against-sandbox.ts [--plan generous|default] [conformance options]\n\nStarts a fresh sandbox with its fixtures and runs the suites against it.\n\n${USAGE.replace(/^usage:[^\n]*\n\n/, "")}`);
+    console.log(`usage: npx tsx scripts/run-against-sandbox.ts [--plan generous|short-windows|default] [conformance options]\n\nStarts a fresh sandbox with its fixtures and runs the suites against it.\n\n${USAGE.replace(/^usage:[^\n]*\n\n/, "")}`);
     return 0;
   }
   const planAt = argv.indexOf("--plan");
   const plan = planAt >= 0 ? argv.splice(planAt, 2)[1] : "generous";
   const options = parseCliOptions(argv);
-  const sandbox = await startTemporarySandbox({ plan: plan as "generous" | "default" });
+  const sandbox = await startTemporarySandbox({ plan: plan as PlanName });
   try {
     const target = parseTarget(sandbox.target, `the sandbox at ${sandbox.url}`);
     return (await runAndReport(target, { ...options, profile: options.profile ?? "seed" })).code;

@@ -27,7 +27,7 @@ const familyA: Complete<FamilyATarget> = {
 const familyB: Complete<FamilyBTarget> = {
   baseUrl: "https://sdk.example.test",
   keys: { primary: "sdk_live_a", secondAccount: "sdk_live_b", rateLimits: "sdk_live_c", primarySecondKey: "sdk_live_d" },
-  plan: { general: 100, transactions: 50, pix: 30, queries: 200 },
+  plan: { general: 100, transactions: 50, pix: 30, queries: 200, windowSeconds: 60 },
   pathPrefix: { pix: "/v2", transactions: "/v2" },
   fixtures: { registeredBoletoIds: ["b1", "b2"], confirmedBoletoId: "b3", errorBoletoId: "b4", processingBoletoId: "b5", customerWithOpenChargeId: "c1", malformedCustomerId: "x", unknownCustomerId: "c2" },
 };

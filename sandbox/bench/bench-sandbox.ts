@@ -167,7 +167,7 @@ function target(label: string, url: string, cpu: () => number, getIds?: readonly
 const processCpu = (pid: number | undefined) => () => cpuMicros(pid!);
 
 async function measure(t: Target, kind: "post" | "get"): Promise<void> {
-  await cannon(t.url, kind, t.getIds, { duration: WARMUP });
+  if (WARMUP > 0) await cannon(t.url, kind, t.getIds, { duration: WARMUP });
   const before = t.cpu();
   const result: Measured = await cannon(t.url, kind, t.getIds);
   if (result.requests > 0) result.cpuUs = (t.cpu() - before) / result.requests;

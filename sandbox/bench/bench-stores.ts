@@ -121,7 +121,7 @@ try {
     const order = targets.map((_, i) => targets[(i + round) % targets.length]);
     for (const t of order) {
       for (const kind of ["post", "get"] as const) {
-        await measure(t, kind, WARMUP);
+        if (WARMUP > 0) await measure(t, kind, WARMUP);
         t.runs[kind].push(await measure(t, kind, DURATION));
       }
     }

@@ -7,7 +7,7 @@
  * ids), server CPU time per request from /proc, and the figures' formatting.
  *
  * Environment: BENCH_DURATION (seconds per measured run, default 5), BENCH_ROUNDS (default 3),
- * BENCH_CONNECTIONS (default 50).
+ * BENCH_CONNECTIONS (default 50), BENCH_WARMUP (seconds of warm-up per run, default 2).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -22,8 +22,8 @@ import { SANDBOX_NODE_FLAGS } from "../src/node-flags.ts";
 export const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-/** Seconds of unreported load before each measured run. */
-export const WARMUP = 2;
+/** Seconds of unreported load before each measured run (BENCH_WARMUP, default 2). */
+export const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 /** The repository's root. */
 export const ROOT = new URL("../..", import.meta.url).pathname;
 export const API_KEY = createKeyRing().keys.familyA.primary;
@@ -78,10 +78,22 @@ export async function spawnSandbox(args: string[]): Promise<{ child: ChildProces
   return { child, url: JSON.parse(line).url };
 }
 
+/** Seconds a server has to stop after SIGTERM before it is killed. */
+const STOP_GRACE_SECONDS = 10;
+
+/**
+ * Stops a child server: SIGTERM, then SIGKILL if it has not exited within the grace period.
+ * A child that already ended (by its exit code, or by a signal: exitCode stays null then) is
+ * done at once: its exit event will not come again, and waiting for it would hang the run.
+ */
 export function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once("exit", () => resolve());
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const kill = setTimeout(() => child.kill("SIGKILL"), STOP_GRACE_SECONDS * 1000);
+    child.once("exit", () => {
+      clearTimeout(kill);
+      resolve();
+    });
     child.kill("SIGTERM");
   });
 }

@@ -22,6 +22,7 @@ import { createInterface } from "node:readline";
 import { commandLine } from "@payment-collection/contract/build/command-line.ts";
 import { createKeyRing } from "../src/keys.ts";
 import { SANDBOX_NODE_FLAGS } from "../src/node-flags.ts";
+import { stop } from "./common.ts";
 
 const { values } = commandLine(
   "usage: npx tsx sandbox/bench/soak-hostile.ts [--seconds N]\n\n20 hostile clients and one well-behaved client against the sandbox for N seconds (default 120); prints the well-behaved client's latency. Never fails on a number.",
@@ -118,8 +119,7 @@ stopping = true;
 const cpuUs = cpuMicros(child.pid!) - cpuBefore;
 const elapsed = (performance.now() - started) / 1000;
 await Promise.race([Promise.all(running), sleep(15_000)]);
-child.kill("SIGTERM");
-await new Promise((r) => child.once("exit", r));
+await stop(child);
 rmSync(dir, { recursive: true, force: true });
 
 const sorted = [...latencies].sort((a, b) => a - b);

@@ -10,7 +10,7 @@
  *   --data-dir DIR        SANDBOX_DATA_DIR   SQLite data directory (default ./.sandbox-data)
  *   --store STORE         SANDBOX_STORE      sqlite (default) or postgres://user:pass@host:5432/db (shared by several instances)
  *   --instance NAME       SANDBOX_INSTANCE   this instance's name in the webhook delivery log (default host:pid:random)
- *   --plan NAME           SANDBOX_PLAN       rate-limit plan: default | generous
+ *   --plan NAME           SANDBOX_PLAN       rate-limit plan: default | short-windows | generous
  *   --durability LEVEL    SANDBOX_DURABILITY process (survives kill -9) | power (fsync per commit)
  *   --allow-private-webhooks  SANDBOX_ALLOW_PRIVATE_WEBHOOKS=1  let webhooks reach local addresses
  *   --access-log          SANDBOX_ACCESS_LOG=1  one stdout line per request: method, path (no query), status, ms, account
@@ -41,7 +41,9 @@ Starts the stateful sandbox of both families and prints its address and keys. Ct
   --store STORE             sqlite, or postgres://user:pass@host:5432/db to share one store
                             between instances (SANDBOX_STORE; default sqlite)
   --instance NAME           this instance's name in the webhook delivery log (SANDBOX_INSTANCE)
-  --plan default|generous   rate-limit plan (SANDBOX_PLAN; default: the documented limits)
+  --plan default|short-windows|generous
+                            rate-limit plan (SANDBOX_PLAN; default: the documented limits;
+                            short-windows: the same figures per 5 s window)
   --durability process|power  process: survives kill -9; power: fsync per commit
                             (SANDBOX_DURABILITY; default process)
   --allow-private-webhooks  let webhooks reach local addresses (SANDBOX_ALLOW_PRIVATE_WEBHOOKS=1)

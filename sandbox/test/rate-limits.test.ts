@@ -151,3 +151,25 @@ describe("a custom plan", () => {
     expect(remaining).toEqual(Array.from({ length: 20 }, (_, i) => i));
   });
 });
+
+describe("the short-windows plan (npm start)", () => {
+  let t: TestSandbox;
+  beforeAll(async () => {
+    t = await startTestSandbox({ plan: "short-windows", now: () => FROZEN });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+  afterEach(() => expectAllConformant(t));
+
+  it("keeps the published figures and renews every 5 seconds: a 429 waits seconds, not a minute", async () => {
+    const client = t.client(t.sandbox.keys.familyB.rateLimits);
+    const first = await client.get("/sdk/status/health");
+    // 14:30:10.250 lies in the window 14:30:10-14:30:15.
+    expect(limits(first)).toMatchObject({ limit: 100, remaining: 99, reset: Date.parse("2026-11-21T14:30:15Z") / 1000 });
+    for (let i = 1; i < 100; i++) expect((await client.get("/sdk/status/health")).status).toBe(200);
+    const refused = await client.get("/sdk/status/health");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeLessThanOrEqual(5);
+  });
+});

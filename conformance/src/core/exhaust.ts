@@ -9,6 +9,9 @@
  */
 import type { FamilyContext } from "./check-context.ts";
 
+/** How often a window may renew while the limit is used up (short windows) before giving up. */
+const MAX_RENEWALS = 2;
+
 /** The cheapest counted request of each family: it changes nothing on the server. */
 export const CHEAP_OPERATION = { "family-a": "getMerchant", "family-b": "getHealth" } as const;
 
@@ -43,8 +46,11 @@ export async function exhaustLimit(ctx: FamilyContext, options: ExhaustOptions):
   // Without headers, try the document's general limit (100 per minute) with a margin.
   const budget = Number.isFinite(remaining) ? remaining + 5 : Number.isFinite(limit) ? limit + 5 : Math.min(options.cap, 150);
   let sent = 1;
-  while (sent < budget) {
-    const batch = Math.min(parallel, budget - sent);
+  let allowed = budget;
+  let renewals = 0;
+  let lastRemaining = remaining;
+  while (sent < allowed) {
+    const batch = Math.min(parallel, allowed - sent);
     const responses = await Promise.all(Array.from({ length: batch }, send));
     sent += batch;
     if (responses.some((r) => r.status === 429)) return undefined;
@@ -56,6 +62,13 @@ export async function exhaustLimit(ctx: FamilyContext, options: ExhaustOptions):
       throw new LimitNotEnforced(`request ${position} went past the ${remaining} the server announced as left (X-RateLimit-Remaining) and was answered ${other.status}, not 429`);
     }
     if (other) return `using up the limit stopped: ${ctx.operation(operationId).path} answered ${other.status}`;
+    // A window that renewed meanwhile (Remaining went up) starts the server's count again.
+    const left = Math.min(...responses.map((r) => Number(r.headers["x-ratelimit-remaining"])));
+    if (Number.isFinite(left) && left > lastRemaining && renewals < MAX_RENEWALS) {
+      renewals += 1;
+      allowed = sent + left + 5;
+    }
+    if (Number.isFinite(left)) lastRemaining = left;
   }
   if (Number.isFinite(limit) || Number.isFinite(remaining)) {
     throw new LimitNotEnforced(`no 429 after ${sent} requests in a row although the server announced X-RateLimit-Limit ${Number.isFinite(limit) ? limit : "(absent)"}, Remaining ${Number.isFinite(remaining) ? remaining : "(absent)"}: the limit is announced and not enforced`);

@@ -99,6 +99,23 @@ export function lowerCaseHeaders(headers: Headers): Record<string, string> {
   return out;
 }
 
+/** What the server admitted on one bucket (account): in all, and by the limit it reported. */
+export interface BucketUsage {
+  bucket: string;
+  requests: number;
+  /** Admitted requests by the X-RateLimit-Limit their response reported. */
+  byLimit: Record<string, number>;
+}
+
+/** Methods whose request may be sent again after a connection failure (RFC 9110 §9.2.1). */
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** A fetch failure because the server closed or reset the connection under the request. */
+function closedConnection(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string } } | undefined)?.cause;
+  return error instanceof TypeError && ["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"].includes(cause?.code ?? "");
+}
+
 export class Pacer {
   private readonly buckets = new Map<string, BucketState>();
   private readonly options: Required<Omit<PacerOptions, "onWait" | "onPause">> & Pick<PacerOptions, "onWait" | "onPause">;
@@ -106,6 +123,24 @@ export class Pacer {
   /** Wall-clock time spent waiting for windows to renew, in milliseconds. */
   waitedMs = 0;
   requests = 0;
+  private readonly admitted = new Map<string, BucketUsage>();
+
+  /** Requests the server admitted (anything but a 429), per bucket: what the run's pacing had to fit in the windows. */
+  usage(): BucketUsage[] {
+    return [...this.admitted.values()];
+  }
+
+  private count(bucket: string, response: ObservedResponse): void {
+    if (response.status === 429) return;
+    let usage = this.admitted.get(bucket);
+    if (!usage) {
+      usage = { bucket, requests: 0, byLimit: {} };
+      this.admitted.set(bucket, usage);
+    }
+    usage.requests += 1;
+    const limit = integerHeader(response.headers["x-ratelimit-limit"]);
+    if (limit !== undefined) usage.byLimit[limit] = (usage.byLimit[limit] ?? 0) + 1;
+  }
 
   constructor(options: PacerOptions = {}) {
     this.options = { maxWaitSeconds: 120, maxRetries: 5, timeoutMs: 30_000, keepExchanges: 2_000, ...options };
@@ -146,6 +181,11 @@ export class Pacer {
     }
   }
 
+  /** Waits until `atMs` (epoch) for a check that needs a fresh window; counted as pacing. */
+  async waitUntil(atMs: number, why: string): Promise<void> {
+    await this.wait(atMs - Date.now(), why);
+  }
+
   /** The limit a request counts against, as far as the server told: `<bucket> <limit>`. */
   private limitKey(bucket: string, request: OutgoingRequest): string | undefined {
     return this.limitOfRequest.get(`${bucket} ${requestKind(request)}`);
@@ -163,7 +203,7 @@ export class Pacer {
     }
     if (state.remaining !== undefined && state.remaining <= 0) {
       const until = state.resetAt ?? now + 1000;
-      await this.wait(until - now + 100, `rate-limit window of ${bucket} used up`);
+      await this.wait(until - now + 100, `rate-limit window of ${bucket} used up (limit ${key.slice(bucket.length + 1)})`);
       // The next response tells how the window stands now.
       state.remaining = undefined;
       state.resetAt = undefined;
@@ -199,13 +239,23 @@ export class Pacer {
 
   private async once(request: OutgoingRequest): Promise<{ response: ObservedResponse; durationMs: number }> {
     const started = Date.now();
-    const response = await fetch(request.url, {
-      method: request.method,
-      headers: request.headers,
-      body: request.body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(this.options.timeoutMs),
-    });
+    const send = () =>
+      fetch(request.url, {
+        method: request.method,
+        headers: request.headers,
+        body: request.body,
+        redirect: "manual",
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
+    let response: Response;
+    try {
+      response = await send();
+    } catch (error) {
+      // A kept-alive connection the server closed just as it was reused: a safe request is
+      // sent once more on a new connection, as careful clients do. Anything else is reported.
+      if (!SAFE_METHODS.has(request.method.toUpperCase()) || !closedConnection(error)) throw error;
+      response = await send();
+    }
     const body = await response.text();
     this.requests += 1;
     return { response: { status: response.status, headers: lowerCaseHeaders(response.headers), body }, durationMs: Date.now() - started };
@@ -218,7 +268,10 @@ export class Pacer {
       // A request that wants the 429 goes out at once: waiting would defeat it.
       if (request.bucket && !request.expectRateLimited) await this.acquire(request.bucket, request);
       const { response, durationMs } = await this.once(request);
-      if (request.bucket) this.observe(request.bucket, request, response.headers);
+      if (request.bucket) {
+        this.observe(request.bucket, request, response.headers);
+        this.count(request.bucket, response);
+      }
       const refused = response.status === 429 && !request.expectRateLimited;
       if (!refused || retries >= this.options.maxRetries) {
         this.keep({ request, response, durationMs, retries });

@@ -4,6 +4,8 @@
  * yields one CheckResult; the report, the coverage and the JUnit output read only these.
  */
 import type { Profile } from "./profiles/schema-profile.ts";
+import type { BucketUsage } from "./pacing.ts";
+import type { PacingFloor } from "./pacing-floor.ts";
 import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 
 export type Verdict = "pass" | "fail" | "not-applicable";
@@ -73,6 +75,8 @@ export interface RunReport {
   warnings: string[];
   /** Requests sent by each generic check class (src/derived/), per family. */
   derivedRequests?: Array<{ family: FamilyId; derivedClass: string; requests: number; durationMs: number }>;
+  /** Pacing: requests the server admitted per bucket, the window, and the least time the limits allow for them. */
+  pacing?: { windowSeconds: number; generalLimit: number; usage: BucketUsage[]; floor: PacingFloor; waitedMs: number };
 }
 
 /** Collects results; sources add to it as they run, in any order. */

@@ -36,14 +36,24 @@ export interface RateLimitPlanFigures {
   queries: number;
 }
 
+/**
+ * A plan a target declares: the figures, and the window they apply to when it is not the
+ * published minute (a sandbox run on short windows, so that waiting for a renewal is short).
+ */
+export interface DeclaredRateLimitPlan extends RateLimitPlanFigures {
+  /** Window length in seconds (default 60: the published limits are per minute). */
+  windowSeconds?: number;
+}
+
 export interface FamilyBTarget {
   baseUrl: string;
   keys: { primary?: string; secondAccount?: string; rateLimits?: string; primarySecondKey?: string };
   /**
-   * The accounts' declared plan (limits per minute); absent: the published figures. Both the
-   * limits a server enforces without headers and the `X-RateLimit-Limit` it announces are held to it.
+   * The accounts' declared plan (limits per window, a minute unless it says otherwise); absent:
+   * the published figures. Both the limits a server enforces without headers and the
+   * `X-RateLimit-Limit` and `X-RateLimit-Reset` it announces are held to it.
    */
-  plan?: RateLimitPlanFigures;
+  plan?: DeclaredRateLimitPlan;
   pathPrefix: { pix: string; transactions: string };
   fixtures: {
     registeredBoletoIds: string[];

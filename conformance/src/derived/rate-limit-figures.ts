@@ -8,7 +8,7 @@
  * server to an operation's limits at all is asked of the one answer (document-word.ts).
  */
 import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
-import type { RateLimitPlanFigures } from "../core/target.ts";
+import type { DeclaredRateLimitPlan, RateLimitPlanFigures } from "../core/target.ts";
 import { asserted, type Profile } from "../core/profiles/document-word.ts";
 
 export type Bucket = keyof RateLimitPlanFigures;
@@ -34,11 +34,11 @@ function publishedBuckets(op: ContractOperation): Bucket[] {
  * none for its family, or when they are a decision the profile does not assert (family A's
  * `x-rate-limits` are decision D09: under seed a server need not limit family A at all).
  */
-export function limitsOf(op: ContractOperation, profile: Profile, plan?: RateLimitPlanFigures): OperationLimit[] {
+export function limitsOf(op: ContractOperation, profile: Profile, plan?: DeclaredRateLimitPlan): OperationLimit[] {
   if (!asserted(profile, { kind: "behaviour", node: op, about: "x-rate-limits" })) return [];
   if (op.rateLimits.length > 0) {
-    return op.rateLimits.map(({ bucket, limit }) => ({ bucket, limit: plan?.[bucket] ?? limit, windowSeconds: 60 }));
+    return op.rateLimits.map(({ bucket, limit }) => ({ bucket, limit: plan?.[bucket] ?? limit, windowSeconds: plan?.windowSeconds ?? 60 }));
   }
   if (op.family !== "family-b") return [];
-  return publishedBuckets(op).map((bucket) => ({ bucket, limit: (plan ?? PUBLISHED_FIGURES)[bucket], windowSeconds: 60 }));
+  return publishedBuckets(op).map((bucket) => ({ bucket, limit: (plan ?? PUBLISHED_FIGURES)[bucket], windowSeconds: plan?.windowSeconds ?? 60 }));
 }

@@ -107,6 +107,13 @@ export function formatTimings(report: RunReport): string {
     lines.push(`  ${t.family ?? "-"} ${t.suite}: ${seconds(t.durationMs)} (${t.requests} requests${wait})`);
   }
   lines.push(`  total: ${seconds(report.durationMs)}`);
+  const pacing = report.pacing;
+  if (pacing && pacing.usage.length > 0) {
+    const admitted = pacing.usage.reduce((sum, u) => sum + u.requests, 0);
+    const floor = pacing.floor;
+    const why = floor.seconds > 0 ? ` (${floor.bucket}: ${floor.requests} requests against a limit of ${floor.limit} per ${pacing.windowSeconds} s)` : "";
+    lines.push(`  pacing: ${admitted} requests admitted on ${pacing.usage.length} accounts, ${seconds(pacing.waitedMs)} waiting; the limits need at least ${seconds(floor.seconds * 1000)} for them${why}`);
+  }
   return lines.join("\n");
 }
 

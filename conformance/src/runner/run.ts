@@ -11,11 +11,13 @@ import { FamilyContext, NotApplicable } from "../core/check-context.ts";
 import { documentedPairs, FAMILY_IDS, familyName, loadFamilyContract, type FamilyContract, type FamilyId } from "@payment-collection/contract/model/index.ts";
 import { exhaustLimit } from "../core/exhaust.ts";
 import { Pacer } from "../core/pacing.ts";
+import { pacingFloor } from "../core/pacing-floor.ts";
+import { PUBLISHED_FIGURES } from "../derived/rate-limit-figures.ts";
 import { ResultSink, type CheckResult, type ExchangeNote, type RunReport, type SuiteTiming } from "../core/results.ts";
 import { SCENARIOS } from "../scenarios/index.ts";
 import { runScenario, type Scenario } from "../core/scenario.ts";
 import { loadCatalogue, statementsFor, type Catalogue } from "../core/statement-map.ts";
-import { familyTarget, TARGET_KEYS, type Target } from "../core/target.ts";
+import { familyTarget, TARGET_KEYS, type DeclaredRateLimitPlan, type Target } from "../core/target.ts";
 import { runDerived, type DerivedOptions } from "../derived/index.ts";
 import { progressFromLog, type RunProgress } from "./progress.ts";
 import { tcpProblem } from "./reachability.ts";
@@ -269,9 +271,21 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     documented: runs.flatMap((run) => documentedPairs(run.contract).map((pair) => ({ ...pair, family: run.family }))),
     warnings,
     derivedRequests,
+    pacing: pacingSummary(),
   });
 
+  /** The figures the pacing had to respect: the target's declared plan, else the published ones. */
+  const pacingSummary = (): RunReport["pacing"] => {
+    const plan: DeclaredRateLimitPlan | undefined = options.target.familyB?.plan;
+    const generalLimit = plan?.general ?? PUBLISHED_FIGURES.general;
+    const windowSeconds = plan?.windowSeconds ?? 60;
+    const usage = pacer.usage();
+    return { windowSeconds, generalLimit, usage, floor: pacingFloor(usage, generalLimit, windowSeconds), waitedMs: pacer.waitedMs };
+  };
+
   try {
+    // One family after the other: the families' accounts may be one on the server, and checks
+    // that read the rate-limit headers must not see the other family's requests.
     for (const run of runs) await runStage(run, "main");
     for (const run of runs) await runStage(run, "exhaust");
   } catch (error) {

@@ -45,9 +45,10 @@ export interface SandboxTargetOptions {
   declarePlan?: RateLimitPlan;
 }
 
-/** A sandbox plan in the target's terms (per-minute figures by resource of the Limits table). */
+/** A sandbox plan in the target's terms (figures by resource of the Limits table, and a window other than the minute). */
 function targetPlan(plan: RateLimitPlan): Record<string, number> {
-  return { general: plan.general, transactions: plan.transactionCreations, pix: plan.pixCreations, queries: plan.queries };
+  const figures = { general: plan.general, transactions: plan.transactionCreations, pix: plan.pixCreations, queries: plan.queries };
+  return plan.windowSeconds === 60 ? figures : { ...figures, windowSeconds: plan.windowSeconds };
 }
 
 /** Creates the fixtures on a running sandbox and returns the target file content that names them. */

@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+// `npm run test:bench-exits`: every benchmark script, started with tiny settings, must exit 0
+// by itself and leave no process behind. Kept out of `npm test` (each file runs servers under
+// load for tens of seconds); CI runs it after the main job.
+export default defineConfig({
+  test: {
+    include: ["*/test/**/*-exits.test.ts"],
+    // The sandbox's global setup gives bench:stores its PostgreSQL where Debian's is installed.
+    globalSetup: ["sandbox/test/postgres/global-setup.ts"],
+    maxWorkers: 2,
+  },
+});
