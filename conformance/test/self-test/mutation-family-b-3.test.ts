@@ -1,0 +1,5 @@
+/** Family B's suite against servers broken in one way (see mutation.ts), part 3 of 3. */
+import { describe } from "vitest";
+import { mutationSuite } from "./mutation.ts";
+
+describe("the family B suite against servers broken in one way (part 3 of 3)", () => mutationSuite("family-b", 3, 3));
