@@ -1,0 +1,209 @@
+/**
+ * Rules that span exchanges, as far as traffic can show them:
+ * - idempotency: a replay with the same key (per API key) and the same payload returns the
+ *   same record;
+ * - tenant isolation: a record created with one account's key is never returned to another
+ *   account's key (only when the accounts are known: keys alone do not say which account they
+ *   belong to);
+ * - rate-limit headers within one window: Remaining never rises between exchanges that
+ *   followed one another, never exceeds Limit, and Reset is not in the past;
+ * - consistency: a record read later carries the values it was created (or last updated) with.
+ * Each rule names the statements the catalogue links to the generic check class that enforces
+ * the same rule on a live run (`enforcedBy`), or the decision that marks the element.
+ */
+import { isObject, type FamilyId, type OperationMatch } from "@payment-collection/contract/model/index.ts";
+import type { Catalogue } from "../core/statement-map.ts";
+import type { Profile } from "../core/profiles/index.ts";
+import { classStatements } from "../derived/index.ts";
+import { createdIdOf, createsRecord, idempotencyHeaders, pathParameters, resourceOf } from "../derived/id-links.ts";
+import { is2xx, recordOf, sameValue, sharedLeaves, stable, type DerivedClass } from "../derived/shared.ts";
+import type { Finding, Naming } from "./attribution.ts";
+import type { TrafficExchange } from "./exchange.ts";
+import type { FamilyRoute } from "./routing.ts";
+
+export type CrossRule = "idempotency" | "tenant-isolation" | "rate-limit-window" | "created-then-read";
+
+export interface CrossFinding extends Finding {
+  rule: CrossRule;
+  naming: Naming;
+}
+
+const RULE_CLASS: Record<CrossRule, DerivedClass> = {
+  idempotency: "idempotency-key-space",
+  "tenant-isolation": "tenant-isolation",
+  "rate-limit-window": "rate-limits",
+  "created-then-read": "consistency",
+};
+
+interface RecordState {
+  account?: string;
+  /** The values a read must show: what the creation (then each update) sent. */
+  expected: unknown;
+  /** A change whose effect on a read the rule does not predict (delete, cancel). */
+  changed: boolean;
+}
+
+interface WindowState {
+  remaining: number;
+  endedAt: number;
+}
+
+/** Entries each memory of the rules keeps at most: a long proxy run must not grow without bound. */
+const MEMORY = 20_000;
+
+function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > MEMORY) map.delete(map.keys().next().value as K);
+}
+
+const lastLiteral = (path: string) => path.split("/").filter((s) => s && !s.startsWith("{")).pop() ?? "";
+const parse = (text: string | undefined): unknown => {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
+/** Deep merge of an update into the values expected of a record. */
+function merged(base: unknown, update: unknown): unknown {
+  if (!isObject(base) || !isObject(update)) return update;
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(update)) out[k] = merged(base[k], v);
+  return out;
+}
+
+export class CrossExchangeRules {
+  private readonly replays = new Map<string, { payload: string; id?: string; exchangeId: number }>();
+  private readonly records = new Map<string, RecordState>();
+  private readonly windows = new Map<string, WindowState[]>();
+  /** Rules that had something to judge, for coverage. */
+  readonly exercised = new Set<CrossRule>();
+
+  constructor(
+    private readonly catalogue: Catalogue,
+    private readonly profile: Profile,
+    /** `accounts`: API key -> account name; undefined: accounts unknown (tenant isolation not judged). */
+    private readonly source: { accounts?: Map<string, string> },
+  ) {}
+
+  private naming(rule: CrossRule, family: FamilyId, prefer?: (id: string) => boolean): Naming {
+    const ids = classStatements(RULE_CLASS[rule], family, this.catalogue);
+    const id = (prefer ? ids.find(prefer) : undefined) ?? ids[0];
+    return id ? { id, kind: "statement" } : { id: "contract", kind: "contract" };
+  }
+
+  /** Statements the rules name for a family (for statement coverage). */
+  statementsOf(rule: CrossRule, family: FamilyId): string[] {
+    return classStatements(RULE_CLASS[rule], family, this.catalogue);
+  }
+
+  observe(route: FamilyRoute, op: OperationMatch, exchange: TrafficExchange): CrossFinding[] {
+    const family = route.family;
+    const key = exchange.requestHeaders[route.contract.apiKeyHeader.toLowerCase()];
+    const findings: CrossFinding[] = [];
+    findings.push(...this.rateLimitWindow(route, op, exchange, key));
+    if (!is2xx(exchange) || exchange.responseBodyTooLarge || exchange.requestBodyTooLarge) return findings;
+    const body = parse(exchange.responseBody);
+
+    // Idempotency: same API key, same idempotency key, same payload -> the same record.
+    for (const header of idempotencyHeaders(op)) {
+      const idempotencyKey = exchange.requestHeaders[header.toLowerCase()];
+      if (!idempotencyKey) continue;
+      const scope = `${family}\u0000${op.operationId}\u0000${key ?? ""}\u0000${idempotencyKey}`;
+      const payload = JSON.stringify(stable(parse(exchange.requestBody)) ?? exchange.requestBody ?? "");
+      const id = createdIdOf(body);
+      const first = this.replays.get(scope);
+      if (!first) remember(this.replays, scope, { payload, id, exchangeId: exchange.id });
+      else if (first.payload === payload) {
+        this.exercised.add("idempotency");
+        if (first.id !== undefined && id !== undefined && first.id !== id) {
+          findings.push({
+            rule: "idempotency",
+            naming: this.naming("idempotency", family, (s) => /replay|idempotency-key/.test(s)),
+            place: "body",
+            expected: `the record of the first request with ${header} ${JSON.stringify(idempotencyKey)} (exchange ${first.exchangeId}): ${first.id}`,
+            seen: `a new record ${id}`,
+          });
+        }
+      }
+    }
+
+    // Records: creation, updates, reads.
+    const account = key === undefined ? undefined : this.source.accounts?.get(key);
+    if (createsRecord(route.contract, op) && pathParameters(op).length === 0) {
+      const id = createdIdOf(body);
+      if (id) remember(this.records, `${family}/${lastLiteral(op.path)}/${id}`, { account, expected: parse(exchange.requestBody), changed: false });
+      return findings;
+    }
+    for (const parameter of pathParameters(op)) {
+      const resource = resourceOf(op, parameter);
+      const record = this.records.get(`${family}/${resource}/${op.pathParams[parameter]}`);
+      if (!record) continue;
+      if (this.source.accounts && key !== undefined) {
+        this.exercised.add("tenant-isolation");
+        if (record.account !== undefined && account !== record.account) {
+          findings.push({
+            rule: "tenant-isolation",
+            naming: this.naming("tenant-isolation", family),
+            place: "status",
+            expected: `a refusal: the record ${op.pathParams[parameter]} belongs to another account`,
+            seen: `${exchange.status}, the record returned to ${account === undefined ? "a key of no known account" : `account ${account}`}`,
+          });
+        }
+      }
+      if (op.method === "PUT" || op.method === "PATCH") record.expected = merged(record.expected, parse(exchange.requestBody));
+      else if (op.method !== "GET") record.changed = true;
+      else if (!record.changed && op.path.endsWith(`/{${parameter}}`)) {
+        this.exercised.add("created-then-read");
+        const differences = sharedLeaves(record.expected, recordOf(body))
+          .filter((leaf) => !/(^|\.)status$/.test(leaf.path) && !sameValue(leaf.sent, leaf.received));
+        for (const leaf of differences) {
+          findings.push({
+            rule: "created-then-read",
+            naming: this.naming("created-then-read", family),
+            place: "body",
+            path: leaf.path,
+            expected: `${leaf.path} as created or last updated: ${JSON.stringify(leaf.sent)}`,
+            seen: JSON.stringify(leaf.received),
+          });
+        }
+      }
+    }
+    return findings;
+  }
+
+  private rateLimitWindow(route: FamilyRoute, op: OperationMatch, exchange: TrafficExchange, key: string | undefined): CrossFinding[] {
+    const header = (name: string) => exchange.responseHeaders[name.toLowerCase()];
+    const limit = Number(header("X-RateLimit-Limit"));
+    const remaining = Number(header("X-RateLimit-Remaining"));
+    const reset = Number(header("X-RateLimit-Reset"));
+    if (key === undefined || !Number.isFinite(limit) || !Number.isFinite(remaining) || header("X-RateLimit-Remaining") === undefined) return [];
+    // Where the headers exist by a decision (family A), seed does not hold them; full names the decision.
+    const documented = op.responses.flatMap((r) => r.headers).find((h) => h.name.toLowerCase() === "x-ratelimit-remaining");
+    if (documented?.decision && this.profile === "seed") return [];
+    const naming: Naming = documented?.decision ? { id: documented.decision, kind: "decision" } : this.naming("rate-limit-window", route.family, (s) => /HEADER/.test(s));
+    this.exercised.add("rate-limit-window");
+    const findings: CrossFinding[] = [];
+    const base = { rule: "rate-limit-window" as const, naming, place: "header" as const };
+    if (remaining > limit) findings.push({ ...base, path: "X-RateLimit-Remaining", expected: `X-RateLimit-Remaining at most X-RateLimit-Limit (${limit})`, seen: String(remaining) });
+    if (Number.isFinite(reset) && header("X-RateLimit-Reset") !== undefined && reset * 1000 < exchange.startedAt - 1000) {
+      findings.push({ ...base, path: "X-RateLimit-Reset", expected: `a Unix time in the future (the response came at ${Math.floor(exchange.endedAt / 1000)})`, seen: String(reset) });
+    }
+    const buckets = op.rateLimits.map((r) => r.bucket).sort().join("+");
+    const window = `${route.family}\u0000${key}\u0000${buckets}\u0000${limit}\u0000${reset}`;
+    const seen = this.windows.get(window) ?? [];
+    // Only exchanges that ended before this one started are ordered; concurrent ones may cross.
+    const before = seen.filter((w) => w.endedAt <= exchange.startedAt);
+    const lowest = before.length > 0 ? Math.min(...before.map((w) => w.remaining)) : undefined;
+    if (lowest !== undefined && remaining > lowest) {
+      findings.push({ ...base, path: "X-RateLimit-Remaining", expected: `X-RateLimit-Remaining at most ${lowest} (an earlier response of the same window)`, seen: String(remaining) });
+    }
+    seen.push({ remaining, endedAt: exchange.endedAt });
+    if (seen.length > 64) seen.splice(0, seen.length - 64);
+    remember(this.windows, window, seen);
+    return findings;
+  }
+}

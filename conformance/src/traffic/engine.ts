@@ -1,0 +1,210 @@
+/**
+ * The one validation engine of both front ends (the proxy, the HAR check): each exchange is
+ * routed to its family and operation, checked on its own (exchange-checks.ts) and with the
+ * exchanges before it (cross-exchange.ts); every violation is named by its statement (or, under
+ * `full`, its decision), carries expected vs seen and a curl reproduction with the key redacted,
+ * and is counted for the reports: per (operation, status) seen, coverage of the documented
+ * responses and of the statements exercised.
+ */
+import { documentedPairs, type FamilyId } from "@payment-collection/contract/model/index.ts";
+import { loadCatalogue, statementsFor, type Catalogue } from "../core/statement-map.ts";
+import type { Profile } from "../core/profiles/index.ts";
+import { nameFinding, type Finding, type Naming } from "./attribution.ts";
+import { checkRequest, checkResponse } from "./exchange-checks.ts";
+import { CrossExchangeRules, type CrossRule } from "./cross-exchange.ts";
+import { keyFingerprint, redactKeys, reproductionOf, type TrafficExchange } from "./exchange.ts";
+import type { FamilyRoute, Routed } from "./routing.ts";
+
+/** `server`: what the server answered; `consumer`: what the client sent; `upstream`: the server could not be reached. */
+export type Side = "server" | "consumer" | "upstream";
+
+export interface Violation {
+  side: Side;
+  exchangeId: number;
+  family: FamilyId;
+  /** Undefined: the request matched no operation. */
+  operationId?: string;
+  method: string;
+  path: string;
+  status: number;
+  naming: Naming;
+  rule?: CrossRule;
+  expected: string;
+  seen: string;
+  /** The API key's fingerprint (`key#...`), never the key. */
+  key?: string;
+  reproduction: string;
+}
+
+export interface EngineOptions {
+  profile: Profile;
+  routes: FamilyRoute[];
+  catalogue?: Catalogue;
+  /** API key -> account, for tenant isolation. */
+  accounts?: Map<string, string>;
+  /** Called for each violation as it is found (the proxy prints it at once). */
+  onViolation?: (violation: Violation) => void;
+}
+
+export interface CaseTally {
+  family: FamilyId;
+  operationId: string;
+  /** The documented status key, or the status seen when undocumented. */
+  status: string;
+  exchanges: number;
+  violations: number;
+}
+
+export interface TrafficSummary {
+  profile: Profile;
+  exchanges: number;
+  /** Exchanges with hosts of neither family (HAR), counted and skipped. */
+  skippedOtherHosts: number;
+  notValidated: { tooLarge: number };
+  upstreamFaults: number;
+  violations: Violation[];
+  consumerFindings: Violation[];
+  cases: CaseTally[];
+  coverage: {
+    responses: { seen: number; documented: number; percent: number; missing: string[] };
+    statements: { exercised: string[]; wire: number; percent: number };
+    rules: CrossRule[];
+  };
+}
+
+export class TrafficEngine {
+  readonly catalogue: Catalogue;
+  private readonly rules: CrossExchangeRules;
+  private readonly keys = new Set<string>();
+  private readonly cases = new Map<string, CaseTally>();
+  private readonly statementsExercised = new Set<string>();
+  private readonly violations: Violation[] = [];
+  private readonly consumerFindings: Violation[] = [];
+  private exchanges = 0;
+  private skipped = 0;
+  private tooLarge = 0;
+  private upstreamFaults = 0;
+  /** Violations kept for the reports: a long run keeps counting but stops storing. */
+  static readonly KEPT = 10_000;
+  private dropped = 0;
+
+  constructor(readonly options: EngineOptions) {
+    this.catalogue = options.catalogue ?? loadCatalogue();
+    this.rules = new CrossExchangeRules(this.catalogue, options.profile, options);
+  }
+
+  /** An exchange with a host of neither family: counted, not checked. */
+  skip(): void {
+    this.exchanges += 1;
+    this.skipped += 1;
+  }
+
+  /** Checks one exchange; returns the violations and consumer findings it showed. */
+  observe(exchange: TrafficExchange, routed: Routed): Violation[] {
+    this.exchanges += 1;
+    const { route, op, path } = routed;
+    const keyHeader = route.contract.apiKeyHeader;
+    const key = exchange.requestHeaders[keyHeader.toLowerCase()];
+    if (key !== undefined) this.keys.add(key);
+    const found: Violation[] = [];
+    const base = {
+      exchangeId: exchange.id,
+      family: route.family,
+      operationId: op?.operationId,
+      method: exchange.method,
+      path: new URL(exchange.url).pathname,
+      status: exchange.status,
+      key: key === undefined ? undefined : keyFingerprint(key),
+    };
+    const reproduction = () => redactKeys(reproductionOf(exchange, keyHeader), this.keys);
+    const add = (side: Side, naming: Naming, finding: Pick<Finding, "expected" | "seen">, rule?: CrossRule) =>
+      found.push({ ...base, side, naming, rule, expected: redactKeys(finding.expected, this.keys), seen: redactKeys(finding.seen, this.keys), reproduction: reproduction() });
+
+    if (exchange.upstreamFault) {
+      this.upstreamFaults += 1;
+      add("upstream", { id: "upstream", kind: "contract" }, { expected: "an answer from the upstream server", seen: exchange.upstreamFault });
+      return this.record(found);
+    }
+    if (exchange.responseBodyTooLarge || exchange.requestBodyTooLarge) this.tooLarge += 1;
+
+    const successStatus = op?.responses.find((r) => r.status.startsWith("2"))?.status ?? "200";
+    for (const finding of checkRequest(op, exchange, this.options.profile, route, path)) {
+      const naming = op
+        ? nameFinding(this.catalogue, { family: route.family, contract: route.contract, op, status: successStatus, profile: this.options.profile, schema: op.requestBody?.schema, decision: op.parameters.find((p) => p.name === finding.path)?.decision }, finding)
+        : { id: "contract", kind: "contract" as const };
+      add("consumer", naming, finding);
+    }
+    if (!op) return this.record(found);
+
+    const verdict = checkResponse(op, exchange, this.options.profile, this.catalogue, route);
+    const status = verdict.documented ?? String(exchange.status);
+    const caseKey = `${route.family}/${op.operationId}/${status}`;
+    const tally = this.cases.get(caseKey) ?? { family: route.family, operationId: op.operationId, status, exchanges: 0, violations: 0 };
+    tally.exchanges += 1;
+    this.cases.set(caseKey, tally);
+    if (verdict.documented) {
+      for (const id of statementsFor(this.catalogue, route.contract, { family: route.family, operationId: op.operationId, status: verdict.documented, errorCode: verdict.errorCode })) this.statementsExercised.add(id);
+    }
+    const target = {
+      family: route.family,
+      contract: route.contract,
+      op,
+      status: verdict.documented ?? successStatus,
+      errorCode: verdict.errorCode,
+      schema: verdict.response?.schema,
+      profile: this.options.profile,
+      decision: verdict.response?.decided?.decision ?? op.markings.decision,
+    };
+    for (const finding of verdict.findings) {
+      const headerDecision = finding.place === "header" ? verdict.response?.headers.find((h) => h.name.toLowerCase() === finding.path?.toLowerCase())?.decision : undefined;
+      add("server", nameFinding(this.catalogue, { ...target, decision: headerDecision ?? target.decision }, finding), finding);
+    }
+    for (const finding of this.rules.observe(route, op, exchange)) add("server", finding.naming, finding, finding.rule);
+    tally.violations += found.filter((v) => v.side === "server").length;
+    return this.record(found);
+  }
+
+  private record(found: Violation[]): Violation[] {
+    for (const violation of found) {
+      const list = violation.side === "consumer" ? this.consumerFindings : this.violations;
+      if (list.length < TrafficEngine.KEPT) list.push(violation);
+      else this.dropped += 1;
+      this.options.onViolation?.(violation);
+    }
+    return found;
+  }
+
+  summary(): TrafficSummary {
+    const documented = this.options.routes.flatMap((route) => documentedPairs(route.contract).map((p) => `${route.family}/${p.operationId}/${p.status}`));
+    const seen = new Set([...this.cases.keys()]);
+    const missing = documented.filter((pair) => !seen.has(pair));
+    const families = new Set(this.options.routes.map((r) => r.family));
+    const wire = this.catalogue.statements.filter((s) => s.wire && (s.family === "both" || families.has(s.family === "A" ? "family-a" : "family-b")));
+    for (const rule of this.rules.exercised) for (const family of families) for (const id of this.rules.statementsOf(rule, family)) this.statementsExercised.add(id);
+    const exercised = wire.map((s) => s.id).filter((id) => this.statementsExercised.has(id));
+    const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 1000) / 10);
+    return {
+      profile: this.options.profile,
+      exchanges: this.exchanges,
+      skippedOtherHosts: this.skipped,
+      notValidated: { tooLarge: this.tooLarge },
+      upstreamFaults: this.upstreamFaults,
+      violations: this.violations.filter((v) => v.side !== "consumer"),
+      consumerFindings: this.consumerFindings,
+      cases: [...this.cases.values()],
+      coverage: {
+        responses: { seen: documented.length - missing.length, documented: documented.length, percent: percent(documented.length - missing.length, documented.length), missing },
+        statements: { exercised, wire: wire.length, percent: percent(exercised.length, wire.length) },
+        rules: [...this.rules.exercised],
+      },
+    };
+  }
+}
+
+/** One line for a violation, as the proxy prints it on stderr. */
+export function violationLine(v: Violation): string {
+  const what = v.operationId ? `${v.operationId} ${v.status}` : `${v.method} ${v.path} ${v.status}`;
+  const name = v.naming.kind === "contract" ? v.naming.id : `${v.naming.kind} ${v.naming.id}`;
+  const side = v.side === "server" ? "violation" : v.side === "consumer" ? "consumer" : "upstream fault";
+  return `${side} #${v.exchangeId} ${v.family} ${what} [${name}]${v.rule ? ` (${v.rule})` : ""}: expected ${v.expected}; seen ${v.seen} | ${v.reproduction}`;
+}
