@@ -111,6 +111,9 @@ export function nameFinding(catalogue: Catalogue, target: NamingTarget, finding:
         score = 10;
       } else if (finding.place === "parameter" && e.check === "parameter" && String(e.name).toLowerCase() === finding.path?.toLowerCase()) {
         score = 10;
+      } else if (finding.place === "parameter" && e.check === "operation") {
+        // A parameter the operation does not define breaks the endpoint's published request.
+        score = 1;
       } else if ((finding.place === "status" || finding.place === "content-type") && (e.check === "response" || e.check === "operation" || e.check === "content-types")) {
         score = e.check === "response" ? 2 : 1;
       } else if (finding.place === "request-body" && e.check === "request-body") {

@@ -60,7 +60,7 @@ export interface TrafficSummary {
   exchanges: number;
   /** Exchanges with hosts of neither family (HAR), counted and skipped. */
   skippedOtherHosts: number;
-  notValidated: { tooLarge: number };
+  notValidated: { tooLarge: number; notRecorded: number; noResponse: number };
   upstreamFaults: number;
   violations: Violation[];
   consumerFindings: Violation[];
@@ -83,6 +83,8 @@ export class TrafficEngine {
   private exchanges = 0;
   private skipped = 0;
   private tooLarge = 0;
+  private notRecorded = 0;
+  private noResponse = 0;
   private upstreamFaults = 0;
   /** Violations kept for the reports: a long run keeps counting but stops storing. */
   static readonly KEPT = 10_000;
@@ -97,6 +99,12 @@ export class TrafficEngine {
   skip(): void {
     this.exchanges += 1;
     this.skipped += 1;
+  }
+
+  /** A recorded request that got no answer (HAR status 0): counted, not checked. */
+  unanswered(): void {
+    this.exchanges += 1;
+    this.noResponse += 1;
   }
 
   /** Checks one exchange; returns the violations and consumer findings it showed. */
@@ -126,6 +134,7 @@ export class TrafficEngine {
       return this.record(found);
     }
     if (exchange.responseBodyTooLarge || exchange.requestBodyTooLarge) this.tooLarge += 1;
+    else if (exchange.responseBodyNotRecorded) this.notRecorded += 1;
 
     const successStatus = op?.responses.find((r) => r.status.startsWith("2"))?.status ?? "200";
     for (const finding of checkRequest(op, exchange, this.options.profile, route, path)) {
@@ -187,7 +196,7 @@ export class TrafficEngine {
       profile: this.options.profile,
       exchanges: this.exchanges,
       skippedOtherHosts: this.skipped,
-      notValidated: { tooLarge: this.tooLarge },
+      notValidated: { tooLarge: this.tooLarge, notRecorded: this.notRecorded, noResponse: this.noResponse },
       upstreamFaults: this.upstreamFaults,
       violations: this.violations.filter((v) => v.side !== "consumer"),
       consumerFindings: this.consumerFindings,

@@ -43,7 +43,7 @@ function expectationOf(op: ContractOperation, status: string, profile: Profile, 
 
 const show = (value: unknown) => {
   const text = value === undefined ? "(absent)" : JSON.stringify(value);
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+  return text.length > 300 ? `${text.slice(0, 297)}...` : text;
 };
 
 /** A value at an ajv instance path (`/data/items/0/name`). */
@@ -105,7 +105,7 @@ export function checkResponse(op: OperationMatch, exchange: TrafficExchange, pro
     const documented = op.responses.map((r) => r.status).join(", ");
     return { findings: [{ place: "status", expected: `a documented status (${documented})`, seen: String(exchange.status) }] };
   }
-  const parsed = exchange.responseBody && !exchange.responseBodyTooLarge ? parseJsonBody(exchange.responseBody) : undefined;
+  const parsed = exchange.responseBody ? parseJsonBody(exchange.responseBody) : undefined;
   const errorCode = parsed?.ok ? errorCodeOf(parsed.value) : undefined;
   const expectation = expectationOf(op, response.status, profile, errorCode);
   const findings: Finding[] = [];
@@ -125,6 +125,7 @@ export function checkResponse(op: OperationMatch, exchange: TrafficExchange, pro
   const verdict: ResponseVerdict = { documented: response.status, expectation, errorCode, response, findings };
   if (!expectation.mediaType) return verdict;
   if (exchange.responseBodyTooLarge) return { ...verdict, notValidated: "too large" };
+  if (exchange.responseBodyNotRecorded) return { ...verdict, notValidated: "not recorded" };
   const body = exchange.responseBody ?? "";
   if (!expectation.bodySchema && body.length === 0) return verdict;
   const contentType = exchange.responseHeaders["content-type"];

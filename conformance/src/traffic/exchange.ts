@@ -25,6 +25,8 @@ export interface TrafficExchange {
   responseHeaders: Record<string, string>;
   responseBody?: string;
   responseBodyTooLarge?: boolean;
+  /** The recorder kept no body although there was one (a HAR without content.text). */
+  responseBodyNotRecorded?: boolean;
   /** The upstream could not be reached or failed mid-answer: the proxy answered 502 itself. */
   upstreamFault?: string;
 }
