@@ -31,6 +31,8 @@ export interface Violation {
   rule?: CrossRule;
   expected: string;
   seen: string;
+  /** `family/operationId/status` of the JUnit case the exchange counts for (status: the documented key). */
+  caseId?: string;
   /** The API key's fingerprint (`key#...`), never the key. */
   key?: string;
   reproduction: string;
@@ -115,7 +117,7 @@ export class TrafficEngine {
     const key = exchange.requestHeaders[keyHeader.toLowerCase()];
     if (key !== undefined) this.keys.add(key);
     const found: Violation[] = [];
-    const base = {
+    const base: Omit<Violation, "side" | "naming" | "rule" | "expected" | "seen" | "reproduction"> = {
       exchangeId: exchange.id,
       family: route.family,
       operationId: op?.operationId,
@@ -148,6 +150,7 @@ export class TrafficEngine {
     const verdict = checkResponse(op, exchange, this.options.profile, this.catalogue, route);
     const status = verdict.documented ?? String(exchange.status);
     const caseKey = `${route.family}/${op.operationId}/${status}`;
+    base.caseId = caseKey;
     const tally = this.cases.get(caseKey) ?? { family: route.family, operationId: op.operationId, status, exchanges: 0, violations: 0 };
     tally.exchanges += 1;
     this.cases.set(caseKey, tally);
