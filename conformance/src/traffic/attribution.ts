@@ -86,6 +86,8 @@ export interface NamingTarget {
   profile: Profile;
   /** A decision marking the whole response or parameter carries. */
   decision?: string;
+  /** The aspects of the response that decision fixed (`status`, `content-type`, `body`). */
+  decidedAspects?: string[];
 }
 
 /** The statement or decision a finding breaks. */
@@ -93,6 +95,8 @@ export function nameFinding(catalogue: Catalogue, target: NamingTarget, finding:
   if (finding.statement) return { id: finding.statement, kind: "statement" };
   const request = finding.place === "parameter" || finding.place === "request-body" || finding.place === "path";
   if (target.profile === "full") {
+    // A status or media type the project decided is named by its decision.
+    if (target.decision && (finding.place === "status" || finding.place === "content-type") && target.decidedAspects?.includes(finding.place)) return { id: target.decision, kind: "decision" };
     const marked = finding.path && finding.place !== "header" && finding.place !== "parameter" ? decisionAlong(target.schema, finding.path, finding.keyword) : {};
     if (marked.onNode) return { id: marked.onNode, kind: "decision" };
     if (marked.onWay) return { id: marked.onWay, kind: "decision" };

@@ -166,6 +166,7 @@ export class TrafficEngine {
       schema: verdict.response?.schema,
       profile: this.options.profile,
       decision: verdict.response?.decided?.decision ?? op.markings.decision,
+      decidedAspects: verdict.response?.decided?.aspects,
     };
     for (const finding of verdict.findings) {
       const headerDecision = finding.place === "header" ? verdict.response?.headers.find((h) => h.name.toLowerCase() === finding.path?.toLowerCase())?.decision : undefined;
