@@ -21,7 +21,7 @@ import type { Finding, Naming } from "./attribution.ts";
 import type { TrafficExchange } from "./exchange.ts";
 import type { FamilyRoute } from "./routing.ts";
 
-export type CrossRule = "idempotency" | "tenant-isolation" | "rate-limit-window" | "created-then-read";
+export type CrossRule = "idempotency" | "tenant-isolation" | "rate-limit-window" | "created-then-read" | "authentication";
 
 export interface CrossFinding extends Finding {
   rule: CrossRule;
@@ -33,6 +33,7 @@ const RULE_CLASS: Record<CrossRule, DerivedClass> = {
   "tenant-isolation": "tenant-isolation",
   "rate-limit-window": "rate-limits",
   "created-then-read": "consistency",
+  authentication: "ignored-authentication",
 };
 
 interface RecordState {
@@ -105,6 +106,19 @@ export class CrossExchangeRules {
     const key = exchange.requestHeaders[route.contract.apiKeyHeader.toLowerCase()];
     const findings: CrossFinding[] = [];
     findings.push(...this.rateLimitWindow(route, op, exchange, key));
+    // An operation behind the API key never answers a request without one with a success.
+    if (op.security.length > 0 && !op.security.some((requirement) => Object.keys(requirement).length === 0)) {
+      if (key === undefined) this.exercised.add("authentication");
+      if (key === undefined && is2xx(exchange)) {
+        findings.push({
+          rule: "authentication",
+          naming: this.naming("authentication", family, (s) => /UNAUTHORIZED|unauthorized|AUTH-header/.test(s)),
+          place: "status",
+          expected: `a refusal: the request carries no ${route.contract.apiKeyHeader}`,
+          seen: String(exchange.status),
+        });
+      }
+    }
     if (!is2xx(exchange) || exchange.responseBodyTooLarge || exchange.requestBodyTooLarge) return findings;
     const body = parse(exchange.responseBody);
 

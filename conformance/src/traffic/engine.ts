@@ -138,12 +138,18 @@ export class TrafficEngine {
     if (exchange.responseBodyTooLarge || exchange.requestBodyTooLarge) this.tooLarge += 1;
     else if (exchange.responseBodyNotRecorded) this.notRecorded += 1;
 
+    const accepted: Array<{ naming: Naming; finding: Pick<Finding, "expected" | "seen"> }> = [];
     const successStatus = op?.responses.find((r) => r.status.startsWith("2"))?.status ?? "200";
     for (const finding of checkRequest(op, exchange, this.options.profile, route, path)) {
       const naming = op
         ? nameFinding(this.catalogue, { family: route.family, contract: route.contract, op, status: successStatus, profile: this.options.profile, schema: op.requestBody?.schema, decision: op.parameters.find((p) => p.name === finding.path)?.decision }, finding)
         : { id: "contract", kind: "contract" as const };
       add("consumer", naming, finding);
+      // A required header the document states, missing or malformed, yet the server accepted the request.
+      const parameter = op?.parameters.find((p) => p.in === "header" && p.name === finding.path);
+      if (parameter?.required && !parameter.decision && exchange.status >= 200 && exchange.status < 300 && naming.kind === "statement") {
+        accepted.push({ naming, finding: { expected: `a refusal: the request breaks the contract (${finding.expected})`, seen: `${exchange.status}, accepted` } });
+      }
     }
     if (!op) return this.record(found);
 
@@ -172,6 +178,7 @@ export class TrafficEngine {
       const headerDecision = finding.place === "header" ? verdict.response?.headers.find((h) => h.name.toLowerCase() === finding.path?.toLowerCase())?.decision : undefined;
       add("server", nameFinding(this.catalogue, { ...target, decision: headerDecision ?? target.decision }, finding), finding);
     }
+    for (const { naming, finding } of accepted) add("server", naming, finding);
     for (const finding of this.rules.observe(route, op, exchange)) add("server", finding.naming, finding, finding.rule);
     tally.violations += found.filter((v) => v.side === "server").length;
     return this.record(found);

@@ -17,6 +17,7 @@ import {
   toJsonSchema,
   DOMAIN_FORMATS,
   type ContractOperation,
+  type ContractParameter,
   type ContractResponse,
   type DomainFormat,
   type JsonSchema,
@@ -150,6 +151,23 @@ export function checkResponse(op: OperationMatch, exchange: TrafficExchange, pro
 }
 
 const requestSchemas = new Map<string, JsonSchema>();
+const parameterSchemas = new Map<string, JsonSchema>();
+const profiledRequests = new Map<string, unknown>();
+
+/** The request body schema under the profile, still in OpenAPI form (for its member lists). */
+function profiledRequestSchema(op: ContractOperation, profile: Profile): unknown {
+  const key = `${op.family}/${op.operationId}/${profile}`;
+  if (!profiledRequests.has(key)) profiledRequests.set(key, profileSchema(op.requestBody!.schema, profile));
+  return profiledRequests.get(key);
+}
+
+/** A parameter's schema under the profile, converted once (validators are cached per schema object). */
+function parameterSchema(op: ContractOperation, parameter: ContractParameter, profile: Profile): JsonSchema {
+  const key = `${op.family}/${op.operationId}/${parameter.in}/${parameter.name}/${profile}`;
+  let found = parameterSchemas.get(key);
+  if (!found) parameterSchemas.set(key, (found = toJsonSchema(profileSchema(parameter.schema, profile), "3.0")));
+  return found;
+}
 
 function requestBodySchema(op: ContractOperation, profile: Profile): JsonSchema | undefined {
   if (!op.requestBody) return undefined;
@@ -192,10 +210,17 @@ export function checkRequest(op: OperationMatch | null, exchange: TrafficExchang
       findings.push({ place: "parameter", path: name, expected: `only the query parameters the operation defines (${op.parameters.filter((p) => p.in === "query").map((p) => p.name).join(", ") || "none"})`, seen: `${name}=${query.get(name)}` });
       continue;
     }
-    const schema = toJsonSchema(profileSchema(parameter.schema, profile), "3.0");
+    const schema = parameterSchema(op, parameter, profile);
     const validate = compileJsonSchema(schema, "3.0");
     const raw = query.get(name)!;
     if (!validate(headerValue(raw, schema))) findings.push({ place: "parameter", path: name, keyword: validate.errors?.[0]?.keyword, expected: `query ${name} ${validate.errors?.[0]?.message ?? "valid"}`, seen: show(raw) });
+  }
+  for (const parameter of op.parameters.filter((p) => p.in === "header")) {
+    const raw = exchange.requestHeaders[parameter.name.toLowerCase()];
+    if (raw === undefined) continue;
+    const schema = parameterSchema(op, parameter, profile);
+    const validate = compileJsonSchema(schema, "3.0");
+    if (!validate(headerValue(raw, schema))) findings.push({ place: "parameter", path: parameter.name, keyword: validate.errors?.[0]?.keyword, expected: `header ${parameter.name} ${validate.errors?.[0]?.message ?? "valid"}`, seen: show(raw) });
   }
   for (const parameter of op.parameters) {
     if (!parameter.required || parameter.decision) continue;
@@ -213,7 +238,7 @@ export function checkRequest(op: OperationMatch | null, exchange: TrafficExchang
   if (!parsed.ok) return [...findings, { place: "request-body", path: "(root)", expected: "a JSON body", seen: show(text.slice(0, 80)) }];
   const validate = compileJsonSchema(schema, "3.0");
   if (!validate(parsed.value)) findings.push(...schemaFindings(validate.errors, parsed.value, "request-body"));
-  for (const member of unknownMembers(profileSchema(op.requestBody!.schema, profile), parsed.value, "")) {
+  for (const member of unknownMembers(profiledRequestSchema(op, profile), parsed.value, "")) {
     findings.push({ place: "request-body", path: member, keyword: "additionalProperties", expected: `only members the contract defines for ${op.operationId}`, seen: `${member} (unknown)` });
   }
   return findings;

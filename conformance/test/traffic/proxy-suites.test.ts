@@ -52,7 +52,7 @@ describe("the conformance suites through the validating proxy, against the sandb
       expect(summary.upstreamFaults).toBe(0);
       expect(summary.exchanges).toBeGreaterThan(200);
       // The rules that span exchanges had something to judge.
-      expect(summary.coverage.rules).toEqual(expect.arrayContaining(["idempotency", "tenant-isolation", "created-then-read", "rate-limit-window"]));
+      expect(summary.coverage.rules).toEqual(expect.arrayContaining(["idempotency", "tenant-isolation", "created-then-read", "rate-limit-window", "authentication"]));
     });
   }
 });
