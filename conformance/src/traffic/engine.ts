@@ -66,6 +66,8 @@ export interface TrafficSummary {
   upstreamFaults: number;
   violations: Violation[];
   consumerFindings: Violation[];
+  /** Violations and findings found past the first KEPT of their kind: counted, not kept. */
+  notKept: number;
   cases: CaseTally[];
   coverage: {
     responses: { seen: number; documented: number; percent: number; missing: string[] };
@@ -211,6 +213,7 @@ export class TrafficEngine {
       upstreamFaults: this.upstreamFaults,
       violations: this.violations.filter((v) => v.side !== "consumer"),
       consumerFindings: this.consumerFindings,
+      notKept: this.dropped,
       cases: [...this.cases.values()],
       coverage: {
         responses: { seen: documented.length - missing.length, documented: documented.length, percent: percent(documented.length - missing.length, documented.length), missing },

@@ -39,7 +39,7 @@ export function textSummary(summary: TrafficSummary, meta: ReportMeta): string {
   const lines = [
     `traffic check (${summary.profile}) of ${meta.source}`,
     `  exchanges: ${summary.exchanges} (other hosts skipped: ${summary.skippedOtherHosts}; not validated: ${summary.notValidated.tooLarge} too large, ${summary.notValidated.notRecorded} body not recorded, ${summary.notValidated.noResponse} without response)`,
-    `  violations: ${summary.violations.filter((v) => v.side === "server").length}; upstream faults: ${summary.upstreamFaults}; consumer findings: ${summary.consumerFindings.length}${meta.consumer ? "" : " (reported with --consumer)"}`,
+    `  violations: ${summary.violations.filter((v) => v.side === "server").length}; upstream faults: ${summary.upstreamFaults}; consumer findings: ${summary.consumerFindings.length}${meta.consumer ? "" : " (reported with --consumer)"}${summary.notKept > 0 ? `; ${summary.notKept} more found but not kept in the reports` : ""}`,
     `  coverage: ${responses.seen}/${responses.documented} documented responses seen (${responses.percent}%), ${statements.exercised.length}/${statements.wire} wire statements exercised (${statements.percent}%); rules across exchanges judged: ${summary.coverage.rules.join(", ") || "none"}`,
   ];
   if (meta.peakRss !== undefined) lines.push(`  peak memory (RSS): ${mib(meta.peakRss)}`);
