@@ -14,6 +14,9 @@ import { checkRequest, checkResponse } from "./exchange-checks.ts";
 import { CrossExchangeRules, type CrossRule } from "./cross-exchange.ts";
 import { keyFingerprint, redactKeys, reproductionOf, type TrafficExchange } from "./exchange.ts";
 import type { FamilyRoute, Routed } from "./routing.ts";
+import { statedRefusals } from "./stated-rules.ts";
+import { errorCodeOf } from "../core/validate.ts";
+import { parseJsonBody, type OperationMatch } from "@payment-collection/contract/model/index.ts";
 
 /** `server`: what the server answered; `consumer`: what the client sent; `upstream`: the server could not be reached. */
 export type Side = "server" | "consumer" | "upstream";
@@ -140,18 +143,14 @@ export class TrafficEngine {
     if (exchange.responseBodyTooLarge || exchange.requestBodyTooLarge) this.tooLarge += 1;
     else if (exchange.responseBodyNotRecorded) this.notRecorded += 1;
 
-    const accepted: Array<{ naming: Naming; finding: Pick<Finding, "expected" | "seen"> }> = [];
+    const refusals: Array<{ naming: Naming; finding: Pick<Finding, "expected" | "seen"> }> = [];
     const successStatus = op?.responses.find((r) => r.status.startsWith("2"))?.status ?? "200";
     for (const finding of checkRequest(op, exchange, this.options.profile, route, path)) {
       const naming = op
         ? nameFinding(this.catalogue, { family: route.family, contract: route.contract, op, status: successStatus, profile: this.options.profile, schema: op.requestBody?.schema, decision: op.parameters.find((p) => p.name === finding.path)?.decision }, finding)
         : { id: "contract", kind: "contract" as const };
       add("consumer", naming, finding);
-      // A required header the document states, missing or malformed, yet the server accepted the request.
-      const parameter = op?.parameters.find((p) => p.in === "header" && p.name === finding.path);
-      if (parameter?.required && !parameter.decision && exchange.status >= 200 && exchange.status < 300 && naming.kind === "statement") {
-        accepted.push({ naming, finding: { expected: `a refusal: the request breaks the contract (${finding.expected})`, seen: `${exchange.status}, accepted` } });
-      }
+      if (op && naming.kind === "statement") refusals.push(...this.refusalFindings(route, op, exchange, finding, naming));
     }
     if (!op) return this.record(found);
 
@@ -180,10 +179,31 @@ export class TrafficEngine {
       const headerDecision = finding.place === "header" ? verdict.response?.headers.find((h) => h.name.toLowerCase() === finding.path?.toLowerCase())?.decision : undefined;
       add("server", nameFinding(this.catalogue, { ...target, decision: headerDecision ?? target.decision }, finding), finding);
     }
-    for (const { naming, finding } of accepted) add("server", naming, finding);
+    for (const { naming, finding } of refusals) add("server", naming, finding);
     for (const finding of this.rules.observe(route, op, exchange)) add("server", finding.naming, finding, finding.rule);
     tally.violations += found.filter((v) => v.side === "server").length;
     return this.record(found);
+  }
+
+  /**
+   * What the server owed a request that broke a statement of the document: a refusal (a
+   * success is a violation), and, where the catalogue states the refusal's error code for the
+   * parameter broken, that code. Unknown members are not held against a server that ignores them.
+   */
+  private refusalFindings(route: FamilyRoute, op: OperationMatch, exchange: TrafficExchange, finding: Finding, naming: Naming): Array<{ naming: Naming; finding: Pick<Finding, "expected" | "seen"> }> {
+    const header = finding.place === "parameter" ? op.parameters.find((p) => p.in === "header" && p.name === finding.path) : undefined;
+    const judged = (header && header.required && !header.decision) || (finding.place === "request-body" && finding.keyword !== "additionalProperties");
+    if (!judged) return [];
+    if (exchange.status >= 200 && exchange.status < 300) {
+      return [{ naming, finding: { expected: `a refusal: the request breaks the contract (${finding.expected})`, seen: `${exchange.status}, accepted` } }];
+    }
+    if (!header) return [];
+    const status = String(exchange.status);
+    const body = exchange.responseBody ? parseJsonBody(exchange.responseBody) : undefined;
+    const code = body?.ok ? errorCodeOf(body.value) : undefined;
+    return statedRefusals(this.catalogue, { family: route.family, contract: route.contract, operationId: op.operationId, status }, header.name)
+      .filter((stated) => stated.errorCode !== code)
+      .map((stated) => ({ naming: { id: stated.statement, kind: "statement" as const }, finding: { expected: `error code ${stated.errorCode} (the request breaks ${header.name}: ${finding.expected})`, seen: code ?? "(no code)" } }));
   }
 
   private record(found: Violation[]): Violation[] {

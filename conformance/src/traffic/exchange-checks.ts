@@ -29,6 +29,7 @@ import { absentMembers, valuesAt, type Catalogue } from "../core/statement-map.t
 import { errorCodeOf } from "../core/validate.ts";
 import { objectView } from "../derived/request-schema.ts";
 import type { Finding } from "./attribution.ts";
+import { statedMemberFindings } from "./stated-rules.ts";
 import type { TrafficExchange } from "./exchange.ts";
 import type { FamilyRoute } from "./routing.ts";
 
@@ -140,6 +141,7 @@ export function checkResponse(op: OperationMatch, exchange: TrafficExchange, pro
   }
   const validate = compileJsonSchema(expectation.bodySchema, "3.0");
   if (!validate(parsed.value)) findings.push(...schemaFindings(validate.errors, parsed.value, "body"));
+  findings.push(...statedMemberFindings(catalogue, { family: route.family, contract: route.contract, operationId: op.operationId, status: response.status }, parsed.value));
   if (exchange.status >= 200 && exchange.status < 300) {
     for (const member of absentMembers(catalogue, route.contract, { family: route.family, operationId: op.operationId, status: response.status })) {
       if (valuesAt(parsed.value, member.path).length > 0) {
