@@ -1,0 +1,157 @@
+/**
+ * Benchmark of the validating proxy (`payment-collection proxy`) in front of the sandbox, each
+ * in its own process, the load from this one:
+ *
+ * 1. throughput: closed loop (BENCH_CONNECTIONS at once, BENCH_DURATION seconds), direct to the
+ *    sandbox and through the proxy; the ratio (target >= 0.5);
+ * 2. added latency: open loop at 200 requests/s, p99 direct and through the proxy; the
+ *    difference (target <= 2 ms);
+ * 3. memory: BENCH_EXCHANGES exchanges (default 100,000) through the proxy, its resident memory
+ *    sampled every tenth (target: flat once warm).
+ *
+ * The load mixes GET /v1/charges/{id}, GET /sdk/status/health and POST /v1/charges (a fresh
+ * Idempotency-Key each). Run: `npm run bench:traffic`. The figures depend on the machine and on
+ * what else runs on it.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { Agent, request } from "node:http";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { createKeyRing } from "@payment-collection/sandbox/keys.ts";
+import { SANDBOX_NODE_FLAGS } from "@payment-collection/sandbox/node-flags.ts";
+
+const ROOT = new URL("../..", import.meta.url).pathname;
+const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const EXCHANGES = Number(process.env.BENCH_EXCHANGES ?? 100_000);
+const RATE = 200;
+const keys = createKeyRing().keys;
+const CHARGE_BODY = JSON.stringify({ amount: 15000, method: "pix", reference: "bench", webhook_url: "https://loja.example.com.br/webhooks" });
+
+async function spawned(args: string[], ready: RegExp, stream: "stdout" | "stderr"): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const lines = createInterface({ input: child[stream]! });
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
+    lines.on("line", (line) => {
+      const found = ready.exec(line);
+      if (found) resolve(found);
+    });
+    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code}`)));
+  });
+  return { child, match };
+}
+
+const stop = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", () => resolve()), child.kill("SIGTERM"))));
+
+function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+let sequence = 0;
+
+/** One request of the mix; resolves with its latency in ms. */
+function send(base: string, ids: string[]): Promise<number> {
+  const n = sequence++;
+  const url = new URL(base);
+  const kind = n % 4;
+  const started = process.hrtime.bigint();
+  const options =
+    kind === 3
+      ? { method: "POST", path: "/v1/charges", headers: { "x-api-key": keys.familyA.primary, "idempotency-key": `bench-${process.pid}-${n}`, "content-type": "application/json" }, body: CHARGE_BODY }
+      : kind === 2
+        ? { method: "GET", path: "/sdk/status/health", headers: { "X-API-Key": keys.familyB.primary } }
+        : { method: "GET", path: `/v1/charges/${ids[n % ids.length]}`, headers: { "x-api-key": keys.familyA.primary } };
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, method: options.method, path: options.path, headers: options.headers, agent }, (res) => {
+      res.resume();
+      res.once("end", () => (res.statusCode! >= 500 ? reject(new Error(`${options.method} ${options.path}: ${res.statusCode}`)) : resolve(Number(process.hrtime.bigint() - started) / 1e6)));
+    });
+    req.once("error", reject);
+    req.end(options.body);
+  });
+}
+
+async function closedLoop(base: string, ids: string[], seconds: number): Promise<number> {
+  const end = Date.now() + seconds * 1000;
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (Date.now() < end) {
+        await send(base, ids);
+        done += 1;
+      }
+    }),
+  );
+  return done / seconds;
+}
+
+async function openLoop(base: string, ids: string[], seconds: number): Promise<number[]> {
+  const latencies: Promise<number>[] = [];
+  const start = Date.now();
+  for (let i = 0; i < RATE * seconds; i++) {
+    const due = start + (i * 1000) / RATE;
+    const wait = due - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    latencies.push(send(base, ids));
+  }
+  return Promise.all(latencies);
+}
+
+const p99 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.99)]!;
+const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+async function main(): Promise<void> {
+  const sandbox = await spawned([...SANDBOX_NODE_FLAGS, "--import", "tsx", join(ROOT, "sandbox/src/cli.ts"), "--port", "0", "--plan", "generous", "--json"], /"url":"([^"]+)"/, "stdout");
+  const direct = sandbox.match[1]!;
+  const proxy = await spawned(
+    [join(ROOT, "cli/bin/payment-collection.js"), "proxy", "--family-a-upstream", direct, "--family-b-upstream", direct, "--port", "0"],
+    /listening on (\S+)/,
+    "stderr",
+  );
+  const proxied = proxy.match[1]!;
+  let violations = 0;
+  createInterface({ input: proxy.child.stderr! }).on("line", (line) => void (line.startsWith("violation") && (violations += 1)));
+  try {
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const res = await fetch(`${direct}/v1/charges`, { method: "POST", headers: { "x-api-key": keys.familyA.primary, "idempotency-key": `bench-seed-${process.pid}-${i}`, "content-type": "application/json" }, body: CHARGE_BODY });
+      ids.push(((await res.json()) as { id: string }).id);
+    }
+    await closedLoop(direct, ids, 1);
+    await closedLoop(proxied, ids, 1);
+    const directRate = await closedLoop(direct, ids, DURATION);
+    const proxiedRate = await closedLoop(proxied, ids, DURATION);
+    console.log(`throughput (${CONNECTIONS} connections, ${DURATION} s): direct ${fmt(directRate)} req/s, through the proxy ${fmt(proxiedRate)} req/s, ratio ${fmt(proxiedRate / directRate, 2)} (target >= 0.5)`);
+
+    const directP99 = p99(await openLoop(direct, ids, DURATION));
+    const proxiedP99 = p99(await openLoop(proxied, ids, DURATION));
+    console.log(`latency at ${RATE} req/s: p99 direct ${fmt(directP99, 2)} ms, through the proxy ${fmt(proxiedP99, 2)} ms, added ${fmt(proxiedP99 - directP99, 2)} ms (target <= 2 ms)`);
+
+    const samples: string[] = [];
+    const batch = Math.max(1, Math.floor(EXCHANGES / 10));
+    for (let sent = 0; sent < EXCHANGES; ) {
+      const end = Math.min(EXCHANGES, sent + batch);
+      await Promise.all(
+        Array.from({ length: CONNECTIONS }, async (_, lane) => {
+          for (let i = sent + lane; i < end; i += CONNECTIONS) await send(proxied, ids);
+        }),
+      );
+      sent = end;
+      samples.push(`${fmt(sent)}: ${fmt(rssMiB(proxy.child.pid!), 1)}`);
+    }
+    console.log(`proxy RSS (MiB) after each tenth of ${fmt(EXCHANGES)} exchanges: ${samples.join(", ")}`);
+    console.log(`violations the proxy printed: ${violations} (the sandbox is the correct server: expected 0)`);
+  } finally {
+    await stop(proxy.child);
+    await stop(sandbox.child);
+    agent.destroy();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`bench-traffic-proxy: ${(error as Error).message}`);
+  process.exit(1);
+});
