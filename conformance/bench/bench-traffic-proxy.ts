@@ -50,6 +50,7 @@ function rssMiB(pid: number): number {
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+const statuses: Record<string, number> = {};
 let sequence = 0;
 
 /** One request of the mix; resolves with its latency in ms. */
@@ -67,6 +68,7 @@ function send(base: string, ids: string[]): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request({ host: url.hostname, port: url.port, method: options.method, path: options.path, headers: options.headers, agent }, (res) => {
       res.resume();
+      statuses[`${options.method} ${kind} ${res.statusCode}`] = (statuses[`${options.method} ${kind} ${res.statusCode}`] ?? 0) + 1;
       res.once("end", () => (res.statusCode! >= 500 ? reject(new Error(`${options.method} ${options.path}: ${res.statusCode}`)) : resolve(Number(process.hrtime.bigint() - started) / 1e6)));
     });
     req.once("error", reject);
@@ -113,7 +115,12 @@ async function main(): Promise<void> {
   );
   const proxied = proxy.match[1]!;
   let violations = 0;
-  createInterface({ input: proxy.child.stderr! }).on("line", (line) => void (line.startsWith("violation") && (violations += 1)));
+  const examples: string[] = [];
+  createInterface({ input: proxy.child.stderr! }).on("line", (line) => {
+    if (!line.startsWith("violation")) return;
+    violations += 1;
+    if (examples.length < 3) examples.push(line.split(" | ")[0]!);
+  });
   try {
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) {
@@ -143,7 +150,8 @@ async function main(): Promise<void> {
       samples.push(`${fmt(sent)}: ${fmt(rssMiB(proxy.child.pid!), 1)}`);
     }
     console.log(`proxy RSS (MiB) after each tenth of ${fmt(EXCHANGES)} exchanges: ${samples.join(", ")}`);
-    console.log(`violations the proxy printed: ${violations} (the sandbox is the correct server: expected 0)`);
+    console.log(`violations the proxy printed: ${violations} (the sandbox is the correct server: expected 0)${examples.map((line) => `\n  ${line}`).join("")}`);
+    console.log(`statuses seen: ${JSON.stringify(statuses)}`);
   } finally {
     await stop(proxy.child);
     await stop(sandbox.child);

@@ -210,7 +210,7 @@ export class CrossExchangeRules {
     const window = `${route.family}\u0000${key}\u0000${buckets}\u0000${limit}\u0000${reset}`;
     const seen = this.windows.get(window) ?? [];
     // Only exchanges that ended before this one started are ordered; concurrent ones may cross.
-    const before = seen.filter((w) => w.endedAt <= exchange.startedAt);
+    const before = seen.filter((w) => w.endedAt < exchange.startedAt);
     const lowest = before.length > 0 ? Math.min(...before.map((w) => w.remaining)) : undefined;
     if (lowest !== undefined && remaining > lowest) {
       findings.push({ ...base, path: "X-RateLimit-Remaining", expected: `X-RateLimit-Remaining at most ${lowest} (an earlier response of the same window)`, seen: String(remaining) });

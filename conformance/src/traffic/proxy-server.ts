@@ -16,6 +16,9 @@ import { routeByPath, type FamilyRoute } from "./routing.ts";
 
 export const DEFAULT_MAX_BODY = 1024 * 1024;
 
+/** Milliseconds since the epoch with sub-millisecond steps: "ended before it started" must not tie. */
+const now = () => performance.timeOrigin + performance.now();
+
 export interface ProxyOptions {
   engine: TrafficEngine;
   /** The families the proxy serves, each with its upstream base URL. */
@@ -75,7 +78,7 @@ export async function startTrafficProxy(options: ProxyOptions): Promise<RunningP
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const id = ++counter;
-    const startedAt = Date.now();
+    const startedAt = now();
     const method = req.method ?? "GET";
     const path = (req.url ?? "/").split("?")[0]!;
     const routed = routeByPath(routes, method, path);
@@ -91,7 +94,7 @@ export async function startTrafficProxy(options: ProxyOptions): Promise<RunningP
       const exchange: TrafficExchange = {
         id,
         startedAt,
-        endedAt: Date.now(),
+        endedAt: now(),
         method,
         url: clientUrl,
         requestHeaders,
