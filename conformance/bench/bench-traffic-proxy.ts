@@ -109,7 +109,7 @@ async function main(): Promise<void> {
   const sandbox = await spawned([...SANDBOX_NODE_FLAGS, "--import", "tsx", join(ROOT, "sandbox/src/cli.ts"), "--port", "0", "--plan", "generous", "--json"], /"url":"([^"]+)"/, "stdout");
   const direct = sandbox.match[1]!;
   const proxy = await spawned(
-    [join(ROOT, "cli/bin/payment-collection.js"), "proxy", "--family-a-upstream", direct, "--family-b-upstream", direct, "--port", "0"],
+    [...(process.env.PROF ? ["--cpu-prof", "--cpu-prof-dir=/tmp/proxyprof"] : []), join(ROOT, "cli/bin/payment-collection.js"), "proxy", "--family-a-upstream", direct, "--family-b-upstream", direct, "--port", "0"],
     /listening on (\S+)/,
     "stderr",
   );

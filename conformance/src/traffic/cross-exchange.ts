@@ -90,7 +90,17 @@ export class CrossExchangeRules {
     private readonly source: { accounts?: Map<string, string> },
   ) {}
 
+  private readonly namings = new Map<string, Naming>();
+
+  /** The statement a rule names for a family (the first of its class's, or the preferred one); read once. */
   private naming(rule: CrossRule, family: FamilyId, prefer?: (id: string) => boolean): Naming {
+    const key = `${rule}/${family}`;
+    let found = this.namings.get(key);
+    if (!found) this.namings.set(key, (found = this.readNaming(rule, family, prefer)));
+    return found;
+  }
+
+  private readNaming(rule: CrossRule, family: FamilyId, prefer?: (id: string) => boolean): Naming {
     const ids = classStatements(RULE_CLASS[rule], family, this.catalogue);
     const id = (prefer ? ids.find(prefer) : undefined) ?? ids[0];
     return id ? { id, kind: "statement" } : { id: "contract", kind: "contract" };

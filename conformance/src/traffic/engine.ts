@@ -85,6 +85,7 @@ export class TrafficEngine {
   private readonly keys = new Set<string>();
   private readonly cases = new Map<string, CaseTally>();
   private readonly statementsExercised = new Set<string>();
+  private readonly exercisedResponses = new Set<string>();
   private readonly violations: Violation[] = [];
   private readonly consumerFindings: Violation[] = [];
   private exchanges = 0;
@@ -161,7 +162,10 @@ export class TrafficEngine {
     const tally = this.cases.get(caseKey) ?? { family: route.family, operationId: op.operationId, status, exchanges: 0, violations: 0 };
     tally.exchanges += 1;
     this.cases.set(caseKey, tally);
-    if (verdict.documented) {
+    // The statements a response exercises depend on its operation, status and error code only.
+    const exercisedKey = `${caseKey}/${verdict.errorCode ?? ""}`;
+    if (verdict.documented && !this.exercisedResponses.has(exercisedKey)) {
+      this.exercisedResponses.add(exercisedKey);
       for (const id of statementsFor(this.catalogue, route.contract, { family: route.family, operationId: op.operationId, status: verdict.documented, errorCode: verdict.errorCode })) this.statementsExercised.add(id);
     }
     const target = {

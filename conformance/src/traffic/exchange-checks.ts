@@ -34,6 +34,17 @@ import type { TrafficExchange } from "./exchange.ts";
 import type { FamilyRoute } from "./routing.ts";
 
 const expectations = new Map<string, ResponseExpectation>();
+const absentByResponse = new WeakMap<Catalogue, Map<string, ReturnType<typeof absentMembers>>>();
+
+/** The members the catalogue says a response does not carry (read once per response). */
+function absentOf(catalogue: Catalogue, route: FamilyRoute, operationId: string, status: string): ReturnType<typeof absentMembers> {
+  let byResponse = absentByResponse.get(catalogue);
+  if (!byResponse) absentByResponse.set(catalogue, (byResponse = new Map()));
+  const key = `${route.family}/${operationId}/${status}`;
+  let found = byResponse.get(key);
+  if (!found) byResponse.set(key, (found = absentMembers(catalogue, route.contract, { family: route.family, operationId, status })));
+  return found;
+}
 
 /** The expectation of a documented response (cached: compiled validators are cached per schema object). */
 function expectationOf(op: ContractOperation, status: string, profile: Profile, code: string | undefined): ResponseExpectation {
@@ -145,7 +156,7 @@ export function checkResponse(op: OperationMatch, exchange: TrafficExchange, pro
   // What the catalogue states holds even where the body's shape is a decision the profile leaves out.
   findings.push(...statedMemberFindings(catalogue, { family: route.family, contract: route.contract, operationId: op.operationId, status: response.status }, parsed.value));
   if (exchange.status >= 200 && exchange.status < 300) {
-    for (const member of absentMembers(catalogue, route.contract, { family: route.family, operationId: op.operationId, status: response.status })) {
+    for (const member of absentOf(catalogue, route, op.operationId, response.status)) {
       if (valuesAt(parsed.value, member.path).length > 0) {
         findings.push({ place: "body", path: member.path, expected: `no ${member.path} (the document says this response does not carry it)`, seen: "present", statement: member.statement });
       }

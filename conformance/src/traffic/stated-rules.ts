@@ -40,20 +40,44 @@ function presence(body: unknown, path: string): Array<{ present: boolean; value:
 }
 
 /** Members the catalogue says the response carries, missing or of another type. */
-export function statedMemberFindings(catalogue: Catalogue, where: Located, body: unknown): Finding[] {
-  if (typeof body !== "object" || body === null) return [];
-  const findings: Finding[] = [];
+interface StatedMember {
+  statement: string;
+  quote: string;
+  path: string;
+  type?: string;
+}
+
+const statedMembers = new WeakMap<Catalogue, Map<string, StatedMember[]>>();
+
+/** The members the catalogue says a response carries, per operation and status (read once). */
+function membersStated(catalogue: Catalogue, where: Located): StatedMember[] {
+  let byResponse = statedMembers.get(catalogue);
+  if (!byResponse) statedMembers.set(catalogue, (byResponse = new Map()));
+  const key = `${where.family}/${where.operationId}/${where.status}`;
+  let found = byResponse.get(key);
+  if (found) return found;
+  found = [];
   for (const statement of catalogue.statements) {
     if (!statement.wire) continue;
     for (const encoding of checksFor(statement, where.family)) {
       const e = encoding as unknown as Record<string, unknown>;
       if (e.check !== "property" || e.required !== true || e.request === true || typeof e.path !== "string" || typeof e.schema === "string") continue;
       if (!operationMatches(where.contract, e.operation, e.methods, where.operationId) || !statusMatches(e.status, where.status)) continue;
-      const type = typeof e.type === "string" ? e.type : undefined;
-      for (const member of presence(body, e.path)) {
-        if (!member.present) findings.push({ place: "body", path: e.path, keyword: "required", expected: `${e.path} (the document: "${statement.quote}")`, seen: "(absent)", statement: statement.id });
-        else if (type && JSON_TYPES[type] && !JSON_TYPES[type](member.value)) findings.push({ place: "body", path: e.path, keyword: "type", expected: `${e.path} of type ${type}`, seen: JSON.stringify(member.value), statement: statement.id });
-      }
+      found.push({ statement: statement.id, quote: statement.quote, path: e.path, type: typeof e.type === "string" ? e.type : undefined });
+    }
+  }
+  byResponse.set(key, found);
+  return found;
+}
+
+/** Members the catalogue says the response carries, missing or of another type. */
+export function statedMemberFindings(catalogue: Catalogue, where: Located, body: unknown): Finding[] {
+  if (typeof body !== "object" || body === null) return [];
+  const findings: Finding[] = [];
+  for (const { statement, quote, path, type } of membersStated(catalogue, where)) {
+    for (const member of presence(body, path)) {
+      if (!member.present) findings.push({ place: "body", path, keyword: "required", expected: `${path} (the document: "${quote}")`, seen: "(absent)", statement });
+      else if (type && JSON_TYPES[type] && !JSON_TYPES[type](member.value)) findings.push({ place: "body", path, keyword: "type", expected: `${path} of type ${type}`, seen: JSON.stringify(member.value), statement });
     }
   }
   return findings;
