@@ -11,6 +11,7 @@
  * Each rule names the statements the catalogue links to the generic check class that enforces
  * the same rule on a live run (`enforcedBy`), or the decision that marks the element.
  */
+import { createHash } from "node:crypto";
 import { isObject, type FamilyId, type OperationMatch } from "@payment-collection/contract/model/index.ts";
 import type { Catalogue } from "../core/statement-map.ts";
 import type { Profile } from "../core/profiles/index.ts";
@@ -38,8 +39,8 @@ const RULE_CLASS: Record<CrossRule, DerivedClass> = {
 
 interface RecordState {
   account?: string;
-  /** The values a read must show: what the creation (then each update) sent. */
-  expected: unknown;
+  /** The values a read must show: what the creation (then each update) sent, as JSON text (smaller than the parsed value). */
+  expected: string | undefined;
   /** A change whose effect on a read the rule does not predict (delete, cancel). */
   changed: boolean;
 }
@@ -50,7 +51,7 @@ interface WindowState {
 }
 
 /** Entries each memory of the rules keeps at most: a long proxy run must not grow without bound. */
-const MEMORY = 20_000;
+const MEMORY = 10_000;
 
 function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
   map.delete(key);
@@ -137,7 +138,7 @@ export class CrossExchangeRules {
       const idempotencyKey = exchange.requestHeaders[header.toLowerCase()];
       if (!idempotencyKey) continue;
       const scope = `${family}\u0000${op.operationId}\u0000${key ?? ""}\u0000${idempotencyKey}`;
-      const payload = JSON.stringify(stable(parse(exchange.requestBody)) ?? exchange.requestBody ?? "");
+      const payload = createHash("sha256").update(JSON.stringify(stable(parse(exchange.requestBody)) ?? exchange.requestBody ?? "")).digest("base64");
       const id = createdIdOf(body);
       const first = this.replays.get(scope);
       if (!first) remember(this.replays, scope, { payload, id, exchangeId: exchange.id });
@@ -159,7 +160,7 @@ export class CrossExchangeRules {
     const account = key === undefined ? undefined : this.source.accounts?.get(key);
     if (createsRecord(route.contract, op) && pathParameters(op).length === 0) {
       const id = createdIdOf(body);
-      if (id) remember(this.records, `${family}/${lastLiteral(op.path)}/${id}`, { account, expected: parse(exchange.requestBody), changed: false });
+      if (id) remember(this.records, `${family}/${lastLiteral(op.path)}/${id}`, { account, expected: exchange.requestBody, changed: false });
       return findings;
     }
     for (const parameter of pathParameters(op)) {
@@ -178,11 +179,11 @@ export class CrossExchangeRules {
           });
         }
       }
-      if (op.method === "PUT" || op.method === "PATCH") record.expected = merged(record.expected, parse(exchange.requestBody));
+      if (op.method === "PUT" || op.method === "PATCH") record.expected = JSON.stringify(merged(parse(record.expected), parse(exchange.requestBody)));
       else if (op.method !== "GET") record.changed = true;
       else if (!record.changed && op.path.endsWith(`/{${parameter}}`)) {
         this.exercised.add("created-then-read");
-        const differences = sharedLeaves(record.expected, recordOf(body))
+        const differences = sharedLeaves(parse(record.expected), recordOf(body))
           .filter((leaf) => !/(^|\.)status$/.test(leaf.path) && !sameValue(leaf.sent, leaf.received));
         for (const leaf of differences) {
           findings.push({

@@ -121,7 +121,11 @@ export class TrafficEngine {
     const { route, op, path } = routed;
     const keyHeader = route.contract.apiKeyHeader;
     const key = exchange.requestHeaders[keyHeader.toLowerCase()];
-    if (key !== undefined) this.keys.add(key);
+    if (key !== undefined && !this.keys.has(key)) {
+      // Bounded: a client sending ever new keys must not grow the proxy (a key seen again is added again).
+      if (this.keys.size >= 1000) this.keys.delete(this.keys.values().next().value as string);
+      this.keys.add(key);
+    }
     const found: Violation[] = [];
     const base: Omit<Violation, "side" | "naming" | "rule" | "expected" | "seen" | "reproduction"> = {
       exchangeId: exchange.id,
