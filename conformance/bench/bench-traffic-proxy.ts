@@ -7,14 +7,18 @@
  * 2. added latency: open loop at 200 requests/s, p99 direct and through the proxy; the
  *    difference (target <= 2 ms);
  * 3. memory: BENCH_EXCHANGES exchanges (default 100,000) through the proxy, its resident memory
- *    sampled every tenth (target: flat once warm).
+ *    sampled every tenth (target: flat once warm);
+ * 4. a HAR file of BENCH_HAR_MB megabytes (default 200; 0 skips it), made of recorded exchanges
+ *    with the sandbox, checked by `payment-collection traffic check` under a 64 MiB heap limit:
+ *    its time and peak memory.
  *
  * The load mixes GET /v1/charges/{id}, GET /sdk/status/health and POST /v1/charges (a fresh
  * Idempotency-Key each). Run: `npm run bench:traffic`. The figures depend on the machine and on
  * what else runs on it.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync, closeSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { Agent, request } from "node:http";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
@@ -26,6 +30,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const EXCHANGES = Number(process.env.BENCH_EXCHANGES ?? 100_000);
 const RATE = 200;
+const HAR_MB = Number(process.env.BENCH_HAR_MB ?? 200);
 const keys = createKeyRing().keys;
 const CHARGE_BODY = JSON.stringify({ amount: 15000, method: "pix", reference: "bench", webhook_url: "https://loja.example.com.br/webhooks" });
 
@@ -105,6 +110,55 @@ async function openLoop(base: string, ids: string[], seconds: number): Promise<n
 const p99 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.99)]!;
 const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
+/** A HAR entry of one exchange with the sandbox, as a browser records it. */
+async function recordedEntry(method: string, url: string, headers: Record<string, string>, body?: string): Promise<string> {
+  const started = Date.now();
+  const response = await fetch(url, { method, headers, body });
+  const text = await response.text();
+  return JSON.stringify({
+    startedDateTime: new Date(started).toISOString(),
+    time: Date.now() - started,
+    request: { method, url, httpVersion: "HTTP/1.1", headers: Object.entries(headers).map(([name, value]) => ({ name, value })), queryString: [], cookies: [], headersSize: -1, bodySize: body?.length ?? 0, ...(body ? { postData: { mimeType: "application/json", text: body } } : {}) },
+    response: { status: response.status, statusText: response.statusText, httpVersion: "HTTP/1.1", headers: [...response.headers].map(([name, value]) => ({ name, value })), cookies: [], content: { size: text.length, mimeType: "application/json", text }, redirectURL: "", headersSize: -1, bodySize: text.length },
+    cache: {},
+    timings: { send: 0, wait: 1, receive: 0 },
+  });
+}
+
+/** Writes a HAR of about HAR_MB megabytes (a session's entries repeated) and checks it with the CLI. */
+async function harCheck(base: string): Promise<void> {
+  const a = { "x-api-key": keys.familyA.primary };
+  const idempotency = `bench-har-${process.pid}`;
+  const created = await recordedEntry("POST", `${base}/v1/charges`, { ...a, "idempotency-key": idempotency, "content-type": "application/json" }, CHARGE_BODY);
+  const id = (JSON.parse(JSON.parse(created).response.content.text) as { id: string }).id;
+  const session = [created, await recordedEntry("GET", `${base}/v1/charges/${id}`, a), await recordedEntry("GET", `${base}/sdk/status/health`, { "X-API-Key": keys.familyB.primary })];
+  const dir = mkdtempSync(join(tmpdir(), "bench-har-"));
+  const file = join(dir, "large.har");
+  try {
+    const fd = openSync(file, "w");
+    writeSync(fd, '{"log":{"version":"1.2","creator":{"name":"bench","version":"1"},"entries":[');
+    let written = 0;
+    let entries = 0;
+    for (let i = 0; written < HAR_MB * 1024 * 1024; i++) {
+      const entry = session[i % session.length]!;
+      written += writeSync(fd, `${entries === 0 ? "" : ","}\n${entry}`);
+      entries += 1;
+    }
+    writeSync(fd, "]}}\n");
+    closeSync(fd);
+    const started = Date.now();
+    // A 64 MiB heap: a reader that held the file (or grew with it) would run out of memory and fail.
+    const check = spawn(process.execPath, ["--max-old-space-size=64", join(ROOT, "cli/bin/payment-collection.js"), "traffic", "check", file, "--family-a-base-url", base, "--family-b-base-url", base], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    check.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    const code = await new Promise<number>((resolve) => check.once("exit", (c) => resolve(c ?? -1)));
+    const peak = /peak memory \(RSS\): (\S+ MiB)/.exec(out)?.[1] ?? "?";
+    console.log(`HAR check of ${fmt(statSync(file).size / 1024 / 1024)} MiB (${fmt(entries)} entries) with a 64 MiB heap limit: ${fmt((Date.now() - started) / 1000, 1)} s, peak RSS ${peak}, exit ${code} (0: clean)`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const sandbox = await spawned([...SANDBOX_NODE_FLAGS, "--import", "tsx", join(ROOT, "sandbox/src/cli.ts"), "--port", "0", "--plan", "generous", "--json"], /"url":"([^"]+)"/, "stdout");
   const direct = sandbox.match[1]!;
@@ -152,6 +206,7 @@ async function main(): Promise<void> {
     console.log(`proxy RSS (MiB) after each tenth of ${fmt(EXCHANGES)} exchanges: ${samples.join(", ")}`);
     console.log(`violations the proxy printed: ${violations} (the sandbox is the correct server: expected 0)${examples.map((line) => `\n  ${line}`).join("")}`);
     console.log(`statuses seen: ${JSON.stringify(statuses)}`);
+    if (HAR_MB > 0) await harCheck(direct);
   } finally {
     await stop(proxy.child);
     await stop(sandbox.child);
