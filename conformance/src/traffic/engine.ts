@@ -12,7 +12,7 @@ import type { Profile } from "../core/profiles/index.ts";
 import { nameFinding, type Finding, type Naming } from "./attribution.ts";
 import { checkRequest, checkResponse } from "./exchange-checks.ts";
 import { CrossExchangeRules, type CrossRule } from "./cross-exchange.ts";
-import { keyFingerprint, redactKeys, reproductionOf, type TrafficExchange } from "./exchange.ts";
+import { keyFingerprint, redactKeys, reproductionOf, secretsInUrl, type TrafficExchange } from "./exchange.ts";
 import type { FamilyRoute, Routed } from "./routing.ts";
 import { statedRefusals } from "./stated-rules.ts";
 import { errorCodeOf } from "../core/validate.ts";
@@ -121,10 +121,11 @@ export class TrafficEngine {
     const { route, op, path } = routed;
     const keyHeader = route.contract.apiKeyHeader;
     const key = exchange.requestHeaders[keyHeader.toLowerCase()];
-    if (key !== undefined && !this.keys.has(key)) {
+    for (const secret of [...(key === undefined ? [] : [key]), ...secretsInUrl(exchange.url)]) {
+      if (this.keys.has(secret)) continue;
       // Bounded: a client sending ever new keys must not grow the proxy (a key seen again is added again).
       if (this.keys.size >= 1000) this.keys.delete(this.keys.values().next().value as string);
-      this.keys.add(key);
+      this.keys.add(secret);
     }
     const found: Violation[] = [];
     const base: Omit<Violation, "side" | "naming" | "rule" | "expected" | "seen" | "reproduction"> = {

@@ -48,10 +48,26 @@ export function keyFingerprint(key: string): string {
   return `key#${createHash("sha256").update(key).digest("hex").slice(0, 8)}`;
 }
 
+/** Headers that carry credentials besides the API key: shown redacted, never as sent. */
+const CREDENTIAL_HEADERS = new Set(["authorization", "proxy-authorization", "cookie"]);
+
+/** Secrets a request carries outside the key header: values of query parameters named like a key. */
+export function secretsInUrl(url: string): string[] {
+  try {
+    return [...new URL(url).searchParams].filter(([name]) => /key|token|secret/i.test(name)).map(([, value]) => value);
+  } catch {
+    return [];
+  }
+}
+
 /** A curl line reproducing the exchange's request, the key header shown as `$API_KEY`. */
 export function reproductionOf(exchange: TrafficExchange, keyHeader: string): string {
   const key = exchange.requestHeaders[keyHeader.toLowerCase()];
-  const headers = Object.fromEntries(Object.entries(exchange.requestHeaders).filter(([name]) => !name.startsWith(":")));
+  const headers = Object.fromEntries(
+    Object.entries(exchange.requestHeaders)
+      .filter(([name]) => !name.startsWith(":"))
+      .map(([name, value]) => [name, CREDENTIAL_HEADERS.has(name) ? "<redacted>" : value]),
+  );
   const label = key === undefined ? "" : keyFingerprint(key);
   return curlOf(
     { operationId: "", method: exchange.method, url: exchange.url, headers, body: exchange.requestBodyTooLarge ? undefined : exchange.requestBody },

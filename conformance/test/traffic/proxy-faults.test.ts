@@ -81,6 +81,28 @@ describe("the validating proxy", () => {
     expect(summary.violations).toEqual([]);
   });
 
+  it("forwards the request unchanged: method, path and query, headers (Host names the upstream), body bytes", async () => {
+    let seen: { method?: string; url?: string; headers?: Record<string, unknown>; body?: Buffer } = {};
+    const server: Server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        seen = { method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks) };
+        res.writeHead(201, { "content-type": "application/json" });
+        res.end("{}");
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const { url } = await proxyTo({ "family-a": `http://127.0.0.1:${(server.address() as { port: number }).port}` });
+    const body = Buffer.from('{"amount": 1500,  "method":"pix", "note":"ção"}');
+    await fetch(`${url}/v1/charges?x=1&x=2`, { method: "POST", headers: { "x-api-key": "sk_live_k", "Idempotency-Key": "abcdefgh-1", "content-type": "application/json", "x-custom": "a b" }, body });
+    expect(seen.method).toBe("POST");
+    expect(seen.url).toBe("/v1/charges?x=1&x=2");
+    expect(seen.body!.equals(body)).toBe(true);
+    expect(seen.headers).toMatchObject({ "x-api-key": "sk_live_k", "idempotency-key": "abcdefgh-1", "content-type": "application/json", "x-custom": "a b", "content-length": String(body.length) });
+  });
+
   it("flags a server that breaks a statement, and passes its answer on unchanged", async () => {
     const wrong = health("v2");
     const { url, settled } = await proxyTo({ "family-b": await upstream(() => ({ status: 200, headers: { "content-type": "application/json", "x-extra": "kept" }, body: wrong })) });
