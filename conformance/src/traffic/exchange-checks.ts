@@ -71,8 +71,20 @@ function valueAtPointer(root: unknown, pointer: string): unknown {
   return node;
 }
 
+/** The subschema an ajv error's schemaPath points at (`#/properties/data/not`). */
+function schemaAt(schema: unknown, schemaPath: string): unknown {
+  let node = schema;
+  for (const raw of schemaPath.replace(/^#/, "").split("/").slice(1)) {
+    const key = decodeURIComponent(raw.replace(/~1/g, "/").replace(/~0/g, "~"));
+    if (Array.isArray(node)) node = node[Number(key)];
+    else if (isObject(node)) node = node[key];
+    else return undefined;
+  }
+  return node;
+}
+
 /** ajv errors as findings: the member's dotted path (indexes dropped), what was expected, what was seen. */
-export function schemaFindings(errors: ErrorObject[] | null | undefined, value: unknown, place: "body" | "request-body"): Finding[] {
+export function schemaFindings(errors: ErrorObject[] | null | undefined, value: unknown, place: "body" | "request-body", schema?: unknown): Finding[] {
   const findings: Finding[] = [];
   for (const error of errors ?? []) {
     // A failed oneOf/anyOf repeats its members' errors: those say more.
@@ -84,6 +96,13 @@ export function schemaFindings(errors: ErrorObject[] | null | undefined, value: 
     const seenValue = missing ? undefined : valueAtPointer(value, error.instancePath);
     let expected = `${error.message ?? error.keyword}`;
     const format = (error.params as { format?: string }).format;
+    const excluded = error.keyword === "not" ? schemaAt(schema, error.schemaPath) : undefined;
+    if (isObject(excluded) && Array.isArray(excluded.required)) {
+      // `not: {required: [...]}`: members the contract says the value does not carry.
+      const members = excluded.required.map(String);
+      findings.push({ place, path: [...segments, members[0]].join("."), keyword: "not", expected: `${path || "body"} without ${members.join(", ")}`, seen: `${members.filter((m) => isObject(seenValue) && m in seenValue).join(", ")} present` });
+      continue;
+    }
     if (error.keyword === "format" && format && format in DOMAIN_FORMATS && typeof seenValue === "string") {
       expected = `a valid ${format}: ${domainFormatProblem(format as DomainFormat, seenValue) ?? "the value breaks the rule"}`;
     }
@@ -151,13 +170,14 @@ export function checkResponse(op: OperationMatch, exchange: TrafficExchange, pro
   }
   if (expectation.bodySchema) {
     const validate = compileJsonSchema(expectation.bodySchema, "3.0");
-    if (!validate(parsed.value)) findings.push(...schemaFindings(validate.errors, parsed.value, "body"));
+    if (!validate(parsed.value)) findings.push(...schemaFindings(validate.errors, parsed.value, "body", expectation.bodySchema));
   }
   // What the catalogue states holds even where the body's shape is a decision the profile leaves out.
   findings.push(...statedMemberFindings(catalogue, { family: route.family, contract: route.contract, operationId: op.operationId, status: response.status }, parsed.value));
   if (exchange.status >= 200 && exchange.status < 300) {
     for (const member of absentOf(catalogue, route, op.operationId, response.status)) {
-      if (valuesAt(parsed.value, member.path).length > 0) {
+      // The schema's `not` may have said it already.
+      if (valuesAt(parsed.value, member.path).length > 0 && !findings.some((f) => f.place === "body" && f.path === member.path)) {
         findings.push({ place: "body", path: member.path, expected: `no ${member.path} (the document says this response does not carry it)`, seen: "present", statement: member.statement });
       }
     }
@@ -252,7 +272,7 @@ export function checkRequest(op: OperationMatch | null, exchange: TrafficExchang
   const parsed = parseJsonBody(text);
   if (!parsed.ok) return [...findings, { place: "request-body", path: "(root)", expected: "a JSON body", seen: show(text.slice(0, 80)) }];
   const validate = compileJsonSchema(schema, "3.0");
-  if (!validate(parsed.value)) findings.push(...schemaFindings(validate.errors, parsed.value, "request-body"));
+  if (!validate(parsed.value)) findings.push(...schemaFindings(validate.errors, parsed.value, "request-body", schema));
   for (const member of unknownMembers(profiledRequestSchema(op, profile), parsed.value, "")) {
     findings.push({ place: "request-body", path: member, keyword: "additionalProperties", expected: `only members the contract defines for ${op.operationId}`, seen: `${member} (unknown)` });
   }

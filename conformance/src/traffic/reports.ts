@@ -110,7 +110,7 @@ function groupSection(title: string, list: Violation[], catalogue: Catalogue): s
       .map((v) => `<tr><td>#${v.exchangeId}</td><td>${h(v.operationId ?? `${v.method} ${v.path}`)} ${v.status}</td><td>${h(v.expected)}</td><td>${h(v.seen)}</td><td><code>${h(v.reproduction)}</code></td></tr>`)
       .join("");
     const more = items.length > 200 ? `<p>… and ${items.length - 200} more.</p>` : "";
-    return `<details open><summary>${h(heading)} <span class="count">${items.length}</span></summary><table><tr><th>exchange</th><th>operation</th><th>expected</th><th>seen</th><th>reproduction</th></tr>${rows}</table>${more}</details>`;
+    return `<details open><summary>${h(heading)} <span class="count">${items.length}</span></summary><table class="findings"><colgroup><col class="n"><col class="op"><col class="x"><col class="s"><col></colgroup><tr><th>exchange</th><th>operation</th><th>expected</th><th>seen</th><th>reproduction</th></tr>${rows}</table>${more}</details>`;
   });
   return `<h2>${h(title)}</h2>${parts.join("")}`;
 }
@@ -137,7 +137,8 @@ export function htmlReport(summary: TrafficSummary, meta: ReportMeta, catalogue:
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Traffic check: ${h(meta.source)}</title>
 <style>
-body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top;text-align:left}
+body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:3px 6px;vertical-align:top;text-align:left;overflow-wrap:anywhere}
+table.findings{width:100%;table-layout:fixed}table.findings col.n{width:6.5em}table.findings col.op{width:11em}table.findings col.x{width:24%}table.findings col.s{width:24%}
 code{font-size:12px;word-break:break-all}.seen{background:#d9f2d9;padding:0 4px}.unseen{background:#f6dcdc;padding:0 4px}.count{background:#444;color:#fff;border-radius:8px;padding:0 6px}
 .ok{color:#1a7f1a}.fail{color:#b00}summary{font-weight:600;cursor:pointer;margin-top:.6em}ul.statements{columns:3;font-size:12px}
 </style></head><body>
