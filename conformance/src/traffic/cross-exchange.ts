@@ -79,6 +79,8 @@ function merged(base: unknown, update: unknown): unknown {
 
 export class CrossExchangeRules {
   private readonly replays = new Map<string, { payload: string; id?: string; exchangeId: number }>();
+  /** Records created under an idempotency key: which API key and idempotency key made them. */
+  private readonly createdUnder = new Map<string, { apiKey: string; idempotencyKey: string; exchangeId: number }>();
   private readonly records = new Map<string, RecordState>();
   private readonly windows = new Map<string, WindowState[]>();
   /** Rules that had something to judge, for coverage. */
@@ -98,6 +100,22 @@ export class CrossExchangeRules {
     const key = `${rule}/${family}`;
     let found = this.namings.get(key);
     if (!found) this.namings.set(key, (found = this.readNaming(rule, family, prefer)));
+    return found;
+  }
+
+  /**
+   * A statement of the rule's area (the id prefix its class's statements share, `A-IDEM-`)
+   * matching `pattern`, else the rule's own naming.
+   */
+  private areaNaming(rule: CrossRule, family: FamilyId, pattern: RegExp): Naming {
+    const key = `${rule}/${family}/${pattern.source}`;
+    let found = this.namings.get(key);
+    if (!found) {
+      const areas = new Set(classStatements(RULE_CLASS[rule], family, this.catalogue).map((id) => id.split("-").slice(0, 2).join("-")));
+      const id = this.catalogue.statements.find((s) => areas.has(s.id.split("-").slice(0, 2).join("-")) && pattern.test(s.id))?.id;
+      found = id ? { id, kind: "statement" } : this.naming(rule, family);
+      this.namings.set(key, found);
+    }
     return found;
   }
 
@@ -141,6 +159,20 @@ export class CrossExchangeRules {
       const payload = createHash("sha256").update(JSON.stringify(stable(parse(exchange.requestBody)) ?? exchange.requestBody ?? "")).digest("base64");
       const id = createdIdOf(body);
       const first = this.replays.get(scope);
+      // A key never seen creates a record: it never returns one another key (or another API key's same key) made.
+      const earlier = id === undefined || first ? undefined : this.createdUnder.get(`${family}/${op.operationId}/${id}`);
+      if (earlier) {
+        this.exercised.add("idempotency");
+        const otherApiKey = earlier.apiKey !== (key ?? "");
+        findings.push({
+          rule: "idempotency",
+          naming: otherApiKey && earlier.idempotencyKey === idempotencyKey ? this.naming("idempotency", family, (s) => /scoped/.test(s)) : this.areaNaming("idempotency", family, /new-key/),
+          place: "body",
+          expected: otherApiKey && earlier.idempotencyKey === idempotencyKey ? `a new record: ${header} ${JSON.stringify(idempotencyKey)} was used by another API key, and keys are scoped per API key` : `a new record for the ${header} never seen before`,
+          seen: `the record ${id} of exchange ${earlier.exchangeId}`,
+        });
+      }
+      if (id !== undefined && !earlier && !first) remember(this.createdUnder, `${family}/${op.operationId}/${id}`, { apiKey: key ?? "", idempotencyKey, exchangeId: exchange.id });
       if (!first) remember(this.replays, scope, { payload, id, exchangeId: exchange.id });
       else if (first.payload === payload) {
         this.exercised.add("idempotency");
@@ -156,8 +188,11 @@ export class CrossExchangeRules {
       }
     }
 
-    // Records: creation, updates, reads.
+    // Records: creation, updates, reads. A creation's or an update's answer shows the values sent.
     const account = key === undefined ? undefined : this.source.accounts?.get(key);
+    if ((createsRecord(route.contract, op) && pathParameters(op).length === 0) || op.method === "PUT" || op.method === "PATCH") {
+      findings.push(...this.differences(family, parse(exchange.requestBody), recordOf(body), `${op.operationId}'s answer`));
+    }
     if (createsRecord(route.contract, op) && pathParameters(op).length === 0) {
       const id = createdIdOf(body);
       if (id) remember(this.records, `${family}/${lastLiteral(op.path)}/${id}`, { account, expected: exchange.requestBody, changed: false });
@@ -183,21 +218,25 @@ export class CrossExchangeRules {
       else if (op.method !== "GET") record.changed = true;
       else if (!record.changed && op.path.endsWith(`/{${parameter}}`)) {
         this.exercised.add("created-then-read");
-        const differences = sharedLeaves(parse(record.expected), recordOf(body))
-          .filter((leaf) => !/(^|\.)status$/.test(leaf.path) && !sameValue(leaf.sent, leaf.received));
-        for (const leaf of differences) {
-          findings.push({
-            rule: "created-then-read",
-            naming: this.naming("created-then-read", family),
-            place: "body",
-            path: leaf.path,
-            expected: `${leaf.path} as created or last updated: ${JSON.stringify(leaf.sent)}`,
-            seen: JSON.stringify(leaf.received),
-          });
-        }
+        findings.push(...this.differences(family, parse(record.expected), recordOf(body), "as created or last updated"));
       }
     }
     return findings;
+  }
+
+  /** Members both the values sent and a record carry, that differ (a status may move on its own). */
+  private differences(family: FamilyId, sent: unknown, record: unknown, label: string): CrossFinding[] {
+    this.exercised.add("created-then-read");
+    return sharedLeaves(sent, record)
+      .filter((leaf) => !/(^|\.)status$/.test(leaf.path) && !sameValue(leaf.sent, leaf.received))
+      .map((leaf) => ({
+        rule: "created-then-read" as const,
+        naming: this.naming("created-then-read", family),
+        place: "body" as const,
+        path: leaf.path,
+        expected: `${leaf.path} ${label}: ${JSON.stringify(leaf.sent)}`,
+        seen: JSON.stringify(leaf.received),
+      }));
   }
 
   private rateLimitWindow(route: FamilyRoute, op: OperationMatch, exchange: TrafficExchange, key: string | undefined): CrossFinding[] {
@@ -217,14 +256,23 @@ export class CrossExchangeRules {
     if (Number.isFinite(reset) && header("X-RateLimit-Reset") !== undefined && reset * 1000 < exchange.startedAt - 1000) {
       findings.push({ ...base, path: "X-RateLimit-Reset", expected: `a Unix time in the future (the response came at ${Math.floor(exchange.endedAt / 1000)})`, seen: String(reset) });
     }
+    const retryAfter = Number(header("Retry-After"));
+    if (exchange.status === 429 && header("Retry-After") !== undefined && Number.isFinite(retryAfter) && Number.isFinite(reset)) {
+      // Retry-After and X-RateLimit-Reset name the same moment, to the second (one more of slack for the trip).
+      const comeBack = exchange.endedAt / 1000 + retryAfter;
+      if (Math.abs(comeBack - reset) > 2) {
+        findings.push({ ...base, naming: this.areaNaming("rate-limit-window", route.family, /retry-after/i), path: "Retry-After", expected: `Retry-After about ${Math.max(0, Math.round(reset - exchange.endedAt / 1000))} s (X-RateLimit-Reset ${reset})`, seen: String(retryAfter) });
+      }
+    }
     const buckets = op.rateLimits.map((r) => r.bucket).sort().join("+");
     const window = `${route.family}\u0000${key}\u0000${buckets}\u0000${limit}\u0000${reset}`;
     const seen = this.windows.get(window) ?? [];
     // Only exchanges that ended before this one started are ordered; concurrent ones may cross.
     const before = seen.filter((w) => w.endedAt < exchange.startedAt);
     const lowest = before.length > 0 ? Math.min(...before.map((w) => w.remaining)) : undefined;
-    if (lowest !== undefined && remaining > lowest) {
-      findings.push({ ...base, path: "X-RateLimit-Remaining", expected: `X-RateLimit-Remaining at most ${lowest} (an earlier response of the same window)`, seen: String(remaining) });
+    // Each request of the operation counts against every bucket it shows: Remaining falls, unless nothing is left.
+    if (lowest !== undefined && lowest > 0 && exchange.status !== 429 && remaining >= lowest) {
+      findings.push({ ...base, path: "X-RateLimit-Remaining", expected: `X-RateLimit-Remaining below ${lowest} (an earlier response of the same window, ended before this request)`, seen: String(remaining) });
     }
     seen.push({ remaining, endedAt: exchange.endedAt });
     if (seen.length > 64) seen.splice(0, seen.length - 64);

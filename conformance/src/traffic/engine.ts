@@ -151,7 +151,8 @@ export class TrafficEngine {
 
     const refusals: Array<{ naming: Naming; finding: Pick<Finding, "expected" | "seen"> }> = [];
     const successStatus = op?.responses.find((r) => r.status.startsWith("2"))?.status ?? "200";
-    for (const finding of checkRequest(op, exchange, this.options.profile, route, path)) {
+    const requestFindings = checkRequest(op, exchange, this.options.profile, route, path);
+    for (const finding of requestFindings) {
       const naming = op
         ? nameFinding(this.catalogue, { family: route.family, contract: route.contract, op, status: successStatus, profile: this.options.profile, schema: op.requestBody?.schema, decision: op.parameters.find((p) => p.name === finding.path)?.decision }, finding)
         : { id: "contract", kind: "contract" as const };
@@ -189,6 +190,7 @@ export class TrafficEngine {
       add("server", nameFinding(this.catalogue, { ...target, decision: headerDecision ?? target.decision }, finding), finding);
     }
     for (const { naming, finding } of refusals) add("server", naming, finding);
+    for (const finding of this.unfoundedRefusals(route, op, exchange, verdict.errorCode, requestFindings)) add("server", finding.naming, finding);
     for (const finding of this.rules.observe(route, op, exchange)) add("server", finding.naming, finding, finding.rule);
     tally.violations += found.filter((v) => v.side === "server").length;
     return this.record(found);
@@ -213,6 +215,24 @@ export class TrafficEngine {
     return statedRefusals(this.catalogue, { family: route.family, contract: route.contract, operationId: op.operationId, status }, header.name)
       .filter((stated) => stated.errorCode !== code)
       .map((stated) => ({ naming: { id: stated.statement, kind: "statement" as const }, finding: { expected: `error code ${stated.errorCode} (the request breaks ${header.name}: ${finding.expected})`, seen: code ?? "(no code)" } }));
+  }
+
+  /**
+   * A refusal with the error code a statement gives for a broken parameter, although the request
+   * carried that parameter well formed (an 8-character Idempotency-Key refused as too short).
+   */
+  private unfoundedRefusals(route: FamilyRoute, op: OperationMatch, exchange: TrafficExchange, errorCode: string | undefined, requestFindings: Finding[]): Array<Pick<Finding, "expected" | "seen"> & { naming: Naming }> {
+    if (errorCode === undefined || exchange.status < 400 || exchange.status >= 500) return [];
+    const out: Array<Pick<Finding, "expected" | "seen"> & { naming: Naming }> = [];
+    for (const parameter of op.parameters.filter((p) => p.in === "header" && !p.decision)) {
+      const value = exchange.requestHeaders[parameter.name.toLowerCase()];
+      if (value === undefined || requestFindings.some((f) => f.place === "parameter" && f.path === parameter.name)) continue;
+      for (const stated of statedRefusals(this.catalogue, { family: route.family, contract: route.contract, operationId: op.operationId, status: String(exchange.status) }, parameter.name)) {
+        if (stated.errorCode !== errorCode) continue;
+        out.push({ naming: { id: stated.statement, kind: "statement" }, expected: `no ${errorCode}: the request carries ${parameter.name} as the contract defines it`, seen: `${exchange.status} ${errorCode}` });
+      }
+    }
+    return out;
   }
 
   private record(found: Violation[]): Violation[] {

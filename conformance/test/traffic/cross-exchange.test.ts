@@ -72,6 +72,20 @@ describe("rules across exchanges", () => {
     expect(violations[0]!.seen).toContain("ch_2");
   });
 
+  it("idempotency: a key never seen returning a record another key made is flagged, as is another API key's record under the same key", () => {
+    const newKey = run([create(KEY_A, "idem-00010", "ch_1"), create(KEY_A, "idem-00011", "ch_1")]);
+    expect(newKey).toMatchObject([{ rule: "idempotency", exchangeId: 2, naming: { id: "A-IDEM-RULE-new-key" } }]);
+    const shared = run([create(KEY_A, "idem-00012", "ch_1"), create(KEY_B, "idem-00012", "ch_1")]);
+    expect(shared).toMatchObject([{ rule: "idempotency", exchangeId: 2, naming: { id: "A-IDEM-RULE-scoped-per-key" } }]);
+  });
+
+  it("a refusal with the code a statement gives for a broken header, although the header is well formed, is flagged", () => {
+    const refused = exchange("POST", "/v1/charges", KEY_A, 400, { code: "IDEMPOTENCY_KEY_REQUIRED", message: "x" }, { request: { amount: 1500, method: "pix" }, headers: { "idempotency-key": "abcdefgh" } });
+    expect(run([refused])).toMatchObject([{ exchangeId: 1, naming: { id: "A-ERRORS-ERROR-idempotency-key-required" }, seen: "400 IDEMPOTENCY_KEY_REQUIRED" }]);
+    const short = { ...refused, requestHeaders: { ...refused.requestHeaders, "idempotency-key": "abcdefg" } };
+    expect(run([short])).toEqual([]);
+  });
+
   it("tenant isolation: a record created with one account's key read with another account's key is flagged, with the accounts known", () => {
     const accounts = new Map([
       [KEY_A, "first"],
@@ -91,13 +105,18 @@ describe("rules across exchanges", () => {
     expect(violations[0]!.expected).toContain("amount as created or last updated: 1500");
   });
 
-  it("rate-limit window: Remaining rising between exchanges that followed one another, or a Reset in the past, is flagged", () => {
+  it("rate-limit window: Remaining not falling between exchanges that followed one another, or a Reset in the past, is flagged", () => {
     const reset = String(Math.floor(clock / 1000) + 60);
     const health = (remaining: number, resetAt = reset) =>
       exchange("GET", "/sdk/status/health", "pk_test_key_b", 200, { success: true, data: { status: "ok", timestamp: "2026-11-26T10:00:00Z", version: "v1" } }, { responseHeaders: { "x-ratelimit-limit": "100", "x-ratelimit-remaining": String(remaining), "x-ratelimit-reset": resetAt } });
     const withKeyB = (e: TrafficExchange) => ({ ...e, requestHeaders: { "x-api-key": "pk_test_key_b" } });
     expect(run([health(99), health(98), health(97)].map(withKeyB))).toEqual([]);
     expect(run([health(99), health(95), health(97)].map(withKeyB))).toMatchObject([{ rule: "rate-limit-window", exchangeId: 3, naming: { id: "B-LIMITS-HEADER-rate-limit" } }]);
+    // Frozen: every request counts, so the same Remaining twice in a row is wrong.
+    expect(run([health(99), health(99)].map(withKeyB))).toMatchObject([{ rule: "rate-limit-window", exchangeId: 2 }]);
+    // Concurrent exchanges (the second started before the first ended) are not ordered.
+    const [first, second] = [health(99), health(99)].map(withKeyB);
+    expect(run([first!, { ...second!, startedAt: first!.startedAt + 1 }])).toEqual([]);
     expect(run([health(99, "1000")].map(withKeyB))).toMatchObject([{ rule: "rate-limit-window", seen: "1000" }]);
   });
 
