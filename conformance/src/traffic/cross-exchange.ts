@@ -260,7 +260,8 @@ export class CrossExchangeRules {
     if (exchange.status === 429 && header("Retry-After") !== undefined && Number.isFinite(retryAfter) && Number.isFinite(reset)) {
       // Retry-After and X-RateLimit-Reset name the same moment, to the second (one more of slack for the trip).
       const comeBack = exchange.endedAt / 1000 + retryAfter;
-      if (Math.abs(comeBack - reset) > 2) {
+      const tooEarly = retryAfter < 1 && reset - exchange.endedAt / 1000 > 1;
+      if (tooEarly || Math.abs(comeBack - reset) > 2) {
         findings.push({ ...base, naming: this.areaNaming("rate-limit-window", route.family, /retry-after/i), path: "Retry-After", expected: `Retry-After about ${Math.max(0, Math.round(reset - exchange.endedAt / 1000))} s (X-RateLimit-Reset ${reset})`, seen: String(retryAfter) });
       }
     }

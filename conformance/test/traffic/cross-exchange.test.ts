@@ -118,6 +118,10 @@ describe("rules across exchanges", () => {
     const [first, second] = [health(99), health(99)].map(withKeyB);
     expect(run([first!, { ...second!, startedAt: first!.startedAt + 1 }])).toEqual([]);
     expect(run([health(99, "1000")].map(withKeyB))).toMatchObject([{ rule: "rate-limit-window", seen: "1000" }]);
+    // A 429 telling to come back now while the window renews in a minute.
+    const limited = (retryAfter: string) => ({ ...withKeyB(health(0)), status: 429, responseHeaders: { ...health(0).responseHeaders, "retry-after": retryAfter } });
+    expect(run([limited("0")])).toMatchObject([{ rule: "rate-limit-window", naming: { id: "B-LIMITS-HEADER-retry-after" }, seen: "0" }]);
+    expect(run([limited("60")])).toEqual([]);
   });
 
   it("authentication: a request without the key answered with a success is flagged", () => {
