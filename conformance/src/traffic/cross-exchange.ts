@@ -13,7 +13,8 @@
  */
 import { createHash } from "node:crypto";
 import { isObject, type FamilyId, type OperationMatch } from "@payment-collection/contract/model/index.ts";
-import type { Catalogue } from "../core/statement-map.ts";
+import { statementsFor, type Catalogue } from "../core/statement-map.ts";
+import { errorCodeOf } from "../core/validate.ts";
 import type { Profile } from "../core/profiles/index.ts";
 import { classStatements } from "../derived/index.ts";
 import { createdIdOf, createsRecord, idempotencyHeaders, pathParameters, resourceOf } from "../derived/id-links.ts";
@@ -79,6 +80,8 @@ function merged(base: unknown, update: unknown): unknown {
 
 export class CrossExchangeRules {
   private readonly replays = new Map<string, { payload: string; id?: string; exchangeId: number }>();
+  /** The last read of each record, and a change whose effect the next read must show. */
+  private readonly reads = new Map<string, { last?: string; pending?: { refused: boolean; endedAt: number; exchangeId: number; operationId: string; status: number; naming: Naming } }>();
   /** Records created under an idempotency key: which API key and idempotency key made them. */
   private readonly createdUnder = new Map<string, { apiKey: string; idempotencyKey: string; exchangeId: number }>();
   private readonly records = new Map<string, RecordState>();
@@ -148,6 +151,7 @@ export class CrossExchangeRules {
         });
       }
     }
+    findings.push(...this.changesShown(route, op, exchange));
     if (!is2xx(exchange) || exchange.responseBodyTooLarge || exchange.requestBodyTooLarge) return findings;
     const body = parse(exchange.responseBody);
 
@@ -220,6 +224,49 @@ export class CrossExchangeRules {
         this.exercised.add("created-then-read");
         findings.push(...this.differences(family, parse(record.expected), recordOf(body), "as created or last updated"));
       }
+    }
+    return findings;
+  }
+
+  /**
+   * What a change leaves for the next read of the record (the reader: GET .../{id}): a refused
+   * change leaves the record as the last read showed it; under full, a change that succeeded
+   * (other than an update, which created-then-read judges) shows in the next read. Only reads
+   * that started after the change ended are judged.
+   */
+  private changesShown(route: FamilyRoute, op: OperationMatch, exchange: TrafficExchange): CrossFinding[] {
+    const findings: CrossFinding[] = [];
+    for (const parameter of pathParameters(op)) {
+      const recordKey = `${route.family}/${resourceOf(op, parameter)}/${op.pathParams[parameter]}`;
+      const state = this.reads.get(recordKey);
+      if (op.method !== "GET") {
+        if (!state) continue;
+        const refused = exchange.status >= 400 && exchange.status < 500;
+        const status = op.responses.find((r) => r.status === String(exchange.status))?.status;
+        // The transition of the catalogue the answer shows (a cancel: REGISTERED -> CANCELED; refused: unchanged).
+        const transition = status ? statementsFor(this.catalogue, route.contract, { family: route.family, operationId: op.operationId, status, errorCode: errorCodeOf(parse(exchange.responseBody)) }).find((id) => this.catalogue.byId.get(id)?.kind === "transition") : undefined;
+        // A change whose effect this rule does not predict: the next read is the new reference.
+        // Under seed a success must show only where the document states the transition.
+        if (!refused && (exchange.status >= 500 || op.method === "PUT" || op.method === "PATCH" || (this.profile !== "full" && !transition))) {
+          state.last = undefined;
+          state.pending = undefined;
+          continue;
+        }
+        if (!state.last) continue;
+        state.pending = { refused, endedAt: exchange.endedAt, exchangeId: exchange.id, operationId: op.operationId, status: exchange.status, naming: transition ? { id: transition, kind: "statement" } : this.naming("created-then-read", route.family) };
+        continue;
+      }
+      if (!is2xx(exchange) || !op.path.endsWith(`/{${parameter}}`)) continue;
+      const shown = JSON.stringify(stable(recordOf(parse(exchange.responseBody))));
+      const pending = state?.pending;
+      if (pending && exchange.startedAt < pending.endedAt) continue;
+      if (pending) {
+        this.exercised.add("created-then-read");
+        const same = shown === state!.last;
+        if (pending.refused && !same) findings.push({ rule: "created-then-read", naming: pending.naming, place: "body", expected: `the record as before ${pending.operationId} was refused (${pending.status}, exchange ${pending.exchangeId}): a refused change changes nothing`, seen: "the record changed" });
+        if (!pending.refused && same) findings.push({ rule: "created-then-read", naming: pending.naming, place: "body", expected: `the record changed by ${pending.operationId} (${pending.status}, exchange ${pending.exchangeId})`, seen: "the record as before" });
+      }
+      remember(this.reads, recordKey, { last: shown });
     }
     return findings;
   }

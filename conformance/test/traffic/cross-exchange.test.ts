@@ -105,6 +105,25 @@ describe("rules across exchanges", () => {
     expect(violations[0]!.expected).toContain("amount as created or last updated: 1500");
   });
 
+  it("a refused change leaves the record as the last read showed it; a change that succeeded shows in the next read (under seed where the document states the transition)", () => {
+    const boleto = (status: string) => ({ success: true, data: { transactionId: "b1", status, amount: 10 }, timestamp: "2026-11-26T10:00:00Z" });
+    const read = (status: string) => exchange("GET", "/sdk/boleto/b1", "pk_test_key_b", 200, boleto(status));
+    const cancel = (status: number, body: unknown) => exchange("DELETE", "/api/v1/sdk/boleto/b1/cancel", "pk_test_key_b", status, body, { request: { reason: "duplicated" } });
+    const refusal = { version: "1.0.0", status: "ERROR", error: { errorCode: "ODE002", message: "only REGISTERED" } };
+    const changes = (exchanges: TrafficExchange[], profile: "seed" | "full" = "seed") => {
+      const engine = new TrafficEngine({ profile, routes });
+      exchanges.forEach((e, i) => engine.observe({ ...e, id: i + 1, requestHeaders: { ...e.requestHeaders, "x-api-key": "pk_test_key_b" } }, routeByPath(routes, e.method, new URL(e.url).pathname)));
+      return engine.summary().violations.filter((v) => v.rule === "created-then-read");
+    };
+    expect(changes([read("CONFIRMED"), cancel(409, refusal), read("CANCELED")])).toMatchObject([{ exchangeId: 3, naming: { id: "B-BOLETO-TRANSITION-cancel-refused" } }]);
+    expect(changes([read("CONFIRMED"), cancel(409, refusal), read("CONFIRMED")])).toEqual([]);
+    const canceled = { success: true, data: { transactionId: "b1", status: "CANCELED" } };
+    expect(changes([read("REGISTERED"), cancel(200, canceled), read("REGISTERED")], "full")).toMatchObject([{ exchangeId: 3, seen: "the record as before" }]);
+    // Under seed too where the document states the transition (REGISTERED -> CANCELED).
+    expect(changes([read("REGISTERED"), cancel(200, canceled), read("REGISTERED")], "seed")).toMatchObject([{ exchangeId: 3, naming: { id: "B-BOLETO-TRANSITION-cancel" } }]);
+    expect(changes([read("REGISTERED"), cancel(200, canceled), read("CANCELED")], "full")).toEqual([]);
+  });
+
   it("rate-limit window: Remaining not falling between exchanges that followed one another, or a Reset in the past, is flagged", () => {
     const reset = String(Math.floor(clock / 1000) + 60);
     const health = (remaining: number, resetAt = reset) =>
