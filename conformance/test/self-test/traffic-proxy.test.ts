@@ -38,6 +38,7 @@ const NOT_IN_TRAFFIC: Record<string, string> = {
   "live-key-accepted-by-test-server": KEYS,
   "live-server-accepts-test-keys": KEYS,
   "keys-of-two-prefixes": KEYS,
+  "retry-after-zero": "shown only when the 429 comes more than a second before the window renews (with 5-second windows, not every run): Retry-After 0 is right at the very end of a window",
   "new-charge-already-paid-at": "the catalogue states 'paid_at is null while pending' in prose, not as an encoding the proxy can read",
   "canceled-boleto-shown-registered": "the boleto does change after the cancel (other members); that its status must read CANCELED is in the transition table's prose, not in an encoding",
   "refused-delete-still-deletes": "the scenario's traffic has no read of the customer before the refused delete: the later read has nothing to be compared with",
