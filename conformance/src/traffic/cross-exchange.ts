@@ -1,13 +1,14 @@
 /**
  * Rules that span exchanges, as far as traffic can show them:
  * - idempotency: a replay with the same key (per API key) and the same payload returns the
- *   same record;
+ *   same record; a key never seen returns a new one (keys are scoped per API key);
  * - tenant isolation: a record created with one account's key is never returned to another
  *   account's key (only when the accounts are known: keys alone do not say which account they
  *   belong to);
- * - rate-limit headers within one window: Remaining never rises between exchanges that
- *   followed one another, never exceeds Limit, and Reset is not in the past;
- * - consistency: a record read later carries the values it was created (or last updated) with.
+ * - rate-limit headers within one window (rate-limit-window.ts);
+ * - consistency: a creation's or an update's answer and a later read carry the values sent; a
+ *   refused change leaves the record as last read, a change that succeeded shows;
+ * - authentication: an operation behind the key never answers a request without one with a success.
  * Each rule names the statements the catalogue links to the generic check class that enforces
  * the same rule on a live run (`enforcedBy`), or the decision that marks the element.
  */
@@ -22,6 +23,8 @@ import { is2xx, recordOf, sameValue, sharedLeaves, stable, type DerivedClass } f
 import type { Finding, Naming } from "./attribution.ts";
 import type { TrafficExchange } from "./exchange.ts";
 import type { FamilyRoute } from "./routing.ts";
+import { remember } from "./memory.ts";
+import { RateLimitWindows } from "./rate-limit-window.ts";
 
 export type CrossRule = "idempotency" | "tenant-isolation" | "rate-limit-window" | "created-then-read" | "authentication";
 
@@ -44,20 +47,6 @@ interface RecordState {
   expected: string | undefined;
   /** A change whose effect on a read the rule does not predict (delete, cancel). */
   changed: boolean;
-}
-
-interface WindowState {
-  remaining: number;
-  endedAt: number;
-}
-
-/** Entries each memory of the rules keeps at most: a long proxy run must not grow without bound. */
-const MEMORY = 10_000;
-
-function remember<K, V>(map: Map<K, V>, key: K, value: V): void {
-  map.delete(key);
-  map.set(key, value);
-  if (map.size > MEMORY) map.delete(map.keys().next().value as K);
 }
 
 const lastLiteral = (path: string) => path.split("/").filter((s) => s && !s.startsWith("{")).pop() ?? "";
@@ -85,7 +74,7 @@ export class CrossExchangeRules {
   /** Records created under an idempotency key: which API key and idempotency key made them. */
   private readonly createdUnder = new Map<string, { apiKey: string; idempotencyKey: string; exchangeId: number }>();
   private readonly records = new Map<string, RecordState>();
-  private readonly windows = new Map<string, WindowState[]>();
+  private readonly windows = new RateLimitWindows();
   /** Rules that had something to judge, for coverage. */
   readonly exercised = new Set<CrossRule>();
 
@@ -137,7 +126,14 @@ export class CrossExchangeRules {
     const family = route.family;
     const key = exchange.requestHeaders[route.contract.apiKeyHeader.toLowerCase()];
     const findings: CrossFinding[] = [];
-    findings.push(...this.rateLimitWindow(route, op, exchange, key));
+    const windowFindings = this.windows.observe(route.family, op, exchange, key, this.profile, () => ({
+      headers: this.naming("rate-limit-window", route.family, (s) => /HEADER/.test(s)),
+      retryAfter: this.areaNaming("rate-limit-window", route.family, /retry-after/i),
+    }));
+    if (windowFindings) {
+      this.exercised.add("rate-limit-window");
+      findings.push(...windowFindings);
+    }
     // An operation behind the API key never answers a request without one with a success.
     if (op.security.length > 0 && !op.security.some((requirement) => Object.keys(requirement).length === 0)) {
       if (key === undefined) this.exercised.add("authentication");
@@ -284,47 +280,5 @@ export class CrossExchangeRules {
         expected: `${leaf.path} ${label}: ${JSON.stringify(leaf.sent)}`,
         seen: JSON.stringify(leaf.received),
       }));
-  }
-
-  private rateLimitWindow(route: FamilyRoute, op: OperationMatch, exchange: TrafficExchange, key: string | undefined): CrossFinding[] {
-    const header = (name: string) => exchange.responseHeaders[name.toLowerCase()];
-    const limit = Number(header("X-RateLimit-Limit"));
-    const remaining = Number(header("X-RateLimit-Remaining"));
-    const reset = Number(header("X-RateLimit-Reset"));
-    if (key === undefined || !Number.isFinite(limit) || !Number.isFinite(remaining) || header("X-RateLimit-Remaining") === undefined) return [];
-    // Where the headers exist by a decision (family A), seed does not hold them; full names the decision.
-    const documented = op.responses.flatMap((r) => r.headers).find((h) => h.name.toLowerCase() === "x-ratelimit-remaining");
-    if (documented?.decision && this.profile === "seed") return [];
-    const naming: Naming = documented?.decision ? { id: documented.decision, kind: "decision" } : this.naming("rate-limit-window", route.family, (s) => /HEADER/.test(s));
-    this.exercised.add("rate-limit-window");
-    const findings: CrossFinding[] = [];
-    const base = { rule: "rate-limit-window" as const, naming, place: "header" as const };
-    if (remaining > limit) findings.push({ ...base, path: "X-RateLimit-Remaining", expected: `X-RateLimit-Remaining at most X-RateLimit-Limit (${limit})`, seen: String(remaining) });
-    if (Number.isFinite(reset) && header("X-RateLimit-Reset") !== undefined && reset * 1000 < exchange.startedAt - 1000) {
-      findings.push({ ...base, path: "X-RateLimit-Reset", expected: `a Unix time in the future (the response came at ${Math.floor(exchange.endedAt / 1000)})`, seen: String(reset) });
-    }
-    const retryAfter = Number(header("Retry-After"));
-    if (exchange.status === 429 && header("Retry-After") !== undefined && Number.isFinite(retryAfter) && Number.isFinite(reset)) {
-      // Retry-After and X-RateLimit-Reset name the same moment, to the second (one more of slack for the trip).
-      const comeBack = exchange.endedAt / 1000 + retryAfter;
-      const tooEarly = retryAfter < 1 && reset - exchange.endedAt / 1000 > 1;
-      if (tooEarly || Math.abs(comeBack - reset) > 2) {
-        findings.push({ ...base, naming: this.areaNaming("rate-limit-window", route.family, /retry-after/i), path: "Retry-After", expected: `Retry-After about ${Math.max(0, Math.round(reset - exchange.endedAt / 1000))} s (X-RateLimit-Reset ${reset})`, seen: String(retryAfter) });
-      }
-    }
-    const buckets = op.rateLimits.map((r) => r.bucket).sort().join("+");
-    const window = `${route.family}\u0000${key}\u0000${buckets}\u0000${limit}\u0000${reset}`;
-    const seen = this.windows.get(window) ?? [];
-    // Only exchanges that ended before this one started are ordered; concurrent ones may cross.
-    const before = seen.filter((w) => w.endedAt < exchange.startedAt);
-    const lowest = before.length > 0 ? Math.min(...before.map((w) => w.remaining)) : undefined;
-    // Each request of the operation counts against every bucket it shows: Remaining falls, unless nothing is left.
-    if (lowest !== undefined && lowest > 0 && exchange.status !== 429 && remaining >= lowest) {
-      findings.push({ ...base, path: "X-RateLimit-Remaining", expected: `X-RateLimit-Remaining below ${lowest} (an earlier response of the same window, ended before this request)`, seen: String(remaining) });
-    }
-    seen.push({ remaining, endedAt: exchange.endedAt });
-    if (seen.length > 64) seen.splice(0, seen.length - 64);
-    remember(this.windows, window, seen);
-    return findings;
   }
 }
