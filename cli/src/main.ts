@@ -20,6 +20,14 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
     summary: "serve both families with Prism from the bundled OpenAPI documents",
     run: async (argv) => (await import("@payment-collection/conformance/mock/serve.ts")).mockCommand(argv),
   },
+  proxy: {
+    summary: "a validating proxy: forwards traffic unchanged, checks every exchange against the contract",
+    run: async (argv) => (await import("@payment-collection/conformance/traffic/traffic-cli.ts")).proxyCommand(argv),
+  },
+  traffic: {
+    summary: "traffic check FILE.har: check recorded exchanges (HAR 1.2) against the contract",
+    run: async (argv) => (await import("@payment-collection/conformance/traffic/traffic-cli.ts")).trafficCommand(argv),
+  },
   sandbox: {
     summary: "start the stateful sandbox of both families (SQLite, or PostgreSQL shared by instances)",
     run: async (argv) => (await import("./sandbox-process.ts")).runSandboxProcess(argv),
@@ -43,7 +51,7 @@ ${Object.entries(SUBCOMMANDS)
   payment-collection <command> --help   options of a command
   payment-collection --version          versions of the CLI and the products it runs
 
-Exit codes: 0 success; 1 a check failed (conformance, contract); 2 bad input (options, target
+Exit codes: 0 success; 1 a check failed (conformance, contract, proxy, traffic); 2 bad input (options, target
 file, unreachable server, refused key); 3 and 4 sandbox store errors (see sandbox --help).`;
 
 /** Arguments before a `--`: only those are options of this command. */

@@ -109,6 +109,15 @@ export const PAGE_SOURCES: readonly PageSource[] = [
     whenMissing: "",
   },
   {
+    file: "traffic.html",
+    label: "Traffic validation",
+    group: "Guides",
+    candidates: ["docs/traffic.md"],
+    render: "markdown",
+    skipWhenMissing: true,
+    whenMissing: "",
+  },
+  {
     file: "changelog.html",
     label: "Changelog",
     group: "Project record",

@@ -40,7 +40,8 @@ export interface CheckTarget {
   errorCode?: string;
 }
 
-function statusMatches(selector: unknown, status: string): boolean {
+/** Whether a catalogue status selector (`201`, `4xx`, `error`, `*`, or a list) takes a status. */
+export function statusMatches(selector: unknown, status: string): boolean {
   const selectors = selector === undefined ? ["*"] : (Array.isArray(selector) ? selector : [selector]).map((s) => String(s).toLowerCase());
   return selectors.some((s) => {
     if (s === "*") return true;
@@ -50,7 +51,8 @@ function statusMatches(selector: unknown, status: string): boolean {
   });
 }
 
-function operationMatches(contract: FamilyContract, operation: unknown, methods: unknown, operationId: string): boolean {
+/** Whether a catalogue operation selector (an operationId, or `*` with optional methods) takes an operation. */
+export function operationMatches(contract: FamilyContract, operation: unknown, methods: unknown, operationId: string): boolean {
   if (operation === "*") {
     if (!Array.isArray(methods)) return true;
     const op = contract.operations.find((o) => o.operationId === operationId);

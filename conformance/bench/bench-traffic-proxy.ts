@@ -1,0 +1,220 @@
+/**
+ * Benchmark of the validating proxy (`payment-collection proxy`) in front of the sandbox, each
+ * in its own process, the load from this one:
+ *
+ * 1. throughput: closed loop (BENCH_CONNECTIONS at once, BENCH_DURATION seconds), direct to the
+ *    sandbox and through the proxy; the ratio (target >= 0.5);
+ * 2. added latency: open loop at 200 requests/s, p99 direct and through the proxy; the
+ *    difference (target <= 2 ms);
+ * 3. memory: BENCH_EXCHANGES exchanges (default 100,000) through the proxy, its resident memory
+ *    sampled every tenth (target: flat once warm);
+ * 4. a HAR file of BENCH_HAR_MB megabytes (default 200; 0 skips it), made of recorded exchanges
+ *    with the sandbox, checked by `payment-collection traffic check` under a 64 MiB heap limit:
+ *    its time and peak memory.
+ *
+ * The load mixes GET /v1/charges/{id}, GET /sdk/status/health and POST /v1/charges (a fresh
+ * Idempotency-Key each). Run: `npm run bench:traffic`. The figures depend on the machine and on
+ * what else runs on it.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync, closeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { Agent, request } from "node:http";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { createKeyRing } from "@payment-collection/sandbox/keys.ts";
+import { SANDBOX_NODE_FLAGS } from "@payment-collection/sandbox/node-flags.ts";
+
+const ROOT = new URL("../..", import.meta.url).pathname;
+const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const EXCHANGES = Number(process.env.BENCH_EXCHANGES ?? 100_000);
+const RATE = 200;
+const HAR_MB = Number(process.env.BENCH_HAR_MB ?? 200);
+const keys = createKeyRing().keys;
+const CHARGE_BODY = JSON.stringify({ amount: 15000, method: "pix", reference: "bench", webhook_url: "https://loja.example.com.br/webhooks" });
+
+async function spawned(args: string[], ready: RegExp, stream: "stdout" | "stderr"): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const lines = createInterface({ input: child[stream]! });
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
+    lines.on("line", (line) => {
+      const found = ready.exec(line);
+      if (found) resolve(found);
+    });
+    child.once("exit", (code) => reject(new Error(`${args.join(" ")} exited with ${code}`)));
+  });
+  return { child, match };
+}
+
+const stop = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", () => resolve()), child.kill("SIGTERM"))));
+
+function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+const statuses: Record<string, number> = {};
+let sequence = 0;
+
+/** One request of the mix; resolves with its latency in ms. */
+function send(base: string, ids: string[]): Promise<number> {
+  const n = sequence++;
+  const url = new URL(base);
+  const kind = n % 4;
+  const started = process.hrtime.bigint();
+  const options =
+    kind === 3
+      ? { method: "POST", path: "/v1/charges", headers: { "x-api-key": keys.familyA.primary, "idempotency-key": `bench-${process.pid}-${n}`, "content-type": "application/json" }, body: CHARGE_BODY }
+      : kind === 2
+        ? { method: "GET", path: "/sdk/status/health", headers: { "X-API-Key": keys.familyB.primary } }
+        : { method: "GET", path: `/v1/charges/${ids[n % ids.length]}`, headers: { "x-api-key": keys.familyA.primary } };
+  return new Promise((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, method: options.method, path: options.path, headers: options.headers, agent }, (res) => {
+      res.resume();
+      statuses[`${options.method} ${kind} ${res.statusCode}`] = (statuses[`${options.method} ${kind} ${res.statusCode}`] ?? 0) + 1;
+      res.once("end", () => (res.statusCode! >= 500 ? reject(new Error(`${options.method} ${options.path}: ${res.statusCode}`)) : resolve(Number(process.hrtime.bigint() - started) / 1e6)));
+    });
+    req.once("error", reject);
+    req.end(options.body);
+  });
+}
+
+async function closedLoop(base: string, ids: string[], seconds: number): Promise<number> {
+  const end = Date.now() + seconds * 1000;
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (Date.now() < end) {
+        await send(base, ids);
+        done += 1;
+      }
+    }),
+  );
+  return done / seconds;
+}
+
+async function openLoop(base: string, ids: string[], seconds: number): Promise<number[]> {
+  const latencies: Promise<number>[] = [];
+  const start = Date.now();
+  for (let i = 0; i < RATE * seconds; i++) {
+    const due = start + (i * 1000) / RATE;
+    const wait = due - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    latencies.push(send(base, ids));
+  }
+  return Promise.all(latencies);
+}
+
+const p99 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.99)]!;
+const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** A HAR entry of one exchange with the sandbox, as a browser records it. */
+async function recordedEntry(method: string, url: string, headers: Record<string, string>, body?: string): Promise<string> {
+  const started = Date.now();
+  const response = await fetch(url, { method, headers, body });
+  const text = await response.text();
+  return JSON.stringify({
+    startedDateTime: new Date(started).toISOString(),
+    time: Date.now() - started,
+    request: { method, url, httpVersion: "HTTP/1.1", headers: Object.entries(headers).map(([name, value]) => ({ name, value })), queryString: [], cookies: [], headersSize: -1, bodySize: body?.length ?? 0, ...(body ? { postData: { mimeType: "application/json", text: body } } : {}) },
+    response: { status: response.status, statusText: response.statusText, httpVersion: "HTTP/1.1", headers: [...response.headers].map(([name, value]) => ({ name, value })), cookies: [], content: { size: text.length, mimeType: "application/json", text }, redirectURL: "", headersSize: -1, bodySize: text.length },
+    cache: {},
+    timings: { send: 0, wait: 1, receive: 0 },
+  });
+}
+
+/** Writes a HAR of about HAR_MB megabytes (a session's entries repeated) and checks it with the CLI. */
+async function harCheck(base: string): Promise<void> {
+  const a = { "x-api-key": keys.familyA.primary };
+  const idempotency = `bench-har-${process.pid}`;
+  const created = await recordedEntry("POST", `${base}/v1/charges`, { ...a, "idempotency-key": idempotency, "content-type": "application/json" }, CHARGE_BODY);
+  const id = (JSON.parse(JSON.parse(created).response.content.text) as { id: string }).id;
+  const session = [created, await recordedEntry("GET", `${base}/v1/charges/${id}`, a), await recordedEntry("GET", `${base}/sdk/status/health`, { "X-API-Key": keys.familyB.primary })];
+  const dir = mkdtempSync(join(tmpdir(), "bench-har-"));
+  const file = join(dir, "large.har");
+  try {
+    const fd = openSync(file, "w");
+    writeSync(fd, '{"log":{"version":"1.2","creator":{"name":"bench","version":"1"},"entries":[');
+    let written = 0;
+    let entries = 0;
+    for (let i = 0; written < HAR_MB * 1024 * 1024; i++) {
+      const entry = session[i % session.length]!;
+      written += writeSync(fd, `${entries === 0 ? "" : ","}\n${entry}`);
+      entries += 1;
+    }
+    writeSync(fd, "]}}\n");
+    closeSync(fd);
+    const started = Date.now();
+    // A 64 MiB heap: a reader that held the file (or grew with it) would run out of memory and fail.
+    const check = spawn(process.execPath, ["--max-old-space-size=64", join(ROOT, "cli/bin/payment-collection.js"), "traffic", "check", file, "--family-a-base-url", base, "--family-b-base-url", base], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    check.stdout!.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    const code = await new Promise<number>((resolve) => check.once("exit", (c) => resolve(c ?? -1)));
+    const peak = /peak memory \(RSS\): (\S+ MiB)/.exec(out)?.[1] ?? "?";
+    console.log(`HAR check of ${fmt(statSync(file).size / 1024 / 1024)} MiB (${fmt(entries)} entries) with a 64 MiB heap limit: ${fmt((Date.now() - started) / 1000, 1)} s, peak RSS ${peak}, exit ${code} (0: clean)`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const sandbox = await spawned([...SANDBOX_NODE_FLAGS, "--import", "tsx", join(ROOT, "sandbox/src/cli.ts"), "--port", "0", "--plan", "generous", "--json"], /"url":"([^"]+)"/, "stdout");
+  const direct = sandbox.match[1]!;
+  const proxy = await spawned(
+    [...(process.env.PROF ? ["--cpu-prof", "--cpu-prof-dir=/tmp/proxyprof"] : []), join(ROOT, "cli/bin/payment-collection.js"), "proxy", "--family-a-upstream", direct, "--family-b-upstream", direct, "--port", "0"],
+    /listening on (\S+)/,
+    "stderr",
+  );
+  const proxied = proxy.match[1]!;
+  let violations = 0;
+  const examples: string[] = [];
+  createInterface({ input: proxy.child.stderr! }).on("line", (line) => {
+    if (!line.startsWith("violation")) return;
+    violations += 1;
+    if (examples.length < 3) examples.push(line.split(" | ")[0]!);
+  });
+  try {
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const res = await fetch(`${direct}/v1/charges`, { method: "POST", headers: { "x-api-key": keys.familyA.primary, "idempotency-key": `bench-seed-${process.pid}-${i}`, "content-type": "application/json" }, body: CHARGE_BODY });
+      ids.push(((await res.json()) as { id: string }).id);
+    }
+    await closedLoop(direct, ids, 1);
+    await closedLoop(proxied, ids, 1);
+    const directRate = await closedLoop(direct, ids, DURATION);
+    const proxiedRate = await closedLoop(proxied, ids, DURATION);
+    console.log(`throughput (${CONNECTIONS} connections, ${DURATION} s): direct ${fmt(directRate)} req/s, through the proxy ${fmt(proxiedRate)} req/s, ratio ${fmt(proxiedRate / directRate, 2)} (target >= 0.5)`);
+
+    const directP99 = p99(await openLoop(direct, ids, DURATION));
+    const proxiedP99 = p99(await openLoop(proxied, ids, DURATION));
+    console.log(`latency at ${RATE} req/s: p99 direct ${fmt(directP99, 2)} ms, through the proxy ${fmt(proxiedP99, 2)} ms, added ${fmt(proxiedP99 - directP99, 2)} ms (target <= 2 ms)`);
+
+    const samples: string[] = [];
+    const batch = Math.max(1, Math.floor(EXCHANGES / 10));
+    for (let sent = 0; sent < EXCHANGES; ) {
+      const end = Math.min(EXCHANGES, sent + batch);
+      await Promise.all(
+        Array.from({ length: CONNECTIONS }, async (_, lane) => {
+          for (let i = sent + lane; i < end; i += CONNECTIONS) await send(proxied, ids);
+        }),
+      );
+      sent = end;
+      samples.push(`${fmt(sent)}: ${fmt(rssMiB(proxy.child.pid!), 1)}`);
+    }
+    console.log(`proxy RSS (MiB) after each tenth of ${fmt(EXCHANGES)} exchanges: ${samples.join(", ")}`);
+    console.log(`violations the proxy printed: ${violations} (the sandbox is the correct server: expected 0)${examples.map((line) => `\n  ${line}`).join("")}`);
+    console.log(`statuses seen: ${JSON.stringify(statuses)}`);
+    if (HAR_MB > 0) await harCheck(direct);
+  } finally {
+    await stop(proxy.child);
+    await stop(sandbox.child);
+    agent.destroy();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(`bench-traffic-proxy: ${(error as Error).message}`);
+  process.exit(1);
+});

@@ -1,0 +1,284 @@
+/**
+ * Rules that span exchanges, as far as traffic can show them:
+ * - idempotency: a replay with the same key (per API key) and the same payload returns the
+ *   same record; a key never seen returns a new one (keys are scoped per API key);
+ * - tenant isolation: a record created with one account's key is never returned to another
+ *   account's key (only when the accounts are known: keys alone do not say which account they
+ *   belong to);
+ * - rate-limit headers within one window (rate-limit-window.ts);
+ * - consistency: a creation's or an update's answer and a later read carry the values sent; a
+ *   refused change leaves the record as last read, a change that succeeded shows;
+ * - authentication: an operation behind the key never answers a request without one with a success.
+ * Each rule names the statements the catalogue links to the generic check class that enforces
+ * the same rule on a live run (`enforcedBy`), or the decision that marks the element.
+ */
+import { createHash } from "node:crypto";
+import { isObject, type FamilyId, type OperationMatch } from "@payment-collection/contract/model/index.ts";
+import { statementsFor, type Catalogue } from "../core/statement-map.ts";
+import { errorCodeOf } from "../core/validate.ts";
+import type { Profile } from "../core/profiles/index.ts";
+import { classStatements } from "../derived/index.ts";
+import { createdIdOf, createsRecord, idempotencyHeaders, pathParameters, resourceOf } from "../derived/id-links.ts";
+import { is2xx, recordOf, sameValue, sharedLeaves, stable, type DerivedClass } from "../derived/shared.ts";
+import type { Finding, Naming } from "./attribution.ts";
+import type { TrafficExchange } from "./exchange.ts";
+import type { FamilyRoute } from "./routing.ts";
+import { remember } from "./memory.ts";
+import { RateLimitWindows } from "./rate-limit-window.ts";
+
+export type CrossRule = "idempotency" | "tenant-isolation" | "rate-limit-window" | "created-then-read" | "authentication";
+
+export interface CrossFinding extends Finding {
+  rule: CrossRule;
+  naming: Naming;
+}
+
+const RULE_CLASS: Record<CrossRule, DerivedClass> = {
+  idempotency: "idempotency-key-space",
+  "tenant-isolation": "tenant-isolation",
+  "rate-limit-window": "rate-limits",
+  "created-then-read": "consistency",
+  authentication: "ignored-authentication",
+};
+
+interface RecordState {
+  account?: string;
+  /** The values a read must show: what the creation (then each update) sent, as JSON text (smaller than the parsed value). */
+  expected: string | undefined;
+  /** A change whose effect on a read the rule does not predict (delete, cancel). */
+  changed: boolean;
+}
+
+const lastLiteral = (path: string) => path.split("/").filter((s) => s && !s.startsWith("{")).pop() ?? "";
+const parse = (text: string | undefined): unknown => {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
+/** Deep merge of an update into the values expected of a record. */
+function merged(base: unknown, update: unknown): unknown {
+  if (!isObject(base) || !isObject(update)) return update;
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(update)) out[k] = merged(base[k], v);
+  return out;
+}
+
+export class CrossExchangeRules {
+  private readonly replays = new Map<string, { payload: string; id?: string; exchangeId: number }>();
+  /** The last read of each record, and a change whose effect the next read must show. */
+  private readonly reads = new Map<string, { last?: string; pending?: { refused: boolean; endedAt: number; exchangeId: number; operationId: string; status: number; naming: Naming } }>();
+  /** Records created under an idempotency key: which API key and idempotency key made them. */
+  private readonly createdUnder = new Map<string, { apiKey: string; idempotencyKey: string; exchangeId: number }>();
+  private readonly records = new Map<string, RecordState>();
+  private readonly windows = new RateLimitWindows();
+  /** Rules that had something to judge, for coverage. */
+  readonly exercised = new Set<CrossRule>();
+
+  constructor(
+    private readonly catalogue: Catalogue,
+    private readonly profile: Profile,
+    /** `accounts`: API key -> account name; undefined: accounts unknown (tenant isolation not judged). */
+    private readonly source: { accounts?: Map<string, string> },
+  ) {}
+
+  private readonly namings = new Map<string, Naming>();
+
+  /** The statement a rule names for a family (the first of its class's, or the preferred one); read once. */
+  private naming(rule: CrossRule, family: FamilyId, prefer?: (id: string) => boolean): Naming {
+    const key = `${rule}/${family}`;
+    let found = this.namings.get(key);
+    if (!found) this.namings.set(key, (found = this.readNaming(rule, family, prefer)));
+    return found;
+  }
+
+  /**
+   * A statement of the rule's area (the id prefix its class's statements share, `A-IDEM-`)
+   * matching `pattern`, else the rule's own naming.
+   */
+  private areaNaming(rule: CrossRule, family: FamilyId, pattern: RegExp): Naming {
+    const key = `${rule}/${family}/${pattern.source}`;
+    let found = this.namings.get(key);
+    if (!found) {
+      const areas = new Set(classStatements(RULE_CLASS[rule], family, this.catalogue).map((id) => id.split("-").slice(0, 2).join("-")));
+      const id = this.catalogue.statements.find((s) => areas.has(s.id.split("-").slice(0, 2).join("-")) && pattern.test(s.id))?.id;
+      found = id ? { id, kind: "statement" } : this.naming(rule, family);
+      this.namings.set(key, found);
+    }
+    return found;
+  }
+
+  private readNaming(rule: CrossRule, family: FamilyId, prefer?: (id: string) => boolean): Naming {
+    const ids = classStatements(RULE_CLASS[rule], family, this.catalogue);
+    const id = (prefer ? ids.find(prefer) : undefined) ?? ids[0];
+    return id ? { id, kind: "statement" } : { id: "contract", kind: "contract" };
+  }
+
+  /** Statements the rules name for a family (for statement coverage). */
+  statementsOf(rule: CrossRule, family: FamilyId): string[] {
+    return classStatements(RULE_CLASS[rule], family, this.catalogue);
+  }
+
+  observe(route: FamilyRoute, op: OperationMatch, exchange: TrafficExchange): CrossFinding[] {
+    const family = route.family;
+    const key = exchange.requestHeaders[route.contract.apiKeyHeader.toLowerCase()];
+    const findings: CrossFinding[] = [];
+    const windowFindings = this.windows.observe(route.family, op, exchange, key, this.profile, () => ({
+      headers: this.naming("rate-limit-window", route.family, (s) => /HEADER/.test(s)),
+      retryAfter: this.areaNaming("rate-limit-window", route.family, /retry-after/i),
+    }));
+    if (windowFindings) {
+      this.exercised.add("rate-limit-window");
+      findings.push(...windowFindings);
+    }
+    // An operation behind the API key never answers a request without one with a success.
+    if (op.security.length > 0 && !op.security.some((requirement) => Object.keys(requirement).length === 0)) {
+      if (key === undefined) this.exercised.add("authentication");
+      if (key === undefined && is2xx(exchange)) {
+        findings.push({
+          rule: "authentication",
+          naming: this.naming("authentication", family, (s) => /UNAUTHORIZED|unauthorized|AUTH-header/.test(s)),
+          place: "status",
+          expected: `a refusal: the request carries no ${route.contract.apiKeyHeader}`,
+          seen: String(exchange.status),
+        });
+      }
+    }
+    findings.push(...this.changesShown(route, op, exchange));
+    if (!is2xx(exchange) || exchange.responseBodyTooLarge || exchange.requestBodyTooLarge) return findings;
+    const body = parse(exchange.responseBody);
+
+    // Idempotency: same API key, same idempotency key, same payload -> the same record.
+    for (const header of idempotencyHeaders(op)) {
+      const idempotencyKey = exchange.requestHeaders[header.toLowerCase()];
+      if (!idempotencyKey) continue;
+      const scope = `${family}\u0000${op.operationId}\u0000${key ?? ""}\u0000${idempotencyKey}`;
+      const payload = createHash("sha256").update(JSON.stringify(stable(parse(exchange.requestBody)) ?? exchange.requestBody ?? "")).digest("base64");
+      const id = createdIdOf(body);
+      const first = this.replays.get(scope);
+      // A key never seen creates a record: it never returns one another key (or another API key's same key) made.
+      const earlier = id === undefined || first ? undefined : this.createdUnder.get(`${family}/${op.operationId}/${id}`);
+      if (earlier) {
+        this.exercised.add("idempotency");
+        const otherApiKey = earlier.apiKey !== (key ?? "");
+        findings.push({
+          rule: "idempotency",
+          naming: otherApiKey && earlier.idempotencyKey === idempotencyKey ? this.naming("idempotency", family, (s) => /scoped/.test(s)) : this.areaNaming("idempotency", family, /new-key/),
+          place: "body",
+          expected: otherApiKey && earlier.idempotencyKey === idempotencyKey ? `a new record: ${header} ${JSON.stringify(idempotencyKey)} was used by another API key, and keys are scoped per API key` : `a new record for the ${header} never seen before`,
+          seen: `the record ${id} of exchange ${earlier.exchangeId}`,
+        });
+      }
+      if (id !== undefined && !earlier && !first) remember(this.createdUnder, `${family}/${op.operationId}/${id}`, { apiKey: key ?? "", idempotencyKey, exchangeId: exchange.id });
+      if (!first) remember(this.replays, scope, { payload, id, exchangeId: exchange.id });
+      else if (first.payload === payload) {
+        this.exercised.add("idempotency");
+        if (first.id !== undefined && id !== undefined && first.id !== id) {
+          findings.push({
+            rule: "idempotency",
+            naming: this.naming("idempotency", family, (s) => /replay|idempotency-key/.test(s)),
+            place: "body",
+            expected: `the record of the first request with ${header} ${JSON.stringify(idempotencyKey)} (exchange ${first.exchangeId}): ${first.id}`,
+            seen: `a new record ${id}`,
+          });
+        }
+      }
+    }
+
+    // Records: creation, updates, reads. A creation's or an update's answer shows the values sent.
+    const account = key === undefined ? undefined : this.source.accounts?.get(key);
+    if ((createsRecord(route.contract, op) && pathParameters(op).length === 0) || op.method === "PUT" || op.method === "PATCH") {
+      findings.push(...this.differences(family, parse(exchange.requestBody), recordOf(body), `${op.operationId}'s answer`));
+    }
+    if (createsRecord(route.contract, op) && pathParameters(op).length === 0) {
+      const id = createdIdOf(body);
+      if (id) remember(this.records, `${family}/${lastLiteral(op.path)}/${id}`, { account, expected: exchange.requestBody, changed: false });
+      return findings;
+    }
+    for (const parameter of pathParameters(op)) {
+      const resource = resourceOf(op, parameter);
+      const record = this.records.get(`${family}/${resource}/${op.pathParams[parameter]}`);
+      if (!record) continue;
+      if (this.source.accounts && key !== undefined) {
+        this.exercised.add("tenant-isolation");
+        if (record.account !== undefined && account !== record.account) {
+          findings.push({
+            rule: "tenant-isolation",
+            naming: this.naming("tenant-isolation", family),
+            place: "status",
+            expected: `a refusal: the record ${op.pathParams[parameter]} belongs to another account`,
+            seen: `${exchange.status}, the record returned to ${account === undefined ? "a key of no known account" : `account ${account}`}`,
+          });
+        }
+      }
+      if (op.method === "PUT" || op.method === "PATCH") record.expected = JSON.stringify(merged(parse(record.expected), parse(exchange.requestBody)));
+      else if (op.method !== "GET") record.changed = true;
+      else if (!record.changed && op.path.endsWith(`/{${parameter}}`)) {
+        this.exercised.add("created-then-read");
+        findings.push(...this.differences(family, parse(record.expected), recordOf(body), "as created or last updated"));
+      }
+    }
+    return findings;
+  }
+
+  /**
+   * What a change leaves for the next read of the record (the reader: GET .../{id}): a refused
+   * change leaves the record as the last read showed it; under full, a change that succeeded
+   * (other than an update, which created-then-read judges) shows in the next read. Only reads
+   * that started after the change ended are judged.
+   */
+  private changesShown(route: FamilyRoute, op: OperationMatch, exchange: TrafficExchange): CrossFinding[] {
+    const findings: CrossFinding[] = [];
+    for (const parameter of pathParameters(op)) {
+      const recordKey = `${route.family}/${resourceOf(op, parameter)}/${op.pathParams[parameter]}`;
+      const state = this.reads.get(recordKey);
+      if (op.method !== "GET") {
+        if (!state) continue;
+        const refused = exchange.status >= 400 && exchange.status < 500;
+        const status = op.responses.find((r) => r.status === String(exchange.status))?.status;
+        // The transition of the catalogue the answer shows (a cancel: REGISTERED -> CANCELED; refused: unchanged).
+        const transition = status ? statementsFor(this.catalogue, route.contract, { family: route.family, operationId: op.operationId, status, errorCode: errorCodeOf(parse(exchange.responseBody)) }).find((id) => this.catalogue.byId.get(id)?.kind === "transition") : undefined;
+        // A change whose effect this rule does not predict: the next read is the new reference.
+        // Under seed a success must show only where the document states the transition.
+        if (!refused && (exchange.status >= 500 || op.method === "PUT" || op.method === "PATCH" || (this.profile !== "full" && !transition))) {
+          state.last = undefined;
+          state.pending = undefined;
+          continue;
+        }
+        if (!state.last) continue;
+        state.pending = { refused, endedAt: exchange.endedAt, exchangeId: exchange.id, operationId: op.operationId, status: exchange.status, naming: transition ? { id: transition, kind: "statement" } : this.naming("created-then-read", route.family) };
+        continue;
+      }
+      if (!is2xx(exchange) || !op.path.endsWith(`/{${parameter}}`)) continue;
+      const shown = JSON.stringify(stable(recordOf(parse(exchange.responseBody))));
+      const pending = state?.pending;
+      if (pending && exchange.startedAt < pending.endedAt) continue;
+      if (pending) {
+        this.exercised.add("created-then-read");
+        const same = shown === state!.last;
+        if (pending.refused && !same) findings.push({ rule: "created-then-read", naming: pending.naming, place: "body", expected: `the record as before ${pending.operationId} was refused (${pending.status}, exchange ${pending.exchangeId}): a refused change changes nothing`, seen: "the record changed" });
+        if (!pending.refused && same) findings.push({ rule: "created-then-read", naming: pending.naming, place: "body", expected: `the record changed by ${pending.operationId} (${pending.status}, exchange ${pending.exchangeId})`, seen: "the record as before" });
+      }
+      remember(this.reads, recordKey, { last: shown });
+    }
+    return findings;
+  }
+
+  /** Members both the values sent and a record carry, that differ (a status may move on its own). */
+  private differences(family: FamilyId, sent: unknown, record: unknown, label: string): CrossFinding[] {
+    this.exercised.add("created-then-read");
+    return sharedLeaves(sent, record)
+      .filter((leaf) => !/(^|\.)status$/.test(leaf.path) && !sameValue(leaf.sent, leaf.received))
+      .map((leaf) => ({
+        rule: "created-then-read" as const,
+        naming: this.naming("created-then-read", family),
+        place: "body" as const,
+        path: leaf.path,
+        expected: `${leaf.path} ${label}: ${JSON.stringify(leaf.sent)}`,
+        seen: JSON.stringify(leaf.received),
+      }));
+  }
+}

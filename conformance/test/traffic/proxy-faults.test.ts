@@ -1,0 +1,136 @@
+/**
+ * The validating proxy on bad input and faulty servers: an unreachable upstream gets a 502 with
+ * a JSON body and is recorded as an upstream fault (never answered in its place); a body over
+ * --max-body passes through byte for byte and is counted as not validated; a server that breaks
+ * a statement is flagged with that statement while its answer reaches the client unchanged;
+ * the command prints each violation on stderr and a summary on its stop, exit 1.
+ */
+import { createServer, type Server } from "node:http";
+import { EventEmitter } from "node:events";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { TrafficEngine } from "../../src/traffic/engine.ts";
+import { familyRoutes } from "../../src/traffic/routing.ts";
+import { startTrafficProxy } from "../../src/traffic/proxy-server.ts";
+import { proxyCommand } from "../../src/traffic/traffic-cli.ts";
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  vi.restoreAllMocks();
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+/** A server on a free loopback port answering every request with `answer`. */
+async function upstream(answer: (path: string) => { status: number; headers: Record<string, string>; body: string | Buffer }): Promise<string> {
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      const { status, headers, body } = answer(req.url ?? "/");
+      res.writeHead(status, headers);
+      res.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+}
+
+/** A port nothing listens on: a server bound, then closed. */
+async function deadPort(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((resolve) => server.close(resolve));
+  return `http://127.0.0.1:${port}`;
+}
+
+async function proxyTo(upstreams: { "family-a"?: string; "family-b"?: string }, maxBody?: number) {
+  const routes = familyRoutes({}).filter((r) => upstreams[r.family]);
+  const engine = new TrafficEngine({ profile: "seed", routes });
+  const proxy = await startTrafficProxy({ engine, routes, upstreams, maxBody });
+  cleanups.push(proxy.close);
+  const settled = async (count: number) => {
+    while (proxy.handled < count) await new Promise((resolve) => setImmediate(resolve));
+    return engine.summary();
+  };
+  return { url: proxy.url, settled };
+}
+
+const health = (version = "v1") => JSON.stringify({ success: true, data: { status: "ok", timestamp: "2026-11-26T10:00:00Z", version } });
+
+describe("the validating proxy", () => {
+  it("answers 502 with a JSON body when the upstream cannot be reached, and records an upstream fault", async () => {
+    const { url, settled } = await proxyTo({ "family-b": await deadPort() });
+    const response = await fetch(`${url}/sdk/status/health`, { headers: { "X-API-Key": "pk_test_abc" } });
+    expect(response.status).toBe(502);
+    expect(response.headers.get("content-type")).toBe("application/json");
+    const body = await response.json();
+    expect(body.error.code).toBe("UPSTREAM_UNREACHABLE");
+    expect(body.error.message).toMatch(/could not be reached: ECONNREFUSED/);
+    const summary = await settled(1);
+    expect(summary.upstreamFaults).toBe(1);
+    expect(summary.violations).toMatchObject([{ side: "upstream", status: 502 }]);
+  });
+
+  it("passes a body over --max-body through unchanged and counts it as not validated", async () => {
+    const big = Buffer.from(JSON.stringify({ success: true, data: { status: "ok", timestamp: "2026-11-26T10:00:00Z", version: "v1", padding: "x".repeat(300_000) } }));
+    const { url, settled } = await proxyTo({ "family-b": await upstream(() => ({ status: 200, headers: { "content-type": "application/json" }, body: big })) }, 100_000);
+    const response = await fetch(`${url}/sdk/status/health`, { headers: { "X-API-Key": "pk_test_abc" } });
+    expect(Buffer.from(await response.arrayBuffer()).equals(big)).toBe(true);
+    const summary = await settled(1);
+    expect(summary.notValidated.tooLarge).toBe(1);
+    expect(summary.violations).toEqual([]);
+  });
+
+  it("forwards the request unchanged: method, path and query, headers (Host names the upstream), body bytes", async () => {
+    let seen: { method?: string; url?: string; headers?: Record<string, unknown>; body?: Buffer } = {};
+    const server: Server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        seen = { method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks) };
+        res.writeHead(201, { "content-type": "application/json" });
+        res.end("{}");
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const { url } = await proxyTo({ "family-a": `http://127.0.0.1:${(server.address() as { port: number }).port}` });
+    const body = Buffer.from('{"amount": 1500,  "method":"pix", "note":"ção"}');
+    await fetch(`${url}/v1/charges?x=1&x=2`, { method: "POST", headers: { "x-api-key": "sk_live_k", "Idempotency-Key": "abcdefgh-1", "content-type": "application/json", "x-custom": "a b" }, body });
+    expect(seen.method).toBe("POST");
+    expect(seen.url).toBe("/v1/charges?x=1&x=2");
+    expect(seen.body!.equals(body)).toBe(true);
+    expect(seen.headers).toMatchObject({ "x-api-key": "sk_live_k", "idempotency-key": "abcdefgh-1", "content-type": "application/json", "x-custom": "a b", "content-length": String(body.length) });
+  });
+
+  it("flags a server that breaks a statement, and passes its answer on unchanged", async () => {
+    const wrong = health("v2");
+    const { url, settled } = await proxyTo({ "family-b": await upstream(() => ({ status: 200, headers: { "content-type": "application/json", "x-extra": "kept" }, body: wrong })) });
+    const response = await fetch(`${url}/sdk/status/health`, { headers: { "X-API-Key": "pk_test_abc" } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("x-extra")).toBe("kept");
+    expect(await response.text()).toBe(wrong);
+    const summary = await settled(1);
+    expect(summary.violations).toMatchObject([{ side: "server", operationId: "getHealth", naming: { kind: "statement" }, seen: '"v2"' }]);
+  });
+
+  it("as a command: one stderr line per violation as it happens, a summary when stopped, exit 1", async () => {
+    const target = await upstream(() => ({ status: 500, headers: { "content-type": "text/plain" }, body: "boom" }));
+    const err: string[] = [];
+    const out: string[] = [];
+    vi.spyOn(console, "error").mockImplementation((...args) => void err.push(args.join(" ")));
+    vi.spyOn(console, "log").mockImplementation((...args) => void out.push(args.join(" ")));
+    const signals = new EventEmitter();
+    const running = proxyCommand(["--family-b-upstream", target, "--port", "0"], signals);
+    while (!err.some((l) => l.includes("listening on"))) await new Promise((resolve) => setTimeout(resolve, 10));
+    const address = /listening on (\S+)/.exec(err.join("\n"))![1]!;
+    const response = await fetch(`${address}/sdk/status/health`, { headers: { "X-API-Key": "pk_test_secret123" } });
+    expect(await response.text()).toBe("boom");
+    while (err.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    signals.emit("SIGINT");
+    expect(await running).toBe(1);
+    expect(err[1]).toMatch(/^violation #1 family-b getHealth 500 \[.+\]: expected a documented status \(.+\); seen 500 \| curl -i -X GET '.*\/sdk\/status\/health' -H "X-API-Key: \$API_KEY"/);
+    expect(err.join("\n")).not.toContain("pk_test_secret123");
+    expect(out.join("\n")).toMatch(/violations: 1;[\s\S]*result: FAIL/);
+  });
+});

@@ -1,0 +1,58 @@
+/**
+ * The conformance suites run through the validating proxy against the sandbox (the correct
+ * server): the proxy must find nothing, under seed and under full, with tenant isolation judged
+ * (the target file says which keys share an account).
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { formatReport } from "../../src/runner/report.ts";
+import { TrafficEngine, violationLine } from "../../src/traffic/engine.ts";
+import { familyRoutes } from "../../src/traffic/routing.ts";
+import { startTrafficProxy } from "../../src/traffic/proxy-server.ts";
+import { accountsOfTarget } from "../../src/traffic/accounts.ts";
+import { failures, runAgainstSandbox } from "../sandbox-run.ts";
+import type { Profile } from "../../src/core/profiles/index.ts";
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+async function suitesThroughProxy(profile: Profile) {
+  let engine: TrafficEngine | undefined;
+  let handled = () => 0;
+  const report = await runAgainstSandbox(
+    {
+      profile,
+      adjustTarget: (target) => {
+        // The target is the proxy's from here on; the sandbox keys are the same.
+        engine!.options.accounts = accountsOfTarget(target);
+      },
+      proxy: async (upstream) => {
+        const routes = familyRoutes({});
+        engine = new TrafficEngine({ profile, routes });
+        const proxy = await startTrafficProxy({ engine, routes, upstreams: { "family-a": upstream, "family-b": upstream } });
+        handled = () => proxy.handled;
+        return proxy;
+      },
+    },
+    cleanups,
+  );
+  // The last exchanges' checks run just after their responses.
+  await new Promise((resolve) => setImmediate(resolve));
+  return { report, summary: engine!.summary(), handled: handled() };
+}
+
+describe("the conformance suites through the validating proxy, against the sandbox", () => {
+  for (const profile of ["seed", "full"] as const) {
+    it(`find no violation under ${profile}`, { timeout: 180_000 }, async () => {
+      const { report, summary } = await suitesThroughProxy(profile);
+      if (process.env.TRAFFIC_DEBUG) console.log(JSON.stringify({ ...summary, cases: summary.cases.length, consumer: summary.consumerFindings.length, consumerSample: summary.consumerFindings.slice(0, 5).map(violationLine) }, null, 1).slice(0, 6000));
+      expect(failures(report), formatReport(report)).toEqual([]);
+      expect(summary.violations.map(violationLine)).toEqual([]);
+      expect(summary.upstreamFaults).toBe(0);
+      expect(summary.exchanges).toBeGreaterThan(200);
+      // The rules that span exchanges had something to judge.
+      expect(summary.coverage.rules).toEqual(expect.arrayContaining(["idempotency", "tenant-isolation", "created-then-read", "rate-limit-window", "authentication"]));
+    });
+  }
+});
