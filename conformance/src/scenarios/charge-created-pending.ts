@@ -1,9 +1,10 @@
 /**
  * A new charge (family A): `pending`, `paid_at` null, `pix.end_to_end_id` null, currency BRL,
- * method pix, object charge; and `GET /v1/charges/{id}` returns what creation returned.
+ * method pix, object charge; and `GET /v1/charges/{id}` returns what creation returned (full
+ * profile: that reading's body is decision D06).
  */
 import type { Scenario } from "../core/scenario.ts";
-import { at, is2xx, chargeRequest, differences, json, require2xx, sender } from "./support.ts";
+import { at, bodyIsStated, is2xx, chargeRequest, differences, json, require2xx, sender } from "./support.ts";
 
 /** Members of a charge whose value the document states for a new charge. */
 const STATED: Array<[path: string, value: unknown, statement: string]> = [
@@ -39,6 +40,7 @@ export const chargeCreatedPending: Scenario = {
     check.that(is2xx(read), `GET /v1/charges/${id} answered ${read.status}`);
     if (!is2xx(read)) return;
     check.response("getCharge", "200", read);
+    if (!bodyIsStated(ctx, "getCharge", "200")) return;
     const changed = differences(json(created) ?? {}, json(read) ?? {});
     check.that(changed.length === 0, `GET returns another charge than creation did: ${changed.join("; ")}`);
   },

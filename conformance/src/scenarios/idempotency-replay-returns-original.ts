@@ -4,7 +4,7 @@
  * afterwards is still the original.
  */
 import type { Scenario } from "../core/scenario.ts";
-import { at, chargeRequest, is2xx, require2xx, sender } from "./support.ts";
+import { at, bodyIsStated, chargeRequest, is2xx, require2xx, sender } from "./support.ts";
 
 export const replayReturnsOriginal: Scenario = {
   id: "family-a/idempotency/replay-returns-original",
@@ -27,6 +27,8 @@ export const replayReturnsOriginal: Scenario = {
     if (!is2xx(replay)) return;
     check.response("createCharge", "201", replay, "replay");
     for (const path of ["id", "pix.br_code", "pix.txid", "amount", "created_at"]) {
+      // That a charge always carries these members is decision D35: the seed profile compares those the original carries.
+      if (ctx.profile === "seed" && path !== "id" && at(first, path) === undefined) continue;
       check.that(at(first, path) !== undefined && at(first, path) === at(replay, path), `the replay's ${path} is ${JSON.stringify(at(replay, path))?.slice(0, 80)}, the original's ${JSON.stringify(at(first, path))?.slice(0, 80)}`);
     }
     const id = at(first, "id");
@@ -35,6 +37,7 @@ export const replayReturnsOriginal: Scenario = {
     check.that(is2xx(read), `GET of the charge answered ${read.status}`);
     if (!is2xx(read)) return;
     check.response("getCharge", "200", read);
+    if (!bodyIsStated(ctx, "getCharge", "200")) return;
     check.that(at(read, "pix.br_code") === at(first, "pix.br_code") && at(read, "pix.txid") === at(first, "pix.txid"), "after the replay the charge carries another QR code");
   },
 };

@@ -25,6 +25,8 @@ import {
 import { SOURCE_DOCUMENT_PATH } from "@payment-collection/contract/statements.ts";
 import type { Target } from "../../src/core/target.ts";
 import { ID_MEMBERS } from "../../src/derived/id-links.ts";
+import { keywordOf } from "../../src/derived/request-schema.ts";
+import { profileSchema } from "../../src/core/profiles/index.ts";
 import { startProxy, type Exchange, type Forward, type Reply } from "./mutants.ts";
 import type { DerivedKeys } from "./derived-faults.ts";
 
@@ -52,6 +54,8 @@ export interface Marking {
   parameterIn?: string;
   /** The marked schema node (for body and parameter markings). */
   schema?: Json;
+  /** The whole schema of the marked member (the marked node may be one of its `allOf` members). */
+  member?: Json;
   /** `codes` of an `x-decided-responses` entry. */
   codes?: string[];
 }
@@ -69,11 +73,14 @@ function* schemaNodes(schema: unknown, path: string[] = []): Generator<{ node: J
 
 function schemaMarkings(base: Omit<Marking, "kind" | "decision" | "path" | "schema">, schema: unknown): Marking[] {
   const out: Marking[] = [];
+  const members = new Map<string, Json>();
   for (const { node, path } of schemaNodes(schema)) {
-    if (node["x-basis"] === "decision") out.push({ ...base, kind: `element@${base.place}`, decision: String(node["x-decision"]), path, schema: node });
+    if (!members.has(path.join("."))) members.set(path.join("."), node);
+    const member = members.get(path.join("."));
+    if (node["x-basis"] === "decision") out.push({ ...base, kind: `element@${base.place}`, decision: String(node["x-decision"]), path, schema: node, member });
     for (const entry of Array.isArray(node["x-decided"]) ? node["x-decided"] : []) {
       if (!isObject(entry) || !Array.isArray(entry.keywords)) continue;
-      for (const keyword of entry.keywords) out.push({ ...base, kind: `${String(keyword)}@${base.place}`, decision: String(entry.decision), path, schema: node });
+      for (const keyword of entry.keywords) out.push({ ...base, kind: `${String(keyword)}@${base.place}`, decision: String(entry.decision), path, schema: node, member });
     }
   }
   return out;
@@ -188,10 +195,36 @@ function exampleAt(op: ContractOperation, path: string[], schema?: Json): unknow
   return undefined;
 }
 
-/** The documented 400 of an operation as the server sends it: the refusal of a narrower server. */
-function refusal(op: ContractOperation): Reply {
+/**
+ * The documented 400 of an operation as the server sends it: the refusal of a narrower server.
+ * Without an example of its own, the example of another operation's 400 of the same shape.
+ */
+function refusal(op: ContractOperation, family: FamilyId): Reply {
   const response = op.responses.find((r) => r.status === "400") ?? op.responses.find((r) => r.status.startsWith("4"))!;
-  return { status: Number(response.status), headers: { "content-type": response.mediaType ?? "application/json" }, body: JSON.stringify(response.example ?? {}) };
+  const shape = JSON.stringify(response.schema);
+  const example =
+    response.example ??
+    loadFamilyContract(family)
+      .operations.flatMap((o) => o.responses)
+      .find((r) => r.status === response.status && r.example !== undefined && JSON.stringify(r.schema) === shape)?.example;
+  return { status: Number(response.status), headers: { "content-type": response.mediaType ?? "application/json" }, body: JSON.stringify(example ?? instanceOf(response.schema, Number(response.status))) };
+}
+
+/** A value of a schema, for an error without an example: an enum's generic value (one the document does not name), the status for an integer. */
+function instanceOf(schema: unknown, status: number): unknown {
+  if (!isObject(schema)) return {};
+  const enumeration = keywordOf(schema, "enum");
+  if (Array.isArray(enumeration)) return enumeration.find((v) => !isDocumentWord(v)) ?? enumeration[0];
+  const type = keywordOf(schema, "type");
+  if (type === "integer" || type === "number") return status;
+  if (type === "boolean") return false;
+  if (type === "string") return "refused";
+  const out: Json = {};
+  for (const part of [schema, ...(Array.isArray(schema.allOf) ? schema.allOf : [])]) {
+    if (!isObject(part) || !isObject(part.properties)) continue;
+    for (const name of Array.isArray(part.required) ? part.required : []) out[String(name)] = instanceOf(part.properties[String(name)], status);
+  }
+  return out;
 }
 
 export type Handler = (request: Exchange, forward: Forward, keys: DerivedKeys) => Promise<Reply>;
@@ -249,14 +282,23 @@ function parameterValue(request: Exchange, m: Marking): string | undefined {
 const measured = (value: unknown, keyword: string): number | undefined =>
   keyword.endsWith("Length") ? (typeof value === "string" ? value.length : undefined) : typeof value === "number" ? value : typeof value === "string" && value !== "" && !Number.isNaN(Number(value)) ? Number(value) : undefined;
 
-/** The narrower bound a variant holds instead of the contract's: a little inside it. */
-function narrower(schema: Json, keyword: string): number | undefined {
-  const bound = schema[keyword] ?? (Array.isArray(schema.allOf) ? schema.allOf.find((s: unknown) => isObject(s) && keyword in s)?.[keyword] : undefined);
-  if (typeof bound !== "number") return undefined;
-  const low = schema.minimum ?? schema.minLength ?? 0;
-  const high = schema.maximum ?? schema.maxLength ?? bound;
-  const step = Math.max(Number.isInteger(bound) ? 1 : 0.01, Math.floor(((high as number) - (low as number)) / 100));
-  return keyword === "minimum" || keyword === "minLength" ? bound + (keyword === "minimum" && !Number.isInteger(bound) ? 0.01 : 1) : bound - step;
+/**
+ * The narrower bound a variant holds instead of the contract's: a minimum one step up; a
+ * maximum a thousandth into the range (half of a length), yet never below the contract's own
+ * example or default, which a narrower server still accepts.
+ */
+function narrower(m: Marking, op: ContractOperation, keyword: string): number | undefined {
+  const schema = m.schema!;
+  const bound = keywordOf(schema, keyword);
+  // A server keeps its own default legal.
+  if (typeof bound !== "number" || bound === schema.default) return undefined;
+  if (keyword === "minimum") return bound + (Number.isInteger(bound) ? 1 : 0.01);
+  if (keyword === "minLength") return bound + 1;
+  const example = m.place === "parameter" ? op.parameters.find((p) => p.name === m.name)?.example : exampleAt(op, m.path, schema);
+  const floor = Math.max(measured(example, keyword) ?? 0, measured(schema.default, keyword) ?? 0);
+  const low = (keywordOf(schema, keyword === "maximum" ? "minimum" : "minLength") as number | undefined) ?? 0;
+  const inside = keyword === "maxLength" ? Math.floor(bound / 2) : low + Math.floor((bound - low) / 1000);
+  return Math.min(bound, Math.max(inside, floor));
 }
 
 /** Request values (body members and parameters) each marking of the list reaches. */
@@ -276,31 +318,66 @@ function refusesNarrower(ms: Marking[]): Handler {
     for (const { m, value } of requestValues(request, mine)) {
       const keyword = m.kind.split("@")[0]!;
       if (keyword === "enum") {
-        if (typeof value === "string" && !isDocumentWord(value)) return refusal(found.op);
+        if (typeof value === "string" && !isDocumentWord(value)) return refusal(found.op, found.family);
         continue;
       }
-      const limit = narrower(m.schema!, keyword);
+      const limit = narrower(m, found.op, keyword);
       const size = measured(value, keyword);
       if (limit === undefined || size === undefined) continue;
-      if (keyword.startsWith("min") ? size < limit : size > limit) return refusal(found.op);
+      if (keyword.startsWith("min") ? size < limit : size > limit) return refusal(found.op, found.family);
     }
     return forward(request);
   };
 }
 
+/** Whether a value breaks the one decided keyword of a marking (other keywords are the document's, and stay). */
+function violates(keyword: string, schema: Json, value: unknown): boolean {
+  const bound = keywordOf(schema, keyword);
+  switch (keyword) {
+    case "minimum":
+      return typeof value === "number" && value < (bound as number);
+    case "maximum":
+      return typeof value === "number" && value > (bound as number);
+    case "minLength":
+      return typeof value === "string" && value.length < (bound as number);
+    case "maxLength":
+      return typeof value === "string" && value.length > (bound as number);
+    case "pattern":
+      return typeof value === "string" && !new RegExp(bound as string).test(value);
+    case "format":
+    case "x-domain-format":
+      return typeof value === "string" && !satisfies({ type: "string", [keyword]: bound }, value);
+    case "enum":
+      return typeof value === typeof (bound as unknown[])[0] && !(bound as unknown[]).includes(value);
+    case "type":
+      return value !== undefined && value !== null && !satisfies({ type: bound }, value);
+    default:
+      return false;
+  }
+}
+
+/** A value the decided keyword allows instead of one it refuses: clamped, truncated, padded, or the contract's example. */
+function legalized(keyword: string, schema: Json, value: unknown, example: unknown): unknown {
+  const bound = keywordOf(schema, keyword);
+  if (keyword === "minimum" || keyword === "maximum") return bound;
+  if (keyword === "maxLength" && typeof value === "string") return value.slice(0, bound as number);
+  if (keyword === "minLength" && typeof value === "string") return value.padEnd(bound as number, "0");
+  return example;
+}
+
 /**
  * Accepts what the contract refuses at the marked elements: the proxy maps the value to one the
- * contract allows before forwarding (clamped, truncated, hashed, or the example), and gives the
- * client's value back in the reply and in later reads of the same record.
+ * decided keyword allows before forwarding (clamped, truncated, hashed, or the example), and
+ * gives the client's value back in the reply and in later reads of the same record.
  */
 function acceptsBeyond(ms: Marking[]): Handler {
-  const restored = new Map<string, Array<{ path: string[]; value: unknown }>>();
+  const restored = new Map<string, Array<{ name: string; value: unknown }>>();
   const restore = (body: unknown): unknown => {
     const visit = (node: unknown): void => {
       if (Array.isArray(node)) return node.forEach(visit);
       if (!isObject(node)) return;
       const id = ID_MEMBERS.map((k) => node[k]).find((v) => typeof v === "string");
-      for (const { path, value } of (typeof id === "string" ? restored.get(id) : undefined) ?? []) for (const r of reach(node, path)) if (r.key in (r.parent as object)) setAt(r.parent, r.key, value);
+      for (const { name, value } of (typeof id === "string" ? restored.get(id) : undefined) ?? []) if (name in node) node[name] = value;
       Object.values(node).forEach(visit);
     };
     visit(body);
@@ -309,53 +386,44 @@ function acceptsBeyond(ms: Marking[]): Handler {
   return async (request, forward) => {
     const found = operationOf(request);
     if (!found) return forward(request);
-    const mine = byOperation(ms, found.family, found.op.operationId);
     let forwarded = request;
     const body = parseJson(request.body);
-    const changed: Array<{ path: string[]; value: unknown }> = [];
+    const changed: Array<{ name: string; value: unknown }> = [];
     const search = new URLSearchParams(request.search);
-    for (const m of mine) {
+    for (const m of byOperation(ms, found.family, found.op.operationId)) {
+      const keyword = m.kind.split("@")[0]!;
       if (m.place === "parameter") {
-        const value = parameterValue(request, m);
-        if (value === undefined) continue;
-        const typed = measured(value, "minimum") ?? value;
-        if (satisfies(m.schema!, typeof m.schema!.type === "string" && m.schema!.type !== "string" ? typed : value)) continue;
-        if (m.parameterIn === "header") {
-          // A key over the contract's length: the server keeps its hash (the same key, the same hash).
-          const max = (m.schema!.maxLength as number | undefined) ?? 64;
-          const min = (m.schema!.minLength as number | undefined) ?? 0;
-          const hashed = createHash("sha256").update(value).digest("hex").slice(0, Math.max(min, Math.min(max, 64))).padEnd(min, "0");
-          forwarded = { ...forwarded, headers: { ...forwarded.headers, [m.name!.toLowerCase()]: hashed } };
-        } else if (m.parameterIn === "query" && typeof typed === "number") {
-          const clamped = Math.min((m.schema!.maximum as number | undefined) ?? typed, Math.max((m.schema!.minimum as number | undefined) ?? typed, Math.round(typed)));
-          search.set(m.name!, String(clamped));
+        const raw = parameterValue(request, m);
+        const value = raw !== undefined && m.parameterIn === "query" && !Number.isNaN(Number(raw)) ? Number(raw) : raw;
+        if (!violates(keyword, m.schema!, value)) continue;
+        if (m.parameterIn === "header" && typeof value === "string") {
+          // A key beyond the contract's lengths: the server keeps its hash (the same key, the same hash).
+          const hashed = createHash("sha256").update(value).digest("hex");
+          const legal = keyword === "maxLength" ? hashed.slice(0, Math.min(64, keywordOf(m.schema!, keyword) as number)) : `${value}${hashed}`.slice(0, 64);
+          forwarded = { ...forwarded, headers: { ...forwarded.headers, [m.name!.toLowerCase()]: legal } };
+        } else if (m.parameterIn === "query") {
+          search.set(m.name!, String(legalized(keyword, m.schema!, value, m.schema!.default)));
           forwarded = { ...forwarded, search: `?${search.toString()}` };
         }
         continue;
       }
-      if (!isObject(body) && m.path.length > 0) continue;
-      const keyword = m.kind.split("@")[0]!;
-      const targets = m.path.length === 0 ? [] : reach(body, m.path);
-      for (const r of targets) {
-        const present = r.key in (r.parent as object);
-        const value = getAt(r.parent, r.key);
-        if (keyword === "required" || keyword === "element") {
-          if (!present && keyword === "required") setAt(r.parent, r.key, exampleAt(found.op, m.path, m.schema));
-          continue;
-        }
-        if (!present || satisfies(m.schema!, value)) continue;
-        let legal: unknown = value;
-        if (typeof value === "number") legal = Math.min((m.schema!.maximum as number | undefined) ?? value, Math.max((m.schema!.minimum as number | undefined) ?? value, value));
-        if (typeof legal === "number" && m.schema!.type === "integer") legal = Math.round(legal);
-        if (typeof value === "string" && typeof m.schema!.maxLength === "number") legal = value.slice(0, m.schema!.maxLength);
-        if (!satisfies(m.schema!, legal)) legal = exampleAt(found.op, m.path, m.schema);
-        setAt(r.parent, r.key, legal);
-        if (r.parent === body) changed.push({ path: [String(r.key)], value });
-      }
-      if (m.path.length === 0 && isObject(body)) {
-        // A body shape the project decided as a whole: members it requires default to the example.
+      if (!isObject(body)) continue;
+      if (m.path.length === 0) {
+        // A body shape the project decided as a whole: the members it requires default to the example.
         const example = isObject(found.op.requestBody?.example) ? found.op.requestBody!.example : {};
         for (const name of Array.isArray(m.schema!.required) ? m.schema!.required : []) if (!(name in body) && name in example) body[name] = example[name];
+        continue;
+      }
+      for (const r of reach(body, m.path)) {
+        const present = r.key in (r.parent as object);
+        if (keyword === "required") {
+          if (!present) setAt(r.parent, r.key, exampleAt(found.op, m.path, m.schema));
+          continue;
+        }
+        const value = getAt(r.parent, r.key);
+        if (!present || !violates(keyword, m.schema!, value)) continue;
+        setAt(r.parent, r.key, legalized(keyword, m.schema!, value, exampleAt(found.op, m.path, m.schema)));
+        if (r.parent === body) changed.push({ name: String(r.key), value });
       }
     }
     if (isObject(body)) forwarded = { ...forwarded, body: JSON.stringify(body) };
@@ -364,7 +432,7 @@ function acceptsBeyond(ms: Marking[]): Handler {
       return editReply(reply, (answer) => {
         const record = isObject(answer) && isObject(answer.data) ? answer.data : answer;
         if (isObject(record)) {
-          for (const { path, value } of changed) if (path[0]! in record) record[path[0]!] = value;
+          for (const { name, value } of changed) if (name in record) record[name] = value;
           const id = ID_MEMBERS.map((k) => record[k]).find((v) => typeof v === "string");
           if (typeof id === "string") restored.set(id, changed);
         }
@@ -432,7 +500,7 @@ function refusesNull(ms: Marking[]): Handler {
   return async (request, forward) => {
     const found = operationOf(request);
     if (!found) return forward(request);
-    for (const { value } of requestValues(request, byOperation(ms, found.family, found.op.operationId))) if (value === null) return refusal(found.op);
+    for (const { value } of requestValues(request, byOperation(ms, found.family, found.op.operationId))) if (value === null) return refusal(found.op, found.family);
     return forward(request);
   };
 }
@@ -466,16 +534,38 @@ function editResponses(ms: Marking[], edit: (m: Marking, parent: Json | unknown[
   };
 }
 
+/**
+ * A member the omission variant keeps: a record's id (the documented reads and changes take it),
+ * a value the document names (a state), a null the document states (its nullability is not
+ * decided), a list.
+ */
+function keepsItsPlace(m: Marking, value: unknown, key: string | number): boolean {
+  if (ID_MEMBERS.includes(String(key)) || Array.isArray(value) || isDocumentWord(value)) return true;
+  if (value === null) return !decidedNullable(m, m.path);
+  // An object holding a null the document states (a PIX block before payment) stays, with it.
+  if (isObject(value)) return Object.entries(value).some(([name, v]) => v === null && !decidedNullable(m, [...m.path, name]));
+  return false;
+}
+
+const decidedNullable = (m: Marking, path: string[]) =>
+  ALL_MARKINGS.some((x) => x.kind === "nullable@response" && x.family === m.family && x.operationId === m.operationId && x.status === m.status && x.path.join(".") === path.join("."));
+
 const omit = (parent: Json | unknown[], key: string | number) => {
   if (!Array.isArray(parent)) delete parent[key as string];
 };
 
-/** A string of another form than the decided pattern, format or domain format: separators added, or a date with its time. */
+/**
+ * A value of another form than the decided pattern, format or domain format, which the
+ * document's own constraints still allow (seed): a date with its time, separators, another
+ * case, another check digit.
+ */
 function otherForm(m: Marking, value: unknown): unknown {
   if (typeof value !== "string") return value;
-  if (m.schema!.format === "date" || /^\d{4}-\d{2}-\d{2}$/.test(value)) return `${value}T00:00:00Z`;
-  const candidates = [value.replace(/(\d{5})(?=\d)/g, "$1 "), `${value} `, value.toLowerCase() === value ? value.toUpperCase() : value.toLowerCase()];
-  return candidates.find((c) => c !== value && !satisfies(m.schema!, c)) ?? value;
+  const lastDigit = /\d$/.test(value) ? `${value.slice(0, -1)}${(Number(value.at(-1)) + 1) % 10}` : value;
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? [`${value}T00:00:00Z`] : [];
+  const candidates = [...date, value.replace(/(\d{5})(?=\d)/g, "$1 "), value.toLowerCase() === value ? value.toUpperCase() : value.toLowerCase(), `${value} `, lastDigit];
+  const seed = profileSchema(m.member!, "seed");
+  return candidates.find((c) => c !== value && satisfies(seed, c) && !satisfies(m.member!, c)) ?? value;
 }
 
 const ALTERNATIVE_STATUS: Record<number, number> = { 200: 203, 201: 200, 400: 422, 401: 403, 403: 401, 404: 410, 409: 423, 422: 400 };
@@ -540,10 +630,17 @@ function otherStatus(ms: Marking[]) {
 
 const RATE_LIMIT_HEADERS = ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "retry-after"];
 
-/** Family A without rate limits: no limit headers (and never a 429 of its own). */
+/**
+ * A family without rate limits: never a 429 (the proxy waits out the sandbox's window and asks
+ * again) and no limit headers.
+ */
 const noLimitsOn = (family: FamilyId): Handler => async (request, forward) => {
-  const reply = await forward(request);
-  if (familyOfPath(request.path) !== family) return reply;
+  if (familyOfPath(request.path) !== family) return forward(request);
+  let reply = await forward(request);
+  for (let attempt = 0; reply.status === 429 && attempt < 5; attempt += 1) {
+    await new Promise((done) => setTimeout(done, (Number(reply.headers["retry-after"] ?? 1) || 1) * 1000 + 50));
+    reply = await forward(request);
+  }
   return { ...reply, headers: Object.fromEntries(Object.entries(reply.headers).filter(([n]) => !RATE_LIMIT_HEADERS.includes(n))) };
 };
 
@@ -574,10 +671,14 @@ const scopeRefusedWith401: Handler = async (request, forward) => {
   return familyOfPath(request.path) === "family-b" && reply.status === 403 && reply.body.includes("INSUFFICIENT_SCOPE") ? { ...reply, status: 401 } : reply;
 };
 
-/** Live keys refused with 403 (a key of the wrong environment) instead of 401. */
+/**
+ * Family A live keys refused with 403 (a key of another environment) instead of 401. Family B
+ * keeps its 401: a live key is an invalid key at the sandbox, and the document gives an invalid
+ * key 401 UNAUTHORIZED.
+ */
 const liveKeysRefusedWith403: Handler = async (request, forward) => {
   const reply = await forward(request);
-  return /_live_/.test(request.headers["x-api-key"] ?? "") && reply.status === 401 ? { ...reply, status: 403 } : reply;
+  return familyOfPath(request.path) === "family-a" && /^sk_live_/.test(request.headers["x-api-key"] ?? "") && reply.status === 401 ? { ...reply, status: 403 } : reply;
 };
 
 /** Another account's records: 403 instead of 404, where the 404's status is decided. */
@@ -591,23 +692,26 @@ function crossTenant403(ms: Marking[]): Handler {
   };
 }
 
-/** Ids of the records whose id form is decided, re-encoded by the proxy in both directions. */
+/**
+ * Ids of the records whose id form is decided, re-encoded by the proxy in both directions: in
+ * every reply of an operation on that resource, and in every request path that names one.
+ */
 function otherIdForm(ms: Marking[]): Handler {
   const encode = (id: string) => `x${Buffer.from(id, "utf8").toString("hex")}`;
   const decode = (id: string) => (/^x(?:[0-9a-f]{2})+$/.test(id) ? Buffer.from(id.slice(1), "hex").toString("utf8") : id);
-  const roots = [...new Set(ms.map((m) => loadFamilyContract(m.family).operations.find((o) => o.operationId === m.operationId)!))];
-  const resources = new Set(roots.map((o) => o.path.split("/").slice(0, -1).join("/")));
+  const resources = new Set(ms.map((m) => {
+    const op = loadFamilyContract(m.family).operations.find((o) => o.operationId === m.operationId)!;
+    const segments = op.path.split("/");
+    return segments[segments.indexOf(`{${m.name}}`) - 1]!;
+  }));
+  const onResource = (path: string) => path.split("/").some((segment) => resources.has(segment));
   return async (request, forward) => {
     const found = operationOf(request);
-    const mine = found ? byOperation(ms, found.family, found.op.operationId) : [];
-    let forwarded = request;
-    if (found && mine.length > 0) {
-      const raw = found.pathParams[mine[0]!.name!];
-      if (raw !== undefined) forwarded = { ...request, path: request.path.replace(encodeURIComponent(raw), encodeURIComponent(decode(raw))).replace(raw, decode(raw)) };
-    }
-    const reply = await forward(forwarded);
-    const creates = found && request.method === "POST" && [...resources].some((r) => found.op.path === r);
-    if (!found || !(mine.length > 0 || creates)) return reply;
+    if (!found || !onResource(found.op.path)) return forward(request);
+    const segments = found.op.path.split("/");
+    const concrete = request.path.split("/");
+    const path = concrete.map((segment, i) => (segments[i]?.startsWith("{") && resources.has(segments[i - 1] ?? "") ? encodeURIComponent(decode(decodeURIComponent(segment))) : segment)).join("/");
+    const reply = await forward({ ...request, path });
     return editReply(reply, (body) => {
       const record = isObject(body) && isObject(body.data) ? body.data : body;
       if (isObject(record) && typeof record.id === "string") record.id = encode(record.id);
@@ -636,7 +740,8 @@ export const GENERATORS: VariantGenerator[] = [
   { kinds: ["default@request", "default@parameter"], make: (all) => variant(all, ["default@request", "default@parameter"], "other-defaults", "uses another default when the member or parameter is left out", otherDefaults) },
   {
     kinds: ["element@request", "element@parameter"],
-    make: (all) => variant(all.filter((m) => m.kind === "element@parameter" || m.path.length > 0), ["element@request", "element@parameter"], "decided-input-ignored", "does not know the request members and parameters the project added: drops them", ignoresDecidedInput),
+    // A header the document's header table names applies to every request of the family: kept.
+    make: (all) => variant(all.filter((m) => (m.kind === "element@parameter" && !(m.parameterIn === "header" && isDocumentWord(m.name))) || (m.kind === "element@request" && m.path.length > 0)), ["element@request", "element@parameter"], "decided-input-ignored", "does not know the request members and parameters the project added: drops them", ignoresDecidedInput),
   },
   { kinds: ["nullable@request"], make: (all) => variant(all, ["nullable@request"], "request-null-refused", "refuses null where the contract accepts it (absence or a value only)", refusesNull) },
   {
@@ -648,7 +753,7 @@ export const GENERATORS: VariantGenerator[] = [
         ["required@response"],
         "response-members-omitted",
         "omits the members the contract requires by decision",
-        (mine) => editResponses(mine, (m, parent, key) => void (Array.isArray(getAt(parent, key)) || isDocumentWord(getAt(parent, key)) ? undefined : omit(parent, key))),
+        (mine) => editResponses(mine, (m, parent, key) => void (keepsItsPlace(m, getAt(parent, key), key) ? undefined : omit(parent, key))),
       ),
   },
   { kinds: ["nullable@response"], make: (all) => variant(all, ["nullable@response"], "response-null-omitted", "omits a member instead of sending null", (mine) => editResponses(mine, (_m, parent, key) => void (getAt(parent, key) === null ? omit(parent, key) : undefined))) },
@@ -707,7 +812,7 @@ export const GENERATORS: VariantGenerator[] = [
   { kinds: ["content-type@responses"], make: (all) => variant(all, ["content-type@responses"], "other-media-types", "answers another JSON media type", (mine) => rewriteResponses(mine, otherMediaType)) },
   { kinds: ["body@responses"], make: (all) => variant(all, ["body@responses"], "other-bodies", "answers another JSON body (an error keeps the document's code)", (mine) => rewriteResponses(mine, otherBody)) },
   { kinds: ["type@parameter"], make: (all) => variant(all.filter((m) => m.parameterIn === "path"), ["type@parameter"], "other-id-form", "gives its records ids of another form (re-encoded consistently in both directions)", otherIdForm) },
-  { kinds: ["behaviour:D09"], make: (all) => variant(all, ["behaviour:D09"], "family-a-no-rate-limits", "applies no rate limits to family A (no limit headers)", () => noLimitsOn("family-a")) },
+  { kinds: ["behaviour:D09"], make: (all) => variant(all, ["behaviour:D09"], "family-a-no-rate-limits", "applies no rate limits to family A (never a 429, no limit headers)", () => noLimitsOn("family-a")) },
   {
     kinds: ["behaviour:D13"],
     make: (all) =>
@@ -725,7 +830,7 @@ export const GENERATORS: VariantGenerator[] = [
         unobservable: "no operation of the contract requires a family B scope, so no run provokes the refusal (D41 itself says so)",
       }),
   },
-  { kinds: ["behaviour:D38"], make: (all) => variant(all, ["behaviour:D38"], "live-keys-refused-403", "refuses live keys with 403 instead of 401", () => liveKeysRefusedWith403) },
+  { kinds: ["behaviour:D38"], make: (all) => variant(all.filter((m) => m.family === "family-a"), ["behaviour:D38"], "live-keys-refused-403", "refuses live keys with 403 instead of 401", () => liveKeysRefusedWith403) },
 ];
 
 /** Every variant the contract's markings call for. */
