@@ -296,7 +296,7 @@ interface RelayedWebhook {
  * answers the sending server with what `answer` makes of the receiver's status: a broken
  * server's webhooks, seen from the receiver.
  */
-function webhookRelay(edit: (webhook: RelayedWebhook) => RelayedWebhook, answer: (receiverStatus: number) => number = (status) => status) {
+export function webhookRelay(edit: (webhook: RelayedWebhook) => RelayedWebhook, answer: (receiverStatus: number) => number = (status) => status) {
   return async (): Promise<{ url: string; close(): Promise<void> }> => {
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -328,7 +328,7 @@ function webhookRelay(edit: (webhook: RelayedWebhook) => RelayedWebhook, answer:
 }
 
 /** The parts of a mutation that send a charge's webhooks through its relay (`companion`). */
-const throughRelay: Pick<Mutation, "request" | "response"> = {
+export const throughRelay: Pick<Mutation, "request" | "response"> = {
   // The charge's webhook_url is swapped for the relay (and given back unchanged in replies).
   request: (request, _keys, relay) => {
     if (!isChargeCreation(request) || !relay) return request;

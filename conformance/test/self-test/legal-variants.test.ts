@@ -7,7 +7,10 @@
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { failed, type CheckResult, type RunReport } from "../../src/core/results.ts";
 import { formatReport } from "../../src/runner/report.ts";
-import { failures, runAgainstSandbox, SMALL_PLAN } from "../sandbox-run.ts";
+import { failures, runAgainstSandbox, SMALL_PLAN, type RunSetup } from "../sandbox-run.ts";
+import { FAMILY_IDS, loadFamilyContract, type FamilyId } from "@payment-collection/contract/model/index.ts";
+import { FAMILY_CHECKS } from "../../src/checks/index.ts";
+import { SCENARIOS } from "../../src/scenarios/index.ts";
 import { ALL_MARKINGS, GENERATORS, kindsWithoutGenerator, legalVariants, startLegalVariant, type LegalVariant } from "./legal-variants.ts";
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -37,9 +40,41 @@ afterAll(() => {
 /** A full failure the variant's choice explains: on an operation it changed, or naming one of its decisions. */
 function attributable(v: LegalVariant, report: RunReport): CheckResult[] {
   const operations = new Set(v.markings.map((m) => m.operationId));
-  const decisions = new Set(v.markings.map((m) => m.decision));
-  return failed(report).filter((r) => [...operations].some((op) => r.id.includes(`/${op}/`)) || r.decisions.some((d) => decisions.has(d)));
+  const decisions = [...new Set(v.markings.map((m) => m.decision))];
+  return failed(report).filter(
+    (r) =>
+      [...operations].some((op) => r.id.includes(`/${op}/`)) ||
+      r.covers.some((c) => operations.has(c.operationId)) ||
+      r.decisions.some((d) => decisions.includes(d)) ||
+      r.reasons.some((reason) => decisions.some((d) => new RegExp(`\\b${d}\\b`).test(reason))),
+  );
 }
+
+/**
+ * The checks a full run needs to see a variant: those of the operations it changed (all of
+ * them when a marking is the document's or a webhook's, not one operation's).
+ */
+function fullSelection(v: LegalVariant): Pick<RunSetup, "checks" | "scenarios"> {
+  const operations = new Set(v.markings.map((m) => m.operationId));
+  const known = (family: FamilyId) => new Set(loadFamilyContract(family).operations.map((o) => o.operationId));
+  if (v.families.some((f) => v.markings.some((m) => m.family === f && !known(f).has(m.operationId)))) return {};
+  return {
+    checks: Object.fromEntries(FAMILY_IDS.map((f) => [f, FAMILY_CHECKS[f].filter((c) => operations.has(c.operationId))])) as RunSetup["checks"],
+    scenarios: SCENARIOS.filter((s) => (s.covers ?? []).some((c) => operations.has(c.operationId))),
+  };
+}
+
+/**
+ * Choices the full profile cannot see today, each with why: the test fails when full starts
+ * catching one (the entry is then stale and goes).
+ */
+const FULL_GAPS: Record<string, string> = {
+  "other-defaults": "no check leaves expires_in, page or limit out and looks at the default the server took (D02, D28)",
+  "request-null-refused": "no check sends null where the contract accepts it (D23)",
+  "other-id-form": "the contract marks only the type of the customer id; the UUID form D30 states is in prose, not a schema keyword",
+  "other-path-prefix": "the target declares the prefix and every profile uses it; nothing holds D13's 'no prefix' under full",
+  "other-unknown-path-answers": "no check sends an unknown path or a wrong method (D39)",
+};
 
 /** Limits and their headers are seen only with a small plan and the exhaust stage. */
 const aboutLimits = (v: LegalVariant) => v.markings.some((m) => m.decision === "D09" || /ratelimit|retry-after/i.test(m.name ?? ""));
@@ -55,29 +90,30 @@ describe("faithful servers that decided differently, generated from the decision
   });
 
   for (const v of VARIANTS) {
-    it(`${v.name}: ${v.choice}; passes seed${v.unobservable ? "" : ", fails full"}`, { timeout: 240_000 }, async () => {
-      const setup = {
-        proxy: (upstream: string, keys: Parameters<typeof startLegalVariant>[2]) => startLegalVariant(upstream, v, keys),
+    const base = v.name.replace(/ \[.*$/, "");
+    const gap = FULL_GAPS[base];
+    it(`${v.name}: ${v.choice}; passes seed${v.unobservable ? "" : gap ? " (full cannot see it yet)" : ", fails full"}`, { timeout: 240_000 }, async () => {
+      const setup: RunSetup = {
+        proxy: (upstream, keys) => startLegalVariant(upstream, v, keys),
         families: v.families,
         adjustTarget: v.adjustTarget,
         ...(aboutLimits(v) ? { plan: SMALL_PLAN, exhaust: true } : {}),
       };
       const seed = await runAgainstSandbox(setup, cleanups);
-      const seedFailures = failures(seed);
+      const seedFailed = failed(seed).map((r) => r.id);
       let caught: CheckResult[] = [];
-      if (!v.unobservable) {
-        const full = await runAgainstSandbox({ ...setup, profile: "full" }, cleanups);
-        caught = attributable(v, full);
-      }
+      if (!v.unobservable) caught = attributable(v, await runAgainstSandbox({ ...setup, ...fullSelection(v), profile: "full" }, cleanups));
       rows.push({
         kinds: [...new Set(v.markings.map((m) => m.kind))].join(" "),
         decisions: [...new Set(v.markings.map((m) => m.decision))].sort().join(","),
-        variant: v.name.replace(/ \[.*$/, ""),
-        seed: seedFailures.length === 0 ? "pass" : `FAIL ${seedFailures.length}: ${failed(seed).map((r) => r.id).join(", ")}`,
-        full: v.unobservable ? `not observable: ${v.unobservable}` : caught.length > 0 ? `fail (${caught.length}, e.g. ${caught[0]!.id})` : "PASS (choice not caught)",
+        variant: base,
+        seed: seedFailed.length === 0 ? "pass" : `FAIL ${seedFailed.length}: ${seedFailed.slice(0, 3).join(", ")}${seedFailed.length > 3 ? ", ..." : ""}`,
+        full: v.unobservable ? `not observable: ${v.unobservable}` : caught.length > 0 ? `fail (${caught.length}, e.g. ${caught[0]!.id})` : gap ? `gap: ${gap}` : "PASS (choice not caught)",
       });
-      expect(seedFailures, formatReport(seed)).toEqual([]);
-      if (!v.unobservable) expect(caught.map((r) => r.id), `full must fail ${v.name}`).not.toEqual([]);
+      expect(failures(seed), formatReport(seed)).toEqual([]);
+      if (v.unobservable) return;
+      if (gap) expect(caught.map((r) => r.id), `full now catches ${base}: remove it from FULL_GAPS`).toEqual([]);
+      else expect(caught.map((r) => r.id), `full must fail ${v.name}`).not.toEqual([]);
     });
   }
 });

@@ -29,6 +29,7 @@ import { keywordOf } from "../../src/derived/request-schema.ts";
 import { profileSchema } from "../../src/core/profiles/index.ts";
 import { startProxy, type Exchange, type Forward, type Reply } from "./mutants.ts";
 import type { DerivedKeys } from "./derived-faults.ts";
+import { throughRelay, webhookRelay } from "./behaviour-mutants.ts";
 
 export const FAMILIES: FamilyId[] = ["family-a", "family-b"];
 
@@ -227,7 +228,8 @@ function instanceOf(schema: unknown, status: number): unknown {
   return out;
 }
 
-export type Handler = (request: Exchange, forward: Forward, keys: DerivedKeys) => Promise<Reply>;
+/** `companion`: the URL of the variant's companion server (a webhook relay), when it has one. */
+export type Handler = (request: Exchange, forward: Forward, keys: DerivedKeys, companion?: string) => Promise<Reply>;
 
 /** One faithful server that decided differently. */
 export interface LegalVariant {
@@ -240,6 +242,8 @@ export interface LegalVariant {
   choice: string;
   families: FamilyId[];
   handle: Handler;
+  /** A server the variant needs besides the proxy (a webhook relay); its URL goes to `handle`. */
+  companion?: () => Promise<{ url: string; close(): Promise<void> }>;
   adjustTarget?: (target: Target) => void;
   /**
    * Why `full` cannot see this choice in a run against the sandbox (nothing there provokes
@@ -720,8 +724,28 @@ function otherIdForm(ms: Marking[]): Handler {
   };
 }
 
+/**
+ * Webhooks through a relay: the event in another JSON shape (`{event: <the contract's
+ * payload>}`), delivered once: the relay tells the server every delivery succeeded, so it never
+ * retries.
+ */
+const otherWebhooks: Handler = async (request, forward, keys, relay) => {
+  const sent = throughRelay.request!(request, keys as never, relay);
+  const reply = await forward(sent);
+  if (!relay || !reply.body.includes(relay)) return reply;
+  // Every reply gives the client its own webhook_url back, not the relay's.
+  const back = (node: unknown): unknown =>
+    typeof node === "string" && node.startsWith(`${relay}?to=`) ? new URL(node).searchParams.get("to") : Array.isArray(node) ? node.map(back) : isObject(node) ? Object.fromEntries(Object.entries(node).map(([k, v]) => [k, back(v)])) : node;
+  return editReply(reply, back);
+};
+const otherWebhookRelay = webhookRelay(
+  ({ headers, body }) => ({ headers, body: JSON.stringify({ event: parseJson(body) ?? body }) }),
+  () => 200,
+);
+
 // 6. The generators: one per kind (and direction); every kind of marking the contract has must have one.
 
+const WEBHOOK_KINDS = [...kindsAt(["element", "enum", "format", "items", "nullable", "pattern", "required", "x-domain-format"], ["webhook"]), "behaviour:D26"];
 const REQUEST_FORM_KINDS = kindsAt(["pattern", "format", "enum", "type", "x-domain-format"], ["request"]);
 
 export const GENERATORS: VariantGenerator[] = [
@@ -830,6 +854,11 @@ export const GENERATORS: VariantGenerator[] = [
         unobservable: "no operation of the contract requires a family B scope, so no run provokes the refusal (D41 itself says so)",
       }),
   },
+  {
+    kinds: WEBHOOK_KINDS,
+    make: (all) =>
+      variant(all.filter((m) => m.place === "webhook" || m.kind === "behaviour:D26"), WEBHOOK_KINDS, "other-webhooks", "sends its events in another JSON shape, once, without retries", () => otherWebhooks, { companion: otherWebhookRelay }),
+  },
   { kinds: ["behaviour:D38"], make: (all) => variant(all.filter((m) => m.family === "family-a"), ["behaviour:D38"], "live-keys-refused-403", "refuses live keys with 403 instead of 401", () => liveKeysRefusedWith403) },
 ];
 
@@ -848,6 +877,14 @@ export function kindsWithoutGenerator(markings: Marking[] = ALL_MARKINGS): strin
   return [...new Set(markings.map((m) => m.kind))].filter((k) => !covered.has(k)).sort();
 }
 
-export function startLegalVariant(upstream: string, v: LegalVariant, keys: DerivedKeys): Promise<{ url: string; close(): Promise<void> }> {
-  return startProxy(upstream, (request, forward) => v.handle(request, forward, keys));
+export async function startLegalVariant(upstream: string, v: LegalVariant, keys: DerivedKeys): Promise<{ url: string; close(): Promise<void> }> {
+  const companion = v.companion ? await v.companion() : undefined;
+  const proxy = await startProxy(upstream, (request, forward) => v.handle(request, forward, keys, companion?.url));
+  return {
+    url: proxy.url,
+    close: async () => {
+      await proxy.close();
+      await companion?.close();
+    },
+  };
 }
