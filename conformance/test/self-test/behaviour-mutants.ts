@@ -109,8 +109,9 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
   {
     name: "charge-read-differs-from-creation",
     caughtBy: "family-a/charges/created-pending",
-    breaks: "GET /v1/charges/{id} returns the charge creation returned",
+    breaks: "GET /v1/charges/{id} returns the charge creation returned (D06: the document does not show that reading's response)",
     family: "family-a",
+    profile: "full",
     response: (request, reply) =>
       request.method === "GET" && /^\/v1\/charges\/[^/]+$/.test(request.path) && ok(reply) ? editBody(reply, (b) => (b.amount = Number(b.amount) + 1)) : reply,
   },
