@@ -83,6 +83,9 @@ const aboutLimits = (v: LegalVariant) => v.kinds.includes("behaviour:D09");
 describe("faithful servers that decided differently, generated from the decision markings", () => {
   it("every kind of marking in the contract has a variant generator", () => {
     expect(kindsWithoutGenerator(), "kinds of marking without a legal variant").toEqual([]);
+    // A kind the generators do not know is reported (what a new kind of marking would be).
+    const unknown = { ...ALL_MARKINGS[0]!, kind: "minItems@request" };
+    expect(kindsWithoutGenerator([...ALL_MARKINGS, unknown])).toEqual(["minItems@request"]);
     // Each generator's kinds that the contract has give at least one variant.
     const present = new Set(ALL_MARKINGS.map((m) => m.kind));
     for (const generator of GENERATORS) {
