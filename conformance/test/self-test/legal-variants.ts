@@ -661,12 +661,12 @@ function otherPrefix(ms: Marking[]): Handler {
   };
 }
 
-/** Unknown paths and wrong methods: 404 for both, in a plain JSON body of its own. */
+/** Unknown paths and wrong methods: 404 for both, in a plain JSON body of its own (with a code: every family A error carries one). */
 const otherUnknownAnswers: Handler = async (request, forward) => {
   const reply = await forward(request);
   if (operationOf(request) || (reply.status !== 404 && reply.status !== 405)) return reply;
   const headers = Object.fromEntries(Object.entries(reply.headers).filter(([n]) => n !== "allow"));
-  return { status: 404, headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify({ message: "not found" }) };
+  return { status: 404, headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify({ code: "NO_SUCH_ROUTE", message: "not found" }) };
 };
 
 /** A family B key without a scope: 401 instead of 403. */
