@@ -69,7 +69,6 @@ function fullSelection(v: LegalVariant): Pick<RunSetup, "checks" | "scenarios"> 
  * catching one (the entry is then stale and goes).
  */
 const FULL_GAPS: Record<string, string> = {
-  "other-defaults": "no check leaves expires_in, page or limit out and looks at the default the server took (D02, D28)",
   "request-null-refused": "no check sends null where the contract accepts it (D23)",
   "other-id-form": "the contract marks only the type of the customer id; the UUID form D30 states is in prose, not a schema keyword",
   "other-path-prefix": "the target declares the prefix and every profile uses it; nothing holds D13's 'no prefix' under full",
