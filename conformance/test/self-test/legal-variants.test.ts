@@ -69,7 +69,6 @@ function fullSelection(v: LegalVariant): Pick<RunSetup, "checks" | "scenarios"> 
  * catching one (the entry is then stale and goes).
  */
 const FULL_GAPS: Record<string, string> = {
-  "request-null-refused": "no check sends null where the contract accepts it (D23)",
   "other-id-form": "the contract marks only the type of the customer id; the UUID form D30 states is in prose, not a schema keyword",
   "other-path-prefix": "the target declares the prefix and every profile uses it; nothing holds D13's 'no prefix' under full",
   "other-unknown-path-answers": "no check sends an unknown path or a wrong method (D39)",
