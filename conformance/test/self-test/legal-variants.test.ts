@@ -72,7 +72,6 @@ const FULL_GAPS: Record<string, string> = {
   "other-id-form": "the contract marks only the type of the customer id; the UUID form D30 states is in prose, not a schema keyword",
   "other-path-prefix": "the target declares the prefix and every profile uses it; nothing holds D13's 'no prefix' under full",
   "other-unknown-path-answers": "no check sends an unknown path or a wrong method (D39)",
-  "live-keys-refused-403": "no check sends a live key to a sandbox target (D38)",
 };
 
 /** Limits are seen only in the exhaust stage (the slowest runs: only where a variant changes the limits). */
