@@ -38,6 +38,7 @@ import { pixLimitEnforcedSeparately, transactionLimitEnforcedSeparately } from "
 import { familyAUnderV1 } from "./service-v1-prefix.ts";
 import { chargeTenantIsolation, customerTenantIsolation } from "./tenant-isolation.ts";
 import { healthV1EnvelopeSemver } from "./versioning-health-v1.ts";
+import { publishedPrefix } from "./paths-published-prefix.ts";
 
 export const SCENARIOS: Scenario[] = [
   // family A
@@ -60,6 +61,7 @@ export const SCENARIOS: Scenario[] = [
   webhookRetriedAfterFailure,
   // family B
   healthV1EnvelopeSemver,
+  publishedPrefix,
   keyNeverInQueryB,
   keyFormat,
   fixedPrefix,

@@ -51,16 +51,17 @@ function attributable(v: LegalVariant, report: RunReport): CheckResult[] {
 }
 
 /**
- * The checks a full run needs to see a variant: those of the operations it changed (all of
- * them when a marking is the document's or a webhook's, not one operation's).
+ * The checks a full run needs to see a variant: those of the operations it changed or of its
+ * decisions (all of them when a marking is the document's or a webhook's, not one operation's).
  */
 function fullSelection(v: LegalVariant): Pick<RunSetup, "checks" | "scenarios"> {
   const operations = new Set(v.markings.map((m) => m.operationId));
   const known = (family: FamilyId) => new Set(loadFamilyContract(family).operations.map((o) => o.operationId));
   if (v.families.some((f) => v.markings.some((m) => m.family === f && !known(f).has(m.operationId)))) return {};
+  const decisions = new Set(v.markings.map((m) => m.decision));
   return {
-    checks: Object.fromEntries(FAMILY_IDS.map((f) => [f, FAMILY_CHECKS[f].filter((c) => operations.has(c.operationId))])) as RunSetup["checks"],
-    scenarios: SCENARIOS.filter((s) => (s.covers ?? []).some((c) => operations.has(c.operationId))),
+    checks: Object.fromEntries(FAMILY_IDS.map((f) => [f, FAMILY_CHECKS[f].filter((c) => operations.has(c.operationId) || decisions.has(c.decision ?? ""))])) as RunSetup["checks"],
+    scenarios: SCENARIOS.filter((s) => (s.covers ?? []).some((c) => operations.has(c.operationId)) || decisions.has(s.decision ?? "")),
   };
 }
 
@@ -70,7 +71,6 @@ function fullSelection(v: LegalVariant): Pick<RunSetup, "checks" | "scenarios"> 
  */
 const FULL_GAPS: Record<string, string> = {
   "other-id-form": "the contract marks only the type of the customer id; the UUID form D30 states is in prose, not a schema keyword",
-  "other-path-prefix": "the target declares the prefix and every profile uses it; nothing holds D13's 'no prefix' under full",
   "other-unknown-path-answers": "no check sends an unknown path or a wrong method (D39)",
 };
 
