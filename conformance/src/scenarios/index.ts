@@ -39,6 +39,7 @@ import { familyAUnderV1 } from "./service-v1-prefix.ts";
 import { chargeTenantIsolation, customerTenantIsolation } from "./tenant-isolation.ts";
 import { healthV1EnvelopeSemver } from "./versioning-health-v1.ts";
 import { publishedPrefix } from "./paths-published-prefix.ts";
+import { unknownPathWrongMethodA, unknownPathWrongMethodB } from "./paths-unknown-and-wrong-method.ts";
 
 export const SCENARIOS: Scenario[] = [
   // family A
@@ -59,9 +60,11 @@ export const SCENARIOS: Scenario[] = [
   webhookSignedWithHmac,
   webhookSignatureVerifies,
   webhookRetriedAfterFailure,
+  unknownPathWrongMethodA,
   // family B
   healthV1EnvelopeSemver,
   publishedPrefix,
+  unknownPathWrongMethodB,
   keyNeverInQueryB,
   keyFormat,
   fixedPrefix,

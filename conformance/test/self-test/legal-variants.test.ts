@@ -71,7 +71,6 @@ function fullSelection(v: LegalVariant): Pick<RunSetup, "checks" | "scenarios"> 
  */
 const FULL_GAPS: Record<string, string> = {
   "other-id-form": "the contract marks only the type of the customer id; the UUID form D30 states is in prose, not a schema keyword",
-  "other-unknown-path-answers": "no check sends an unknown path or a wrong method (D39)",
 };
 
 /** Limits are seen only in the exhaust stage (the slowest runs: only where a variant changes the limits). */
