@@ -9,11 +9,32 @@
 import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
 import { createdIdOf, createsRecord, pathParameters, readerOfResource } from "./id-links.ts";
 import { freshRecord, knownIds, plannedRequest, readerOf, replayOf, successes } from "./traffic.ts";
-import { describe, is2xx, jsonOf, recordOf, sameValue, sharedLeaves, stable, type DerivedEnv } from "./shared.ts";
+import { describe, is2xx, isObject, jsonOf, recordOf, sameValue, sharedLeaves, stable, type DerivedEnv } from "./shared.ts";
+import { decidedKeywords } from "../core/profiles/schema-profile.ts";
 
-const differences = (sent: unknown, received: unknown, label: string) =>
+/**
+ * Members whose written form is a decision in the request (`x-decided` pattern, format or
+ * domain format: a CPF's digits only, D23): under seed a server may give them back in another
+ * notation of the same value (`144.328.333-94` for `14432833394`: separators only, the same characters in the same case).
+ */
+function decidedForms(op: ContractOperation | undefined, profile: string): Set<string> {
+  const out = new Set<string>();
+  if (!op?.requestBody || profile !== "seed") return out;
+  const visit = (node: unknown, path: string): void => {
+    if (!isObject(node)) return;
+    if ([...decidedKeywords(node)].some((k) => ["pattern", "format", "x-domain-format"].includes(k))) out.add(path);
+    for (const member of Array.isArray(node.allOf) ? node.allOf : []) visit(member, path);
+    for (const [name, sub] of Object.entries(isObject(node.properties) ? node.properties : {})) visit(sub, path ? `${path}.${name}` : name);
+  };
+  visit(op.requestBody.schema, "");
+  return out;
+}
+
+const notation = (value: unknown) => (typeof value === "string" ? value.replace(/[^\p{L}\p{N}]/gu, "") : value);
+
+const differences = (sent: unknown, received: unknown, label: string, forms: Set<string> = new Set()) =>
   sharedLeaves(sent, received)
-    .filter((leaf) => !sameValue(leaf.sent, leaf.received))
+    .filter((leaf) => !sameValue(leaf.sent, leaf.received) && !(forms.has(leaf.path) && notation(leaf.sent) === notation(leaf.received)))
     .map((leaf) => `${label}: ${leaf.path} is ${JSON.stringify(leaf.received)}, sent ${JSON.stringify(leaf.sent)}`);
 
 async function creation(env: DerivedEnv, op: ContractOperation): Promise<void> {
@@ -26,7 +47,8 @@ async function creation(env: DerivedEnv, op: ContractOperation): Promise<void> {
     if (!is2xx(response)) return env.notApplicable(op.operationId, "returns-what-was-sent", title, `the creation answered ${describe(response)} this time`);
     const sent = jsonOf(request.body);
     const created = recordOf(jsonOf(response.body));
-    const problems = differences(sent, created, "creation response");
+    const forms = decidedForms(op, env.ctx.profile);
+    const problems = differences(sent, created, "creation response", forms);
     const reader = readerOfResource(env.ctx.contract, op.path.split("/").pop()!);
     const id = createdIdOf(jsonOf(response.body), reader ? pathParameters(reader)[0] : undefined);
     if (reader && id) {
@@ -34,7 +56,7 @@ async function creation(env: DerivedEnv, op: ContractOperation): Promise<void> {
       if (!is2xx(read)) problems.push(`the owner's read of the new record ${id} answered ${describe(read)}`);
       else {
         const record = recordOf(jsonOf(read.body));
-        problems.push(...differences(sent, record, `read by ${reader.operationId}`));
+        problems.push(...differences(sent, record, `read by ${reader.operationId}`, forms));
         // Status may move on its own (a charge gets paid); every other shared member must not.
         problems.push(...differences(stable(created), record, `read by ${reader.operationId} against the creation response`).filter((p) => !/\bstatus\b/.test(p.split(" is ")[0]!)));
       }
@@ -65,7 +87,7 @@ async function change(env: DerivedEnv, op: ContractOperation): Promise<void> {
     if (!is2xx(response)) return env.notApplicable(op.operationId, "read-shows-change", title, `the change answered ${describe(response)} this time`);
     const after = await read();
     const problems: string[] = [];
-    if (updates) problems.push(...(is2xx(after) ? differences(jsonOf(request.body), recordOf(jsonOf(after.body)), `read by ${reader.operationId}`) : [`the read after the update answered ${describe(after)}`]));
+    if (updates) problems.push(...(is2xx(after) ? differences(jsonOf(request.body), recordOf(jsonOf(after.body)), `read by ${reader.operationId}`, decidedForms(op, env.ctx.profile)) : [`the read after the update answered ${describe(after)}`]));
     else if (is2xx(after) && sameValue(stable(jsonOf(before.body)), stable(jsonOf(after.body)))) problems.push(`the read after ${op.operationId} shows the record unchanged`);
     env.judge({ operationId: op.operationId, variant: "read-shows-change", title, covers: env.covered(op.operationId, response.status), reproduction: env.reproduce(request, "primary") }, problems);
   });

@@ -2,10 +2,11 @@
  * A new charge (family A): `pending`, `paid_at` null, `pix.end_to_end_id` null, currency BRL,
  * method pix, object charge; its `created_at` is the time of creation (within a day of the
  * response's own Date, so clocks need not agree) and it does not expire before it was created;
- * and `GET /v1/charges/{id}` with the id it was given returns what creation returned.
+ * and `GET /v1/charges/{id}` with the id it was given returns what creation returned (full
+ * profile: that reading's body is decision D06).
  */
 import type { Scenario } from "../core/scenario.ts";
-import { at, is2xx, chargeRequest, differences, json, require2xx, sender } from "./support.ts";
+import { at, bodyIsStated, is2xx, chargeRequest, differences, json, require2xx, sender } from "./support.ts";
 
 /** Members of a charge whose value the document states for a new charge. */
 /** How far a creation time may be from the response's Date (or this machine's clock): clocks differ, a day does not. */
@@ -52,6 +53,7 @@ export const chargeCreatedPending: Scenario = {
     check.that(is2xx(read), `GET /v1/charges/${id}, the id creation returned, answered ${read.status} (A-CHARGE-FIELD-id)`);
     if (!is2xx(read)) return;
     check.response("getCharge", "200", read);
+    if (!bodyIsStated(ctx, "getCharge", "200")) return;
     const changed = differences(json(created) ?? {}, json(read) ?? {});
     check.that(changed.length === 0, `GET returns another charge than creation did: ${changed.join("; ")}`);
   },

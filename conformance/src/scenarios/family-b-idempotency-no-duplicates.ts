@@ -26,6 +26,8 @@ async function sentTwice(ctx: FamilyContext, check: ScenarioAssertions, scenario
   if (is2xx(second)) {
     check.response(operationId, "201", second, `repeated ${what}`);
     const [a, b] = [pick(first, ID_PATHS), pick(second, ID_PATHS)];
+    // The record's shape is a decision (D14, D15): under seed a record whose id the contract's paths do not find cannot be compared.
+    if (a === undefined && ctx.profile === "seed") return true;
     check.that(a !== undefined && a === b, `one X-Idempotency-Key made two ${what}s: ${a} and ${b}`);
   }
   return true;

@@ -5,7 +5,7 @@
  * twice, shows there).
  */
 import type { Scenario } from "../core/scenario.ts";
-import { at, chargeRequest, differences, is2xx, json, require2xx, sender } from "./support.ts";
+import { at, bodyIsStated, chargeRequest, differences, is2xx, json, require2xx, sender } from "./support.ts";
 
 /** Members a charge may change on its own between two reads (it gets paid). */
 const MOVING = /^(status|paid_at|pix\.end_to_end_id):/;
@@ -31,6 +31,8 @@ export const replayReturnsOriginal: Scenario = {
     if (!is2xx(replay)) return;
     check.response("createCharge", "201", replay, "replay");
     for (const path of ["id", "pix.br_code", "pix.txid", "amount", "created_at"]) {
+      // That a charge always carries these members is decision D35: the seed profile compares those the original carries.
+      if (ctx.profile === "seed" && path !== "id" && at(first, path) === undefined) continue;
       check.that(at(first, path) !== undefined && at(first, path) === at(replay, path), `the replay's ${path} is ${JSON.stringify(at(replay, path))?.slice(0, 80)}, the original's ${JSON.stringify(at(first, path))?.slice(0, 80)}`);
     }
     const id = at(first, "id");
@@ -39,6 +41,7 @@ export const replayReturnsOriginal: Scenario = {
     check.that(is2xx(read), `GET of the charge answered ${read.status}`);
     if (!is2xx(read)) return;
     check.response("getCharge", "200", read);
+    if (!bodyIsStated(ctx, "getCharge", "200")) return;
     check.that(at(read, "pix.br_code") === at(first, "pix.br_code") && at(read, "pix.txid") === at(first, "pix.txid"), "after the replay the charge carries another QR code");
     const changed = differences(json(first) ?? {}, json(read) ?? {}).filter((d) => !MOVING.test(d) && !d.startsWith("pix.br_code") && !d.startsWith("pix.txid"));
     check.that(changed.length === 0, `after the replay the charge reads otherwise than it was created: ${changed.join("; ")}`);

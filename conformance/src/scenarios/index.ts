@@ -44,6 +44,8 @@ import { familyAUnderV1 } from "./service-v1-prefix.ts";
 import { chargeTenantIsolation, customerTenantIsolation, merchantTenantIsolation } from "./tenant-isolation.ts";
 import { healthV1EnvelopeSemver } from "./versioning-health-v1.ts";
 import { transactionsPaginated } from "./transactions-paginated.ts";
+import { publishedPrefix } from "./paths-published-prefix.ts";
+import { unknownPathWrongMethodA, unknownPathWrongMethodB } from "./paths-unknown-and-wrong-method.ts";
 
 export const SCENARIOS: Scenario[] = [
   // family A
@@ -67,8 +69,11 @@ export const SCENARIOS: Scenario[] = [
   webhookSignedWithHmac,
   webhookSignatureVerifies,
   webhookRetriedAfterFailure,
+  unknownPathWrongMethodA,
   // family B
   healthV1EnvelopeSemver,
+  publishedPrefix,
+  unknownPathWrongMethodB,
   keyNeverInQueryB,
   keyFormat,
   fixedPrefix,

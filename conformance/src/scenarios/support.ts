@@ -49,6 +49,15 @@ export function describe(response: ObservedResponse): string {
   return `${response.status} ${response.body.replace(/\s+/g, " ").slice(0, 160)}`;
 }
 
+/**
+ * Whether the run's profile holds the body of a documented response: under seed a body the
+ * project decided (`x-decided-responses` body, e.g. GET /v1/charges/{id}, D06) is not the
+ * document's, and a scenario must not read the document's members out of it.
+ */
+export function bodyIsStated(ctx: FamilyContext, operationId: string, status: string): boolean {
+  return ctx.expectation(operationId, status).bodySchema !== undefined;
+}
+
 /** Sends requests of one scenario, tagged with its id. */
 export function sender(ctx: FamilyContext, scenarioId: string) {
   return (operationId: string, options: RequestOptions = {}) => ctx.send(operationId, { ...options, checkId: scenarioId });

@@ -116,8 +116,9 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
     name: "charge-read-differs-from-creation",
     statements: ["A-CHARGES-ENDPOINT-get"],
     caughtBy: "family-a/charges/created-pending",
-    breaks: "GET /v1/charges/{id} returns the charge creation returned",
+    breaks: "GET /v1/charges/{id} returns the charge creation returned (D06: the document does not show that reading's response)",
     family: "family-a",
+    profile: "full",
     response: (request, reply) =>
       request.method === "GET" && /^\/v1\/charges\/[^/]+$/.test(request.path) && ok(reply) ? editBody(reply, (b) => (b.amount = Number(b.amount) + 1)) : reply,
   },
@@ -319,7 +320,7 @@ interface RelayedWebhook {
  * answers the sending server with what `answer` makes of the receiver's status: a broken
  * server's webhooks, seen from the receiver.
  */
-function webhookRelay(edit: (webhook: RelayedWebhook) => RelayedWebhook, answer: (receiverStatus: number) => number = (status) => status) {
+export function webhookRelay(edit: (webhook: RelayedWebhook) => RelayedWebhook, answer: (receiverStatus: number) => number = (status) => status) {
   return async (): Promise<{ url: string; close(): Promise<void> }> => {
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];

@@ -3,6 +3,8 @@ import { customer, customerBody, customerWithOpenCharge, newCustomer } from "../
 import type { ResponseCheck } from "../response-check.ts";
 import { NotApplicable, type FamilyContext } from "../../core/check-context.ts";
 import { family, rateLimited, unauthorized, unknownId } from "./support.ts";
+import { decidedKeywords } from "../../core/profiles/schema-profile.ts";
+import { isObject } from "@payment-collection/contract/model/index.ts";
 
 /**
  * The id of a customer that does not exist. Under seed it must come from the target: what a
@@ -82,6 +84,22 @@ export const CUSTOMER_CHECKS: ResponseCheck[] = [
     variant: "notes",
     title: "new notes for a customer created by this run",
     request: async (ctx) => ({ params: { id: await customer(ctx) }, body: { notes: `updated by conformance run ${ctx.runId}` } }),
+  },
+  {
+    family,
+    operationId: "updateCustomer",
+    status: "200",
+    variant: "null-members",
+    title: "null for every member whose null the contract accepts (D23: how a cleared member shows)",
+    profile: "full",
+    decision: "D23",
+    request: async (ctx) => {
+      const schema = ctx.operation("updateCustomer").requestBody?.schema ?? {};
+      const parts = [schema, ...(Array.isArray(schema.allOf) ? schema.allOf : [])].filter(isObject);
+      const members = parts.flatMap((part) => Object.entries(isObject(part.properties) ? part.properties : {})).filter(([, member]) => isObject(member) && decidedKeywords(member).has("nullable"));
+      if (members.length === 0) throw new NotApplicable("the contract accepts null for no member of the update");
+      return { params: { id: await customer(ctx) }, body: Object.fromEntries(members.map(([name]) => [name, null])) };
+    },
   },
   {
     family,

@@ -20,6 +20,9 @@ export const PIX_CHECKS: ResponseCheck[] = [
     status: "400",
     variant: "no-amount",
     title: "a PIX charge without amount",
+    // That POST /pix requires amount is decision D14 (x-decided required): the document names the member only.
+    profile: "full",
+    decision: "D14",
     request: async (ctx) => ({ body: {}, headers: withIdempotencyKey(ctx) }),
   },
   ...unauthorized("createPixCharge", async (ctx, key) => ({ key, body: exampleBody(ctx, "createPixCharge") })),

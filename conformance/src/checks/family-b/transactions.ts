@@ -3,6 +3,8 @@ import { idempotencyConflictChecks } from "../idempotency.ts";
 import { exampleBody, transaction } from "../provisioning.ts";
 import type { ResponseCheck } from "../response-check.ts";
 import type { FamilyContext } from "../../core/check-context.ts";
+import { parseJsonBody, type ObservedResponse } from "../../core/validate.ts";
+import { isObject } from "@payment-collection/contract/model/index.ts";
 import { family, rateLimited, unauthorized, unknownId, withIdempotencyKey } from "./support.ts";
 
 /** The contract's transaction example without its customer (which does not exist on the server). */
@@ -10,6 +12,21 @@ function transactionBody(ctx: FamilyContext): Record<string, unknown> {
   const body = exampleBody(ctx, "createTransaction");
   delete body.customerId;
   return body;
+}
+
+/**
+ * The query parameters with a decided default (D28) that the reply's page object repeats with
+ * another value: a request without them must get the contract's defaults.
+ */
+function defaultsNotShown(ctx: FamilyContext, operationId: string, response: ObservedResponse): string[] {
+  const parsed = parseJsonBody(response.body);
+  const body = parsed.ok ? parsed.value : undefined;
+  const page = isObject(body) && isObject(body.data) ? body.data : isObject(body) ? body : {};
+  return ctx
+    .operation(operationId)
+    .parameters.filter((p) => p.in === "query" && p.decided.some((d) => d.keywords.includes("default")) && p.name in page)
+    .filter((p) => page[p.name] !== p.schema.default)
+    .map((p) => `without ${p.name} the page shows ${p.name} ${JSON.stringify(page[p.name])}, the contract's default is ${JSON.stringify(p.schema.default)}`);
 }
 
 export const TRANSACTION_CHECKS: ResponseCheck[] = [
@@ -82,6 +99,17 @@ export const TRANSACTION_CHECKS: ResponseCheck[] = [
     profile: "full",
     decision: "D28",
     request: async () => ({ query: { page: "1", limit: "101" } }),
+  },
+  {
+    family,
+    operationId: "listTransactions",
+    status: "200",
+    variant: "default-page",
+    title: "no page and no limit: the page the defaults give",
+    profile: "full",
+    decision: "D28",
+    request: async () => ({}),
+    assess: (ctx, response) => defaultsNotShown(ctx, "listTransactions", response),
   },
   ...unauthorized("listTransactions", async (_ctx, key) => ({ key })),
   rateLimited("listTransactions", async () => ({})),
