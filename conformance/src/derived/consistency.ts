@@ -10,19 +10,19 @@ import type { ContractOperation } from "@payment-collection/contract/model/index
 import { createdIdOf, createsRecord, pathParameters, readerOfResource } from "./id-links.ts";
 import { freshRecord, knownIds, plannedRequest, readerOf, replayOf, successes } from "./traffic.ts";
 import { describe, is2xx, isObject, jsonOf, recordOf, sameValue, sharedLeaves, stable, type DerivedEnv } from "./shared.ts";
-import { decidedKeywords } from "../core/profiles/schema-profile.ts";
+import { asserted, type Profile } from "../core/profiles/document-word.ts";
 
 /**
  * Members whose written form is a decision in the request (`x-decided` pattern, format or
  * domain format: a CPF's digits only, D23): under seed a server may give them back in another
  * notation of the same value (`144.328.333-94` for `14432833394`: separators only, the same characters in the same case).
  */
-function decidedForms(op: ContractOperation | undefined, profile: string): Set<string> {
+function decidedForms(op: ContractOperation | undefined, profile: Profile): Set<string> {
   const out = new Set<string>();
-  if (!op?.requestBody || profile !== "seed") return out;
+  if (!op?.requestBody) return out;
   const visit = (node: unknown, path: string): void => {
     if (!isObject(node)) return;
-    if ([...decidedKeywords(node)].some((k) => ["pattern", "format", "x-domain-format"].includes(k))) out.add(path);
+    if (["pattern", "format", "x-domain-format"].some((keyword) => !asserted(profile, { kind: "keyword", schema: node, keyword }))) out.add(path);
     for (const member of Array.isArray(node.allOf) ? node.allOf : []) visit(member, path);
     for (const [name, sub] of Object.entries(isObject(node.properties) ? node.properties : {})) visit(sub, path ? `${path}.${name}` : name);
   };

@@ -3,7 +3,7 @@ import { customer, customerBody, customerWithOpenCharge, newCustomer } from "../
 import type { ResponseCheck } from "../response-check.ts";
 import { NotApplicable, type FamilyContext } from "../../core/check-context.ts";
 import { family, rateLimited, unauthorized, unknownId } from "./support.ts";
-import { decidedKeywords } from "../../core/profiles/schema-profile.ts";
+import { isDocumentsWord } from "../../core/profiles/document-word.ts";
 import { isObject } from "@payment-collection/contract/model/index.ts";
 
 /**
@@ -96,7 +96,7 @@ export const CUSTOMER_CHECKS: ResponseCheck[] = [
     request: async (ctx) => {
       const schema = ctx.operation("updateCustomer").requestBody?.schema ?? {};
       const parts = [schema, ...(Array.isArray(schema.allOf) ? schema.allOf : [])].filter(isObject);
-      const members = parts.flatMap((part) => Object.entries(isObject(part.properties) ? part.properties : {})).filter(([, member]) => isObject(member) && decidedKeywords(member).has("nullable"));
+      const members = parts.flatMap((part) => Object.entries(isObject(part.properties) ? part.properties : {})).filter(([, member]) => isObject(member) && !isDocumentsWord({ kind: "keyword", schema: member, keyword: "nullable" }));
       if (members.length === 0) throw new NotApplicable("the contract accepts null for no member of the update");
       return { params: { id: await customer(ctx) }, body: Object.fromEntries(members.map(([name]) => [name, null])) };
     },
