@@ -25,7 +25,7 @@ import { pageEntries, referenceEntries, searchIndexScript, type SearchEntry } fr
 import { PAGE_SOURCES, readFirstPresent, SEARCH_PAGE, type LoadedSource, type PageSource } from "./sources.ts";
 import { renderStatementsPage, statedErrorCodes } from "./statements-page.ts";
 import { CONTRACT_CHANGES_PAGE, contractChangesMarkdown } from "./changelog-page.ts";
-import { bundleContractCheck } from "./console/bundle.ts";
+import { contractCheckScript } from "./console/contract-check-script.ts";
 import { consoleConfigScript } from "./console/config.ts";
 import { consoleReference } from "./console/console-data.ts";
 import { loadCatalogue } from "@payment-collection/conformance/core/statement-map.ts";
@@ -161,7 +161,7 @@ export async function buildPortal(options: BuildOptions): Promise<BuildReport> {
   const referenceReport: BuildReport["references"] = [];
   mkdirSync(join(outDir, "openapi"), { recursive: true });
   // The console: the contract check bundled for the browser, the default server address.
-  writeFileSync(join(outDir, CONSOLE_SCRIPTS.check), await bundleContractCheck());
+  writeFileSync(join(outDir, CONSOLE_SCRIPTS.check), await contractCheckScript());
   writeFileSync(join(outDir, CONSOLE_SCRIPTS.config), consoleConfigScript({}));
   const consoleCatalogue = loadCatalogue(join(root, "spec", "statements.yaml"));
   const decisionAnchors = Object.fromEntries([...titles.keys()].map((id) => [id, decisionAnchor(id)]));
