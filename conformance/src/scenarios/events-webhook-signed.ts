@@ -56,7 +56,9 @@ export const webhookSignedWithHmac: Scenario = {
       }
       const paidEvent = eventOperation(ctx.contract.document, "charge.paid");
       if (!paidEvent) throw new Error("the contract publishes no charge.paid webhook");
-      if (ctx.asserts({ kind: "operation", node: paidEvent })) {
+      // The event exists by the document's word; its payload is the project's (D24).
+      const payload = (paidEvent.requestBody as { content?: Record<string, { schema?: unknown }> } | undefined)?.content?.["application/json"]?.schema;
+      if (ctx.asserts({ kind: "operation", node: paidEvent }) && ctx.asserts({ kind: "schema", schema: payload })) {
         const schema = eventSchema(ctx.contract.document, "charge.paid");
         if (!schema) throw new Error("the contract publishes no charge.paid body");
         const parsed = parseJsonBody(event.body);

@@ -685,6 +685,22 @@ const liveKeysRefusedWith403: Handler = async (request, forward) => {
   return familyOfPath(request.path) === "family-a" && /^sk_live_/.test(request.headers["x-api-key"] ?? "") && reply.status === 401 ? { ...reply, status: 403 } : reply;
 };
 
+/**
+ * Idempotency keys scoped per account rather than per API key, where that scoping is a
+ * decision (D36): a request of such an operation under the primary account's second key is
+ * served as the primary key's, so both keys of the account share one key space.
+ */
+function keysScopedPerAccount(ms: Marking[]): Handler {
+  return async (request, forward, keys) => {
+    const found = operationOf(request);
+    const marked = found && byOperation(ms, found.family, found.op.operationId).length > 0;
+    const family = found?.family === "family-a" ? keys.familyA : keys.familyB;
+    const second = family.primarySecondKey;
+    if (!marked || !second || request.headers["x-api-key"] !== second) return forward(request);
+    return forward({ ...request, headers: { ...request.headers, "x-api-key": family.primary } });
+  };
+}
+
 /** Another account's records: 403 instead of 404, where the 404's status is decided. */
 function crossTenant403(ms: Marking[]): Handler {
   return async (request, forward, keys) => {
@@ -754,7 +770,9 @@ export const GENERATORS: VariantGenerator[] = [
     make: (all) => variant(all.filter((m) => m.kind !== "enum@parameter"), kindsAt([...BOUND_KINDS, "enum"], ["request", "parameter"]), "narrower-bounds", "refuses values inside the contract's bounds but outside narrower ones, and decided enum values the document does not name, with the operation's documented 400", refusesNarrower),
   },
   {
-    kinds: [...kindsAt(BOUND_KINDS, ["request", "parameter"]), ...REQUEST_FORM_KINDS, "required@request", "element@request"],
+    // A bound of a response or webhook member is decided where the member echoes an input (D45):
+    // the wider-bounds server gives the client's longer value back there too.
+    kinds: [...kindsAt(BOUND_KINDS, ["request", "parameter", "response", "webhook"]), ...REQUEST_FORM_KINDS, "required@request", "element@request"],
     make: (all) => [
       ...variant(all, kindsAt(BOUND_KINDS, ["request", "parameter"]), "wider-bounds", "accepts values beyond the contract's bounds (mapped into range before forwarding, the client's value given back)", acceptsBeyond),
       ...variant(all, REQUEST_FORM_KINDS, "request-other-forms-accepted", "accepts request values of another form, type or enum value (mapped to a legal one before forwarding, the client's value given back)", acceptsBeyond),
@@ -859,6 +877,7 @@ export const GENERATORS: VariantGenerator[] = [
     make: (all) =>
       variant(all.filter((m) => m.place === "webhook" || m.kind === "behaviour:D26"), WEBHOOK_KINDS, "other-webhooks", "sends its events in another JSON shape, once, without retries", () => otherWebhooks, { companion: otherWebhookRelay }),
   },
+  { kinds: ["behaviour:D36"], make: (all) => variant(all, ["behaviour:D36"], "idempotency-keys-per-account", "scopes idempotency keys per account: two API keys of one account share a key space", keysScopedPerAccount) },
   { kinds: ["behaviour:D38"], make: (all) => variant(all.filter((m) => m.family === "family-a"), ["behaviour:D38"], "live-keys-refused-403", "refuses live keys with 403 instead of 401", () => liveKeysRefusedWith403) },
 ];
 

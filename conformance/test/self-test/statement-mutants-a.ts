@@ -365,6 +365,8 @@ export const STATEMENT_MUTATIONS_A: Mutation[] = [
     caughtBy: "family-a/idempotency/replay-returns-original",
     breaks: "a replay makes no new ledger entry: each replay books the charge again, and the charge then reads with its amount counted twice",
     family: "family-a",
+    // Only the reading shows the second entry, and the reading's body is decision D06.
+    profile: "full",
     handle: (() => {
       const booked = new Map<string, number>();
       const replays = onReplay(async (_request, original) => {
