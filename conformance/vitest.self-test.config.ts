@@ -12,6 +12,9 @@ export default defineConfig({
     include: ["test/self-test/**/*.test.ts"],
     // Prints (and writes to reports/) which statements the broken servers break and which were killed.
     globalSetup: ["test/self-test/statement-kills-report.ts"],
+    // Most of a broken server's run is waiting on loopback (the sandbox, webhooks, rate-limit
+    // windows): two files at a time on two cores (vitest's default leaves one core idle).
+    maxWorkers: 2,
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

@@ -2,7 +2,8 @@
  * The suites against faithful servers that decided differently, one per kind of decision
  * marking (legal-variants.ts): each must pass `seed` with no failure and fail `full` where its
  * choice differs. A kind of marking the contract has and no generator covers fails the
- * catalogue test. A table of the outcomes is printed at the end.
+ * catalogue test. A table of the outcomes is printed at the end. The variants are split over
+ * test files (legal-variants-N.test.ts), which vitest runs side by side.
  */
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { failed, type CheckResult, type RunReport } from "../../src/core/results.ts";
@@ -14,9 +15,6 @@ import { SCENARIOS } from "../../src/scenarios/index.ts";
 import { ALL_MARKINGS, GENERATORS, kindsWithoutGenerator, legalVariants, startLegalVariant, type LegalVariant } from "./legal-variants.ts";
 
 const cleanups: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!();
-});
 
 const VARIANTS = legalVariants();
 
@@ -29,13 +27,13 @@ interface Row {
 }
 const rows: Row[] = [];
 
-afterAll(() => {
+function printRows(): void {
   if (rows.length === 0) return;
   const columns: Array<keyof Row> = ["kinds", "decisions", "variant", "seed", "full"];
   const widths = columns.map((c) => Math.max(c.length, ...rows.map((r) => r[c].length)));
   const line = (cells: string[]) => cells.map((cell, i) => cell.padEnd(widths[i]!)).join(" | ");
   console.log(["legal variants (marking kind, decisions, variant, seed result, full result):", line(columns), line(widths.map((w) => "-".repeat(w))), ...rows.map((r) => line(columns.map((c) => r[c])))].join("\n"));
-});
+}
 
 /** A full failure the variant's choice explains: on an operation it changed, or naming one of its decisions. */
 function attributable(v: LegalVariant, report: RunReport): CheckResult[] {
@@ -76,45 +74,52 @@ const FULL_GAPS: Record<string, string> = {
 /** Limits are seen only in the exhaust stage (the slowest runs: only where a variant changes the limits). */
 const aboutLimits = (v: LegalVariant) => v.kinds.includes("behaviour:D09");
 
-describe("faithful servers that decided differently, generated from the decision markings", () => {
-  it("every kind of marking in the contract has a variant generator", () => {
-    expect(kindsWithoutGenerator(), "kinds of marking without a legal variant").toEqual([]);
-    // A kind the generators do not know is reported (what a new kind of marking would be).
-    const unknown = { ...ALL_MARKINGS[0]!, kind: "minItems@request" };
-    expect(kindsWithoutGenerator([...ALL_MARKINGS, unknown])).toEqual(["minItems@request"]);
-    // Each generator's kinds that the contract has give at least one variant.
-    const present = new Set(ALL_MARKINGS.map((m) => m.kind));
-    for (const generator of GENERATORS) {
-      if (generator.kinds.some((k) => present.has(k))) expect(generator.make(ALL_MARKINGS).length, generator.kinds.join(", ")).toBeGreaterThan(0);
+/** The catalogue test (with part 1) and one part of the variants (`part` of `parts`, by position). */
+export function legalVariantSuite(part = 1, parts = 1): void {
+  afterEach(async () => {
+    while (cleanups.length > 0) await cleanups.pop()!();
+  });
+  afterAll(printRows);
+  describe(`faithful servers that decided differently, generated from the decision markings${parts > 1 ? ` (part ${part} of ${parts})` : ""}`, () => {
+    if (part === 1) it("every kind of marking in the contract has a variant generator", () => {
+      expect(kindsWithoutGenerator(), "kinds of marking without a legal variant").toEqual([]);
+      // A kind the generators do not know is reported (what a new kind of marking would be).
+      const unknown = { ...ALL_MARKINGS[0]!, kind: "minItems@request" };
+      expect(kindsWithoutGenerator([...ALL_MARKINGS, unknown])).toEqual(["minItems@request"]);
+      // Each generator's kinds that the contract has give at least one variant.
+      const present = new Set(ALL_MARKINGS.map((m) => m.kind));
+      for (const generator of GENERATORS) {
+        if (generator.kinds.some((k) => present.has(k))) expect(generator.make(ALL_MARKINGS).length, generator.kinds.join(", ")).toBeGreaterThan(0);
+      }
+    });
+
+    for (const v of VARIANTS.filter((_, i) => i % parts === part - 1)) {
+      const base = v.name.replace(/ \[.*$/, "");
+      const gap = FULL_GAPS[base];
+      it(`${v.name}: ${v.choice}; passes seed${v.unobservable ? "" : gap ? " (full cannot see it yet)" : ", fails full"}`, { timeout: 240_000 }, async () => {
+        const setup: RunSetup = {
+          proxy: (upstream, keys) => startLegalVariant(upstream, v, keys),
+          families: v.families,
+          adjustTarget: v.adjustTarget,
+          // A server without limits: the exhaust stage finds none (under a generous plan the sandbox never answers 429).
+          ...(aboutLimits(v) ? { plan: "generous", exhaust: true } : {}),
+        };
+        const seed = await runAgainstSandbox(setup, cleanups);
+        const seedFailed = failed(seed).map((r) => r.id);
+        let caught: CheckResult[] = [];
+        if (!v.unobservable) caught = attributable(v, await runAgainstSandbox({ ...setup, ...fullSelection(v), profile: "full" }, cleanups));
+        rows.push({
+          kinds: [...new Set(v.markings.map((m) => m.kind))].join(" "),
+          decisions: [...new Set(v.markings.map((m) => m.decision))].sort().join(","),
+          variant: base,
+          seed: seedFailed.length === 0 ? "pass" : `FAIL ${seedFailed.length}: ${seedFailed.slice(0, 3).join(", ")}${seedFailed.length > 3 ? ", ..." : ""}`,
+          full: v.unobservable ? `not observable: ${v.unobservable}` : caught.length > 0 ? `fail (${caught.length}, e.g. ${caught[0]!.id})` : gap ? `gap: ${gap}` : "PASS (choice not caught)",
+        });
+        expect(failures(seed), formatReport(seed)).toEqual([]);
+        if (v.unobservable) return;
+        if (gap) expect(caught.map((r) => r.id), `full now catches ${base}: remove it from FULL_GAPS`).toEqual([]);
+        else expect(caught.map((r) => r.id), `full must fail ${v.name}`).not.toEqual([]);
+      });
     }
   });
-
-  for (const v of VARIANTS) {
-    const base = v.name.replace(/ \[.*$/, "");
-    const gap = FULL_GAPS[base];
-    it(`${v.name}: ${v.choice}; passes seed${v.unobservable ? "" : gap ? " (full cannot see it yet)" : ", fails full"}`, { timeout: 240_000 }, async () => {
-      const setup: RunSetup = {
-        proxy: (upstream, keys) => startLegalVariant(upstream, v, keys),
-        families: v.families,
-        adjustTarget: v.adjustTarget,
-        // A server without limits: the exhaust stage finds none (under a generous plan the sandbox never answers 429).
-        ...(aboutLimits(v) ? { plan: "generous", exhaust: true } : {}),
-      };
-      const seed = await runAgainstSandbox(setup, cleanups);
-      const seedFailed = failed(seed).map((r) => r.id);
-      let caught: CheckResult[] = [];
-      if (!v.unobservable) caught = attributable(v, await runAgainstSandbox({ ...setup, ...fullSelection(v), profile: "full" }, cleanups));
-      rows.push({
-        kinds: [...new Set(v.markings.map((m) => m.kind))].join(" "),
-        decisions: [...new Set(v.markings.map((m) => m.decision))].sort().join(","),
-        variant: base,
-        seed: seedFailed.length === 0 ? "pass" : `FAIL ${seedFailed.length}: ${seedFailed.slice(0, 3).join(", ")}${seedFailed.length > 3 ? ", ..." : ""}`,
-        full: v.unobservable ? `not observable: ${v.unobservable}` : caught.length > 0 ? `fail (${caught.length}, e.g. ${caught[0]!.id})` : gap ? `gap: ${gap}` : "PASS (choice not caught)",
-      });
-      expect(failures(seed), formatReport(seed)).toEqual([]);
-      if (v.unobservable) return;
-      if (gap) expect(caught.map((r) => r.id), `full now catches ${base}: remove it from FULL_GAPS`).toEqual([]);
-      else expect(caught.map((r) => r.id), `full must fail ${v.name}`).not.toEqual([]);
-    });
-  }
-});
+}

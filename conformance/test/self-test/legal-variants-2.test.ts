@@ -1,0 +1,4 @@
+/** Faithful servers that decided differently, generated from the markings (legal-variant-suite.ts), part 2 of 2. */
+import { legalVariantSuite } from "./legal-variant-suite.ts";
+
+legalVariantSuite(2, 2);
