@@ -10,7 +10,8 @@ import type { Catalogue } from "../core/statement-map.ts";
 import { derivedCoverage, reproductionText } from "./derived-coverage.ts";
 import { coverageShortfall, type ResponseCoverage } from "./response-coverage.ts";
 
-function xml(text: string): string {
+/** Text as XML character data or an attribute value. */
+export function xml(text: string): string {
   return text
     .replace(/&/g, "&amp;")
     .replace(/</g, "&lt;")

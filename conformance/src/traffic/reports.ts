@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Catalogue } from "../core/statement-map.ts";
+import { xml } from "../runner/junit.ts";
 import { violationLine, type TrafficSummary, type Violation } from "./engine.ts";
 
 export interface ReportMeta {
@@ -51,14 +52,6 @@ export function textSummary(summary: TrafficSummary, meta: ReportMeta): string {
   return lines.join("\n");
 }
 
-function xml(text: string): string {
-  return text
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, "?");
-}
 
 const failure = (v: Violation) => `        <failure message="${xml(`${v.naming.id}: expected ${v.expected}; seen ${v.seen}`)}">${xml(violationLine(v))}</failure>`;
 

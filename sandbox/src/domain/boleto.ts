@@ -11,6 +11,7 @@
  * Due-date factor: days since 1997-10-07, which reached 9999 on 2025-02-21; from 2025-02-22
  * it restarts at 1000 (FEBRABAN's 2025 rule) and wraps every 9000 days.
  */
+import { bankLineFieldCheckDigit } from "@payment-collection/contract/domain/domain-checks.ts";
 
 const DAY_MS = 86_400_000;
 const FACTOR_BASE_1997 = Date.UTC(1997, 9, 7);
@@ -26,17 +27,8 @@ export function dueDateFactor(date: string): string {
   return String(factor).padStart(4, "0");
 }
 
-/** Mod-10 check digit (weights 2,1,2,1... from the right; products above 9 add their digits). */
-export function mod10(digits: string): number {
-  let sum = 0;
-  let weight = 2;
-  for (let i = digits.length - 1; i >= 0; i--) {
-    const product = Number(digits[i]) * weight;
-    sum += product > 9 ? product - 9 : product;
-    weight = weight === 2 ? 1 : 2;
-  }
-  return (10 - (sum % 10)) % 10;
-}
+/** Mod-10 check digit (weights 2,1,2,1... from the right; products above 9 add their digits): the contract's own. */
+export const mod10 = bankLineFieldCheckDigit;
 
 /** The weighted sum of the general check digit modulo 11 (weights 2..9 from the right). */
 export function barcodeRemainder(digits43: string): number {
