@@ -16,6 +16,7 @@ import { CONTRACT_ROOT } from "@payment-collection/contract/model/layout.ts";
 import { consoleConfigScript, type ConsoleConfig } from "./console/config.ts";
 import { CONSOLE_SCRIPTS } from "./layout.ts";
 import { serveStatic, type StaticServer } from "./serve.ts";
+import { untilStopped } from "@payment-collection/contract/command/until-stopped.ts";
 
 export const USAGE = `usage: payment-collection portal [options]
 
@@ -197,14 +198,5 @@ export async function portalCommand(argv: string[]): Promise<number> {
       ].join("\n"),
     );
   }
-  return new Promise<number>((done) => {
-    let stopping = false;
-    for (const signal of ["SIGINT", "SIGTERM"] as const) {
-      process.on(signal, () => {
-        if (stopping) return;
-        stopping = true;
-        void portal.close().then(() => done(0));
-      });
-    }
-  });
+  return untilStopped(() => portal.close());
 }

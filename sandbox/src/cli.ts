@@ -30,6 +30,7 @@ import { startSandbox, type SandboxKeys } from "./server.ts";
 import { SchemaTooNewError } from "./store/sqlite/schema.ts";
 import { provisionSandboxTarget } from "./harness/provision.ts";
 import { normaliseOrigin } from "./http/cors.ts";
+import { untilStopped } from "@payment-collection/contract/command/until-stopped.ts";
 
 export const USAGE = `usage: payment-collection sandbox [options]
 
@@ -198,16 +199,7 @@ export async function sandboxCommand(argv: string[], env: NodeJS.ProcessEnv = pr
     );
   }
 
-  return new Promise<number>((done) => {
-    let stopping = false;
-    for (const signal of ["SIGINT", "SIGTERM"] as const) {
-      process.on(signal, () => {
-        if (stopping) return;
-        stopping = true;
-        void sandbox.close().then(() => done(0));
-      });
-    }
-  });
+  return untilStopped(() => sandbox.close());
 }
 
 // Run directly (`npm run sandbox`, or spawned by `payment-collection sandbox` with the sandbox's Node flags).
