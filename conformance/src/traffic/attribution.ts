@@ -45,6 +45,15 @@ function pathScore(findingPath: string, encoded: string, anchored: boolean): num
   return 0;
 }
 
+/** The rules that span exchanges. */
+export type CrossRule = "idempotency" | "tenant-isolation" | "rate-limit-window" | "created-then-read" | "authentication";
+
+/** A finding of a rule that spans exchanges. */
+export interface CrossFinding extends Finding {
+  rule: CrossRule;
+  naming: Naming;
+}
+
 /** The markings met walking a schema along a member path: the last decision on the way. */
 function decisionAlong(schema: unknown, path: string, keyword: string | undefined): { onNode?: string; onWay?: string } {
   let node: unknown = schema;

@@ -20,18 +20,15 @@ import type { Profile } from "../core/profiles/index.ts";
 import { classStatements } from "../derived/index.ts";
 import { createdIdOf, createsRecord, idempotencyHeaders, pathParameters, resourceOf } from "../derived/id-links.ts";
 import { is2xx, recordOf, sameValue, sharedLeaves, stable, type DerivedClass } from "../derived/shared.ts";
-import type { Finding, Naming } from "./attribution.ts";
+import type { CrossFinding, CrossRule, Naming } from "./attribution.ts";
+
+export type { CrossFinding, CrossRule };
 import type { TrafficExchange } from "./exchange.ts";
 import type { FamilyRoute } from "./routing.ts";
 import { remember } from "./memory.ts";
 import { RateLimitWindows } from "./rate-limit-window.ts";
 
-export type CrossRule = "idempotency" | "tenant-isolation" | "rate-limit-window" | "created-then-read" | "authentication";
 
-export interface CrossFinding extends Finding {
-  rule: CrossRule;
-  naming: Naming;
-}
 
 const RULE_CLASS: Record<CrossRule, DerivedClass> = {
   idempotency: "idempotency-key-space",

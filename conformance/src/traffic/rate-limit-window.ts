@@ -8,7 +8,7 @@
 import type { FamilyId, OperationMatch } from "@payment-collection/contract/model/index.ts";
 import type { Profile } from "../core/profiles/index.ts";
 import type { Naming } from "./attribution.ts";
-import type { CrossFinding } from "./cross-exchange.ts";
+import type { CrossFinding } from "./attribution.ts";
 import type { TrafficExchange } from "./exchange.ts";
 import { remember } from "./memory.ts";
 
