@@ -17,6 +17,9 @@ export type KeyName = "primary" | "secondAccount" | "noMerchantRead" | "testKey"
 /** Which credentials a request carries: a named key of the target, a made-up key, or none. */
 export type KeyChoice = KeyName | "invalid" | "none";
 
+/** Another account of the target a check may run on (see `FamilyContext.onAccount`). */
+export type AccountView = "secondAccount";
+
 export type FixtureName = keyof FamilyBTarget["fixtures"];
 
 /** Thrown by a check (or by provisioning) when it cannot be run here; the reason is reported. */
@@ -50,7 +53,12 @@ function madeUpKey(family: FamilyId, runId: string): string {
 
 export class FamilyContext {
   readonly runId: string;
-  private keyCounter = 0;
+  /** Idempotency keys made so far: one count per run, shared with the account views. */
+  private readonly keyCounter: { value: number };
+  /** The target's own keys, whatever account this context speaks as: rate-limit buckets are accounts. */
+  private readonly accountKeys: Partial<Record<KeyName, string>>;
+  /** The account a view speaks as (`onAccount`), else undefined: the target's primary account. */
+  readonly account?: AccountView;
   private readonly expectations = new Map<string, ResponseExpectation>();
   /** Data provisioned once per run and shared by the checks (a charge to read, a customer...). */
   private readonly memo = new Map<string, Promise<unknown>>();
@@ -69,9 +77,40 @@ export class FamilyContext {
     readonly pacer: Pacer,
     readonly mock: boolean,
     runId?: string,
+    view?: { of: FamilyContext; account: AccountView },
   ) {
-    this.runId = runId ?? randomUUID().replace(/-/g, "").slice(0, 12);
-    this.unusedBoletos = [...((target as FamilyBTarget).fixtures?.registeredBoletoIds ?? [])];
+    this.runId = runId ?? view?.of.runId ?? randomUUID().replace(/-/g, "").slice(0, 12);
+    this.keyCounter = view?.of.keyCounter ?? { value: 0 };
+    this.accountKeys = view?.of.accountKeys ?? { ...(target.keys as Partial<Record<KeyName, string>>) };
+    this.account = view?.account;
+    this.catalogue = view?.of.catalogue;
+    this.unusedBoletos = view ? [] : [...((target as FamilyBTarget).fixtures?.registeredBoletoIds ?? [])];
+  }
+
+  /**
+   * The run as another account of the target sees it, for checks that make and read only their
+   * own records (`Scenario.account`): that account's key is its "primary" and the primary's key
+   * its "secondAccount", so that a check across accounts still crosses them. It shares the
+   * pacer, the run id and the idempotency keys; it has none of the primary account's fixtures,
+   * other keys or webhook secret, and asking for one is a mistake in the check, not a verdict.
+   */
+  onAccount(account: AccountView): FamilyContext {
+    const keys = this.target.keys as Partial<Record<KeyName, string>>;
+    const own = keys[account];
+    if (!own) throw new NotApplicable(`the target names no ${familyName(this.family)} key "${account}"`);
+    // Any read of a fixture is the check's mistake (it must run on the primary account).
+    const fixtures = new Proxy({}, { get: (_, name) => this.onAccountMistake(account, `fixture ${String(name)}`) });
+    const target = { ...this.target, keys: { primary: own, secondAccount: keys.primary }, webhookSecret: undefined, fixtures };
+    return new FamilyContext(this.family, this.contract, this.profile, target as FamilyATarget | FamilyBTarget, this.pacer, this.mock, undefined, { of: this, account });
+  }
+
+  /** Asking a view for what only the primary account has is a mistake in the check, not a verdict. */
+  private primaryAccountOnly(what: string): void {
+    if (this.account) this.onAccountMistake(this.account, what);
+  }
+
+  private onAccountMistake(account: AccountView, what: string): never {
+    throw new Error(`a check run on the target's ${account} asked for the primary account's ${what}: it must run on the primary account`);
   }
 
   /** Runs `make` once per run under `name`; later calls share its result (or its failure). */
@@ -93,6 +132,7 @@ export class FamilyContext {
 
   /** Takes one REGISTERED boleto of the target for a check that will change its state. */
   takeRegisteredBoleto(): string {
+    this.primaryAccountOnly("REGISTERED boletos");
     if (!this.familyB || this.familyB.fixtures.registeredBoletoIds.length === 0) {
       throw new NotApplicable("the target names no familyB.fixtures.registeredBoletoIds");
     }
@@ -126,7 +166,9 @@ export class FamilyContext {
   }
 
   key(name: KeyName): string | undefined {
-    return (this.target.keys as Partial<Record<KeyName, string>>)[name];
+    const value = (this.target.keys as Partial<Record<KeyName, string>>)[name];
+    if (value === undefined && this.accountKeys[name] !== undefined) this.primaryAccountOnly(`key "${name}"`);
+    return value;
   }
 
   /** The key value for a choice; throws NotApplicable when the target lacks that key. */
@@ -139,6 +181,7 @@ export class FamilyContext {
   }
 
   fixture<K extends FixtureName>(name: K): NonNullable<FamilyBTarget["fixtures"][K]> {
+    this.primaryAccountOnly(`fixture ${name}`);
     const value = this.familyB?.fixtures[name];
     if (value === undefined || (Array.isArray(value) && value.length === 0)) {
       throw new NotApplicable(`the target names no fixture familyB.fixtures.${name}`);
@@ -153,8 +196,8 @@ export class FamilyContext {
 
   /** A fresh idempotency key, unique per run (at least 8 characters). */
   idempotencyKey(): string {
-    this.keyCounter += 1;
-    return `conformance-${this.runId}-${this.keyCounter}`;
+    this.keyCounter.value += 1;
+    return `conformance-${this.runId}-${this.keyCounter.value}`;
   }
 
   /**
@@ -164,7 +207,7 @@ export class FamilyContext {
    */
   bucketOfKey(value: string | undefined): string | undefined {
     if (this.mock) return undefined;
-    const keys = this.target.keys as Partial<Record<KeyName, string>>;
+    const keys = this.accountKeys;
     const server = new URL(this.target.baseUrl).origin;
     if (value === keys.secondAccount) return `${this.family}:second-account`;
     if (value === keys.rateLimits) return `${this.family}:rate-limit-account`;

@@ -39,6 +39,12 @@ export interface Scenario {
   covers?: ResponsePair[];
   /** `exhaust`: uses up rate limits, so it runs after every other check. */
   stage?: "main" | "exhaust";
+  /**
+   * `any`: the scenario makes and reads only its own records (no fixture, no other key of the
+   * primary account), so the run may send it on another account of the target to spread the
+   * requests over the accounts' rate limits (core/account-plan.ts). Default: the primary account.
+   */
+  account?: "any";
   run(ctx: FamilyContext, check: ScenarioAssertions): Promise<void>;
 }
 

@@ -9,6 +9,7 @@ import { boundChecks, runDreddSuite } from "../dredd/run-dredd.ts";
 import type { Profile } from "../core/profiles/schema-profile.ts";
 import { FamilyContext, NotApplicable } from "../core/check-context.ts";
 import { documentedPairs, FAMILY_IDS, familyName, loadFamilyContract, type FamilyContract, type FamilyId } from "@payment-collection/contract/model/index.ts";
+import { contextFor } from "../core/account-plan.ts";
 import { exhaustLimit } from "../core/exhaust.ts";
 import { Pacer } from "../core/pacing.ts";
 import { pacingFloor } from "../core/pacing-floor.ts";
@@ -251,8 +252,11 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
       progress.suite(run.family, `scenarios${label}`, scenarios.length);
       await timed(`scenarios${suffix}`, run, async () => {
         for (const scenario of scenarios) {
-          const result = await runScenario(scenario, ctx);
+          const on = contextFor(scenario, ctx);
+          const result = await runScenario(scenario, on);
           recorded.add(scenario);
+          // Where it ran, for reproducing a failure on the same account.
+          if (on.account && result.verdict === "fail") result.reasons.push(`ran with the target's ${on.account} key (core/account-plan.ts)`);
           addScenarioResult(run, scenario, result);
         }
       }, leftOver(scenarios, (scenario, reason) => addScenarioResult(run, scenario, { verdict: "not-applicable", reasons: [reason], durationMs: 0 })));

@@ -40,6 +40,7 @@ export const userAgentOptional: Scenario = {
   family: "family-b",
   profile: "seed",
   title: "a request is answered alike with any User-Agent or none",
+  account: "any",
   statements: ["B-AUTH-HEADER-user-agent"],
   covers: [{ operationId: "getHealth", status: "200" }],
   async run(ctx, check) {

@@ -28,6 +28,7 @@ export const chargeCreatedPending: Scenario = {
   family: "family-a",
   profile: "seed",
   title: "a new charge is pending, unpaid, BRL, pix, and reads back as created",
+  account: "any",
   statements: ["A-CHARGE-TRANSITION-pending-on-creation", "A-CHARGES-RULE-returns-charge", "A-CHARGES-ENDPOINT-get", "A-CHARGE-FIELD-id", "A-CHARGE-FIELD-created_at", "A-CHARGE-FIELD-expires_at", ...new Set(STATED.map(([, , s]) => s))],
   covers: [
     { operationId: "createCharge", status: "201" },

@@ -13,6 +13,7 @@ export const chargeOwnPix: Scenario = {
   family: "family-a",
   profile: "seed",
   title: "every charge has a BR Code and txid of its own",
+  account: "any",
   statements: ["A-CHARGE-PRINCIPLE-br-code", "A-CHARGE-FIELD-pix"],
   covers: [
     { operationId: "createCharge", status: "201" },

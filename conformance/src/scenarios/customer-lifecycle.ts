@@ -15,6 +15,7 @@ export const customerLifecycle: Scenario = {
   family: "family-b",
   profile: "seed",
   title: "a customer is created ACTIVE, read, updated, refused an empty update, and soft-deleted",
+  account: "any",
   statements: [
     "B-CUSTOMER-TRANSITION-create-active",
     "B-CUSTOMER-RULE-create-response-fields",

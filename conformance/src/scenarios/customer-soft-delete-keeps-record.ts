@@ -13,6 +13,7 @@ export const customerSoftDeleteKeepsRecord: Scenario = {
   family: "family-b",
   profile: "seed",
   title: "a deleted customer's record is kept: its id still matches a customer (no 404 OCD001 afterwards)",
+  account: "any",
   statements: ["B-CUSTOMER-TRANSITION-soft-delete", "B-ERRORS-ERROR-OCD001-404"],
   covers: [{ operationId: "deleteCustomer", status: "200" }],
   async run(ctx, check) {

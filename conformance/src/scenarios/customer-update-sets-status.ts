@@ -11,6 +11,7 @@ export const customerUpdateSetsStatus: Scenario = {
   family: "family-b",
   profile: "seed",
   title: "an update may set status: PUT {status: ACTIVE} is accepted and shown",
+  account: "any",
   statements: ["B-CUSTOMER-TRANSITION-update-status", "B-CUSTOMER-RULE-update-body"],
   covers: [{ operationId: "updateCustomer", status: "200" }],
   async run(ctx, check) {

@@ -14,6 +14,7 @@ export const errorsCarryStableCode: Scenario = {
   family: "family-a",
   profile: "seed",
   title: "the same failing request gets the same error status and code, every time",
+  account: "any",
   statements: ["A-ERRORS-PRINCIPLE-stable-code", "A-ERRORS-RULE-code-and-status"],
   async run(ctx, check) {
     const send = sender(ctx, this.id);

@@ -12,6 +12,7 @@ export const postAndPutTakeJson: Scenario = {
   family: "family-b",
   profile: "seed",
   title: "POST and PUT bodies are application/json",
+  account: "any",
   statements: ["B-AUTH-HEADER-content-type", "AB-SERVICE-PRINCIPLE-json-bodies"],
   covers: [
     { operationId: "createCustomer", status: "201" },

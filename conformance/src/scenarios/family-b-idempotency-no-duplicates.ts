@@ -38,6 +38,7 @@ export const idempotencyKeyAvoidsDuplicates: Scenario = {
   family: "family-b",
   profile: "seed",
   title: "a PIX charge or transaction repeated with one X-Idempotency-Key is not duplicated",
+  account: "any",
   statements: ["B-AUTH-HEADER-x-idempotency-key", "B-PIX-HEADER-x-idempotency-key"],
   covers: [
     { operationId: "createPixCharge", status: "201" },

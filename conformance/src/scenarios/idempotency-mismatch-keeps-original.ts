@@ -11,6 +11,7 @@ export const mismatchKeepsOriginal: Scenario = {
   profile: "full",
   decision: "D07",
   title: "a used key with another payload gives 422 and leaves the original charge",
+  account: "any",
   statements: ["A-IDEM-RULE-replay"],
   covers: [
     { operationId: "createCharge", status: "422" },

@@ -10,6 +10,7 @@ export const newKeyCreatesCharge: Scenario = {
   family: "family-a",
   profile: "seed",
   title: "each never-seen Idempotency-Key creates its own charge",
+  account: "any",
   statements: ["A-IDEM-RULE-new-key", "A-CHARGES-RULE-returns-charge"],
   covers: [
     { operationId: "createCharge", status: "201" },

@@ -13,6 +13,7 @@ export const parallelRequestsOneCharge: Scenario = {
   family: "family-a",
   profile: "seed",
   title: `${PARALLEL} simultaneous requests with one Idempotency-Key yield one charge`,
+  account: "any",
   statements: ["A-IDEM-RULE-replay", "A-IDEM-RULE-new-key"],
   covers: [{ operationId: "createCharge", status: "201" }],
   async run(ctx, check) {

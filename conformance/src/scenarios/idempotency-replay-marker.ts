@@ -11,6 +11,7 @@ export const replayMarker: Scenario = {
   profile: "full",
   decision: "D07",
   title: "a replay is the stored response, marked Idempotent-Replayed: true",
+  account: "any",
   statements: ["A-IDEM-RULE-replay"],
   covers: [{ operationId: "createCharge", status: "201" }],
   async run(ctx, check) {

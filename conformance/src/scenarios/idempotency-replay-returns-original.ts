@@ -15,6 +15,7 @@ export const replayReturnsOriginal: Scenario = {
   family: "family-a",
   profile: "seed",
   title: "a used Idempotency-Key returns the original charge (same id, BR Code and txid)",
+  account: "any",
   statements: ["A-IDEM-RULE-replay"],
   covers: [
     { operationId: "createCharge", status: "201" },

@@ -11,6 +11,7 @@ export const writesNeedIdempotencyKey: Scenario = {
   family: "family-a",
   profile: "seed",
   title: "a charge creation needs an Idempotency-Key of at least 8 characters",
+  account: "any",
   statements: ["A-IDEM-PRINCIPLE-writes-need-key", "A-IDEM-RULE-mandatory", "A-IDEM-ERROR-key-required", "A-LIMITS-LIMIT-idempotency-key"],
   covers: [
     { operationId: "createCharge", status: "400" },

@@ -11,6 +11,7 @@ export const familyAUnderV1: Scenario = {
   family: "family-a",
   profile: "seed",
   title: "every family A operation answers under {base_url}/v1",
+  account: "any",
   statements: ["A-SERVICE-RULE-v1-prefix", "A-VERSION-VERSIONING-path-segment", "A-CHARGES-ENDPOINT-create", "A-CHARGES-ENDPOINT-get", "A-MERCHANT-ENDPOINT-get"],
   covers: [
     { operationId: "getMerchant", status: "200" },

@@ -24,6 +24,7 @@ export const transactionsPaginated: Scenario = {
   family: "family-b",
   profile: "seed",
   title: "the transaction list is paginated with page and limit: pages and limits change what is listed",
+  account: "any",
   statements: ["B-LIMITS-LIMIT-pagination", "B-TX-ENDPOINT-list"],
   covers: [{ operationId: "listTransactions", status: "200" }],
   async run(ctx, check) {

@@ -14,6 +14,7 @@ export const healthV1EnvelopeSemver: Scenario = {
   family: "family-b",
   profile: "seed",
   title: "health reports v1; error envelope 2 carries a semantic version",
+  account: "any",
   statements: ["B-VERSION-VERSIONING-health-v1", "B-VERSION-VERSIONING-envelope-2-semver", "B-HEALTH-FIELD-response"],
   covers: [
     { operationId: "getHealth", status: "200" },
