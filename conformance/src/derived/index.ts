@@ -64,12 +64,21 @@ export interface DerivedRun {
   requests: Array<{ derivedClass: DerivedClass | "priming"; requests: number; durationMs: number }>;
 }
 
+/** How the runner follows a derived stage: results as each class ends, and whether to stop. */
+export interface DerivedHooks {
+  /** Called with each class's results as soon as the class has run. */
+  classDone?: (results: CheckResult[]) => void;
+  /** True once the run is to stop: the classes not begun yet are left out. */
+  stopped?: () => boolean;
+}
+
 export async function runDerived(
   ctx: FamilyContext,
   stage: "main" | "exhaust",
   options: DerivedOptions,
   catalogue: Catalogue | undefined,
   otherFamilyKey: string | undefined,
+  hooks: DerivedHooks = {},
 ): Promise<DerivedRun> {
   const settings: DerivedSettings = { ...DEFAULT_DERIVED_SETTINGS, ...options };
   const classes = (options.classes ?? [...DERIVED_CLASSES]).filter((c) => EXHAUST_CLASSES.includes(c) === (stage === "exhaust"));
@@ -102,6 +111,7 @@ export async function runDerived(
         reasons: ["a stateless mock keeps no records: the generic checks need a server that does"], durationMs: 0, derivedClass,
       });
     }
+    hooks.classDone?.(run.results);
     return run;
   }
   if (stage === "main") {
@@ -111,11 +121,14 @@ export async function runDerived(
     run.requests.push({ derivedClass: "priming", requests: priming.requests, durationMs: Date.now() - at });
   }
   for (const derivedClass of classes) {
+    if (hooks.stopped?.()) break;
     const env = new DerivedEnv(ctx, derivedClass, settings, catalogue, otherFamilyKey);
     const at = Date.now();
     await CLASS_MODULES[derivedClass].run(env);
     const durationMs = Date.now() - at;
-    run.results.push(...toResult(derivedClass, env, durationMs));
+    const results = toResult(derivedClass, env, durationMs);
+    run.results.push(...results);
+    hooks.classDone?.(results);
     const known = run.requests.find((r) => r.derivedClass === derivedClass);
     if (known) {
       known.requests += env.requests;

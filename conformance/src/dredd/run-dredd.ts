@@ -89,6 +89,8 @@ export interface DreddSuiteOptions {
   record(check: ResponseCheck, result: Omit<CheckResult, "statements" | "id" | "source" | "family" | "title" | "profile" | "covers">): void;
   /** Exhaust stage: uses up the account's limit; returns why it could not (not applicable). */
   exhaust?: (ctx: FamilyContext) => Promise<string | undefined>;
+  /** True once the run is to stop: the transactions not begun yet are skipped, with no result. */
+  stopped?: () => boolean;
 }
 
 /** The check bound to each documented (operation, status): the first one in check order. */
@@ -205,6 +207,11 @@ export async function runDreddSuite(options: DreddSuiteOptions): Promise<void> {
       const check = checkOf(t);
       if (!check || (check.stage ?? "main") !== stage) {
         t.skip = true; // another stage's transaction (or an undocumented one): not this run's
+        done();
+        return;
+      }
+      if (options.stopped?.()) {
+        t.skip = true; // the run stops: not run, so not recorded either
         done();
         return;
       }
