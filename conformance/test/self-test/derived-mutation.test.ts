@@ -58,6 +58,7 @@ describe("the generic checks catch one broken rule per server", () => {
       recordKill(mutation.name, "derived", found);
       expect(found.map((r) => r.id), disagreement(failed(report), mutation) ?? formatReport(report)).not.toEqual([]);
       expect(found.every((r) => r.reproduction && r.statements.length > 0)).toBe(true);
+      // The run stopped at the kill (a class stops between its operations).
       expect(report.stoppedEarly?.after).toBe(found[0]!.id);
       caught.set(mutation.derivedClass, [...(caught.get(mutation.derivedClass) ?? []), `${mutation.name}`]);
     });

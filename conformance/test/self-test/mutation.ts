@@ -83,7 +83,9 @@ export function mutationSuite(family: FamilyId, shard = 1, shards = 1): void {
       const found = killers(failed(report), mutation);
       recordKill(mutation.name, "mutation", found);
       expect(found.map((r) => r.id), disagreement(failed(report), mutation) ?? formatReport(report)).not.toEqual([]);
+      // The run stopped at the kill: nothing ran after it.
       expect(report.stoppedEarly?.after).toBe(found[0]!.id);
+      expect(report.results.at(-1)?.id).toBe(found[0]!.id);
       caught.push(mutation.name);
     });
   }
