@@ -68,7 +68,32 @@ describe("the command line", () => {
     const run = await conformance("--help");
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^usage: payment-collection conformance --target FILE/);
+    expect(run.stdout).toMatch(/^  --fail-fast +stop at the first failing check/m);
     expect(run.stderr).toBe("");
+  });
+
+  it("--fail-fast: stops at the first failure, exits 1, and the reports say the run stopped early", async () => {
+    // A live family A server: accepts the key before the run, then answers every check wrongly.
+    const server = createServer((_req, res) => void res.writeHead(200, { "content-type": "application/json" }).end("{}"));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const json = join(dir, "fail-fast.json");
+    const junit = join(dir, "fail-fast.xml");
+    try {
+      const target = { familyA: { baseUrl: url, environment: "live", keys: { primary: "sk_live_x" } } };
+      const run = await conformance("--target", targetFile(target), "--fail-fast", "--no-exhaust", "--json", json, "--junit", junit, "--quiet");
+      expect(run.code).toBe(1);
+      const report = JSON.parse(readFileSync(json, "utf8")) as { results: Array<{ id: string; verdict: string }>; stoppedEarly: { after: string; notRun: number } };
+      expect(report.results.filter((r) => r.verdict === "fail").map((r) => r.id)).toEqual([report.stoppedEarly.after]);
+      expect(report.results.at(-1)!.id).toBe(report.stoppedEarly.after);
+      expect(report.stoppedEarly.notRun).toBeGreaterThan(0);
+      const line = `stopped after the first failure (${report.stoppedEarly.after}): ${report.stoppedEarly.notRun} checks and scenarios not run`;
+      expect(run.stdout).toContain(line);
+      expect(run.stdout).toMatch(/^RESULT: FAIL \(1 failing checks.*\) \(run stopped after the first failure/m);
+      expect(readFileSync(junit, "utf8")).toContain(line);
+    } finally {
+      await close(server);
+    }
   });
 
   it("answers an unknown option with one line, the usage and exit 2", async () => {

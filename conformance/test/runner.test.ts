@@ -10,7 +10,10 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startSandbox } from "@payment-collection/sandbox/server.ts";
 import { loadFamilyContract } from "@payment-collection/contract/model/index.ts";
+import { FAMILY_CHECKS } from "../src/checks/index.ts";
 import { toJunitXml } from "../src/runner/junit.ts";
+import { formatReport } from "../src/runner/report.ts";
+import { SCENARIOS } from "../src/scenarios/index.ts";
 import { Pacer } from "../src/core/pacing.ts";
 import { failed } from "../src/core/results.ts";
 import { runConformance } from "../src/runner/run.ts";
@@ -111,6 +114,35 @@ describe("a run against a target that lacks keys and fixtures", () => {
     expect(cancel.verdict).toBe("not-applicable");
     expect(cancel.reasons[0]).toMatch(/registeredBoletoIds/);
     expect(report.results.find((r) => r.id === "family-b/getHealth/200/primary-key")!.verdict).toBe("pass");
+  });
+});
+
+describe("a run told to stop at the first failure", () => {
+  it("stops there, returns what ran, and its reports say how much did not run", { timeout: 60_000 }, async () => {
+    // A server that fails every check: the first result of the Dredd suite is a failure.
+    const server = createServer((_req, res) => {
+      res.writeHead(500, { "content-type": "text/plain" });
+      res.end("broken");
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const target = parseTarget({ familyB: { baseUrl: url, keys: { primary: "sdk_test_key" } } }, "a broken server");
+    const report = await runConformance({ target, families: ["family-b"], exhaust: false, stopWhen: (r) => r.verdict === "fail" });
+
+    // The failure is the last result (before it, only checks the target cannot run): the rest
+    // is absent, neither passed nor not applicable.
+    const last = report.results.at(-1)!;
+    expect(last.verdict).toBe("fail");
+    expect(report.results.slice(0, -1).map((r) => r.verdict)).toEqual(report.results.slice(0, -1).map(() => "not-applicable"));
+    const planned = FAMILY_CHECKS["family-b"].length + SCENARIOS.filter((s) => s.family === "family-b").length;
+    const notRun = planned - report.results.length;
+    expect(notRun).toBeGreaterThan(100);
+    expect(report.stoppedEarly).toEqual({ after: last.id, notRun });
+    const notice = `stopped after the first failure (${last.id}): ${notRun} checks and scenarios not run`;
+    expect(formatReport(report)).toContain(notice);
+    expect(toJunitXml(report)).toContain(notice);
+    expect(JSON.parse(JSON.stringify(report)).stoppedEarly.after).toBe(last.id);
   });
 });
 

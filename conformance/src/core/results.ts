@@ -77,6 +77,29 @@ export interface RunReport {
   derivedRequests?: Array<{ family: FamilyId; derivedClass: string; requests: number; durationMs: number }>;
   /** Pacing: requests the server admitted per bucket, the window, and the least time the limits allow for them. */
   pacing?: { windowSeconds: number; generalLimit: number; usage: BucketUsage[]; floor: PacingFloor; waitedMs: number };
+  /** Set when the run stopped early on request (`stopWhen`, `--fail-fast`): the report is not complete. */
+  stoppedEarly?: StoppedEarly;
+}
+
+/**
+ * A run stopped on request after one result. What did not run is absent from the results (not
+ * "not applicable", not "pass"); `notRun` counts the response checks and scenarios among it
+ * (the generic checks are made from the traffic, so how many would have followed is not known).
+ */
+export interface StoppedEarly {
+  /** Id of the result after which the run stopped. */
+  after: string;
+  /** Response checks and scenarios of the run that have no result. */
+  notRun: number;
+}
+
+/** One line for the reports: after which result the run stopped, and what it left out. */
+export function stoppedEarlyLine(report: Pick<RunReport, "results" | "stoppedEarly">): string | undefined {
+  const stop = report.stoppedEarly;
+  if (!stop) return undefined;
+  const after = report.results.find((r) => r.id === stop.after);
+  const what = after?.verdict === "fail" ? `the first failure (${stop.after})` : stop.after;
+  return `stopped after ${what}: ${stop.notRun} checks and scenarios not run (generic checks not counted)`;
 }
 
 /** Collects results; sources add to it as they run, in any order. */
@@ -84,11 +107,14 @@ export class ResultSink {
   private readonly list: CheckResult[] = [];
   private readonly ids = new Set<string>();
 
-  add(result: CheckResult): void {
+  /** Adds the result under an id unique in the run, and returns it as stored. */
+  add(result: CheckResult): CheckResult {
     let id = result.id;
     for (let n = 2; this.ids.has(id); n += 1) id = `${result.id}#${n}`;
     this.ids.add(id);
-    this.list.push({ ...result, id });
+    const stored = { ...result, id };
+    this.list.push(stored);
+    return stored;
   }
 
   get results(): readonly CheckResult[] {

@@ -13,7 +13,7 @@ import * as negativeData from "./negative-data.ts";
 import * as positiveData from "./positive-data.ts";
 import * as rateLimits from "./rate-limits.ts";
 import * as tenantIsolation from "./tenant-isolation.ts";
-import { DEFAULT_DERIVED_SETTINGS, DERIVED_CLASSES, DerivedEnv, type DerivedClass, type DerivedSettings } from "./shared.ts";
+import { DEFAULT_DERIVED_SETTINGS, DERIVED_CLASSES, DerivedEnv, type DerivedClass, type DerivedOutcome, type DerivedSettings } from "./shared.ts";
 import { prime } from "./traffic.ts";
 
 export { DERIVED_CLASSES, DEFAULT_DERIVED_SETTINGS, type DerivedClass, type DerivedSettings };
@@ -64,20 +64,27 @@ export interface DerivedRun {
   requests: Array<{ derivedClass: DerivedClass | "priming"; requests: number; durationMs: number }>;
 }
 
+/** How the runner follows a derived stage: each result as it is made, and whether to stop. */
+export interface DerivedHooks {
+  /** Called with each result as soon as its class records it. */
+  result?: (result: CheckResult) => void;
+  /** True once the run is to stop: the classes (and their operations) not begun yet are left out. */
+  stopped?: () => boolean;
+}
+
 export async function runDerived(
   ctx: FamilyContext,
   stage: "main" | "exhaust",
   options: DerivedOptions,
   catalogue: Catalogue | undefined,
   otherFamilyKey: string | undefined,
+  hooks: DerivedHooks = {},
 ): Promise<DerivedRun> {
   const settings: DerivedSettings = { ...DEFAULT_DERIVED_SETTINGS, ...options };
   const classes = (options.classes ?? [...DERIVED_CLASSES]).filter((c) => EXHAUST_CLASSES.includes(c) === (stage === "exhaust"));
   const run: DerivedRun = { results: [], requests: [] };
   if (classes.length === 0) return run;
-  const toResult = (derivedClass: DerivedClass, env: DerivedEnv, durationMs: number) =>
-    env.outcomes.map(
-      (o): CheckResult => ({
+  const toResult = (derivedClass: DerivedClass, o: DerivedOutcome, durationMs: number): CheckResult => ({
         id: `${ctx.family}/derived/${derivedClass}/${o.operationId}/${o.variant}`,
         source: "derived",
         family: ctx.family,
@@ -88,12 +95,11 @@ export async function runDerived(
         covers: o.covers,
         verdict: o.verdict,
         reasons: o.reasons,
-        durationMs: Math.round(durationMs / Math.max(env.outcomes.length, 1)),
+        durationMs,
         derivedClass,
         reproduction: o.reproduction,
         example: o.example,
-      }),
-    );
+      });
   if (ctx.mock) {
     for (const derivedClass of classes) {
       run.results.push({
@@ -102,6 +108,7 @@ export async function runDerived(
         reasons: ["a stateless mock keeps no records: the generic checks need a server that does"], durationMs: 0, derivedClass,
       });
     }
+    for (const result of run.results) hooks.result?.(result);
     return run;
   }
   if (stage === "main") {
@@ -111,11 +118,21 @@ export async function runDerived(
     run.requests.push({ derivedClass: "priming", requests: priming.requests, durationMs: Date.now() - at });
   }
   for (const derivedClass of classes) {
-    const env = new DerivedEnv(ctx, derivedClass, settings, catalogue, otherFamilyKey);
+    if (hooks.stopped?.()) break;
     const at = Date.now();
+    // Each result is passed on as it is recorded (a stop may follow it), timed from the one before.
+    let previous = at;
+    const env = new DerivedEnv(ctx, derivedClass, settings, catalogue, otherFamilyKey, {
+      recorded: (outcome) => {
+        const result = toResult(derivedClass, outcome, Date.now() - previous);
+        previous = Date.now();
+        run.results.push(result);
+        hooks.result?.(result);
+      },
+      stopped: hooks.stopped,
+    });
     await CLASS_MODULES[derivedClass].run(env);
     const durationMs = Date.now() - at;
-    run.results.push(...toResult(derivedClass, env, durationMs));
     const known = run.requests.find((r) => r.derivedClass === derivedClass);
     if (known) {
       known.requests += env.requests;

@@ -89,6 +89,8 @@ export interface DreddSuiteOptions {
   record(check: ResponseCheck, result: Omit<CheckResult, "statements" | "id" | "source" | "family" | "title" | "profile" | "covers">): void;
   /** Exhaust stage: uses up the account's limit; returns why it could not (not applicable). */
   exhaust?: (ctx: FamilyContext) => Promise<string | undefined>;
+  /** True once the run is to stop: the transactions not begun yet are skipped, with no result. */
+  stopped?: () => boolean;
 }
 
 /** The check bound to each documented (operation, status): the first one in check order. */
@@ -122,14 +124,18 @@ interface DreddInstance {
  * Parsing a document takes Dredd a few seconds, and a run parses each document twice (main
  * and rate-limit stage); tests run many suites. The parsed transactions are kept per document
  * (and modification time) and each run gets its own copy, since Dredd changes them in place.
+ *
+ * The copy keeps only what Dredd reads after parsing (location, media type, annotations,
+ * transactions): Dredd stores the descriptions in its configuration and deep-clones that for
+ * the hooks, and the parse tree and document text made that clone most of a short run's time.
  */
 const parsedDocuments = new Map<string, ParsedDescription[]>();
 
 function reuseParsedDocument(dredd: DreddInstance, document: string): void {
   const key = `${document}@${statSync(document).mtimeMs}`;
   const parse = dredd.prepareAPIdescriptions.bind(dredd);
-  const copy = (list: ParsedDescription[]) =>
-    list.map((d) => ({ ...d, annotations: [], transactions: JSON.parse(JSON.stringify(d.transactions)) as unknown[] }));
+  const copy = (list: ParsedDescription[]): ParsedDescription[] =>
+    list.map((d) => ({ location: d.location, mediaType: d.mediaType, annotations: [], transactions: JSON.parse(JSON.stringify(d.transactions)) as unknown[] }));
   dredd.prepareAPIdescriptions = (cb) => {
     const cached = parsedDocuments.get(key);
     if (cached) {
@@ -137,8 +143,10 @@ function reuseParsedDocument(dredd: DreddInstance, document: string): void {
       return;
     }
     parse((error, descriptions) => {
-      if (!error && descriptions) parsedDocuments.set(key, copy(descriptions));
-      cb(error, descriptions);
+      if (error || !descriptions) return cb(error, descriptions);
+      // The parser's warnings and errors are reported as Dredd does, on this first parse only.
+      parsedDocuments.set(key, copy(descriptions));
+      cb(null, copy(descriptions).map((d, i) => ({ ...d, annotations: descriptions[i]!.annotations })));
     });
   };
 }
@@ -205,6 +213,11 @@ export async function runDreddSuite(options: DreddSuiteOptions): Promise<void> {
       const check = checkOf(t);
       if (!check || (check.stage ?? "main") !== stage) {
         t.skip = true; // another stage's transaction (or an undocumented one): not this run's
+        done();
+        return;
+      }
+      if (options.stopped?.()) {
+        t.skip = true; // the run stops: not run, so not recorded either
         done();
         return;
       }

@@ -29,6 +29,8 @@ Runs the conformance suites against the servers a target file names.
   --coverage           print every documented response with the checks that exercised it
   --no-exhaust         skip the 429 checks (they use up the account's rate limit)
   --exhaust-cap N      highest rate limit (requests per window) the run may use up (default 1000)
+  --fail-fast          stop at the first failing check (exit 1); the reports say how many checks
+                       did not run
   --progress           progress on stderr even when it is not a terminal, or under CI
   --quiet              no progress
   -h, --help           this text
@@ -48,6 +50,8 @@ export interface CliOptions {
   coverage: boolean;
   exhaust: boolean;
   exhaustCap: number;
+  /** `--fail-fast`: stop at the first failing check. */
+  failFast: boolean;
   /** `--min-coverage`: percentage of documented responses the run must exercise. */
   minCoverage?: number;
   /** `--progress`: progress even off a terminal or under CI. */
@@ -74,6 +78,7 @@ export function parseCliOptions(argv: string[]): CliOptions {
         coverage: { type: "boolean", default: false },
         "no-exhaust": { type: "boolean", default: false },
         "exhaust-cap": { type: "string", default: "1000" },
+        "fail-fast": { type: "boolean", default: false },
         "min-coverage": { type: "string" },
         progress: { type: "boolean", default: false },
         quiet: { type: "boolean", default: false },
@@ -105,6 +110,7 @@ export function parseCliOptions(argv: string[]): CliOptions {
     coverage: values.coverage ?? false,
     exhaust: !values["no-exhaust"],
     exhaustCap: cap,
+    failFast: values["fail-fast"] ?? false,
     minCoverage,
     progress: values.progress ?? false,
     quiet: values.quiet ?? false,

@@ -4,7 +4,7 @@
  * and each case lists the statements it enforces as a property. With the catalogue, one more
  * suite has a case per statement: failed when a check of it failed, skipped when not checkable.
  */
-import type { CheckResult, RunReport } from "../core/results.ts";
+import { stoppedEarlyLine, type CheckResult, type RunReport } from "../core/results.ts";
 import { statementCoverage, statementJunitSuite } from "./statement-coverage.ts";
 import type { Catalogue } from "../core/statement-map.ts";
 import { derivedCoverage, reproductionText } from "./derived-coverage.ts";
@@ -50,13 +50,17 @@ export interface JunitExtras {
   coverage?: ResponseCoverage;
 }
 
-/** A suite of one case: the run's own outcome (stopped, or coverage below the minimum). */
-function runSuite(name: string, kind: "error" | "failure", message: string): string {
-  const counts = kind === "error" ? 'failures="0" errors="1"' : 'failures="1" errors="0"';
+/**
+ * A suite of one case: the run's own outcome (stopped, coverage below the minimum, or stopped
+ * early on request: a skipped case, so that no tool takes the results for the whole run).
+ */
+function runSuite(name: string, kind: "error" | "failure" | "skipped", message: string): string {
+  const counts = kind === "error" ? 'failures="0" errors="1" skipped="0"' : kind === "failure" ? 'failures="1" errors="0" skipped="0"' : 'failures="0" errors="0" skipped="1"';
+  const outcome = kind === "skipped" ? `      <skipped message="${xml(message)}"/>` : `      <${kind} message="${xml(message)}">${xml(message)}</${kind}>`;
   return [
-    `  <testsuite name="conformance run" tests="1" ${counts} skipped="0" time="0">`,
+    `  <testsuite name="conformance run" tests="1" ${counts} time="0">`,
     `    <testcase classname="conformance.run" name="${xml(name)}" time="0">`,
-    `      <${kind} message="${xml(message)}">${xml(message)}</${kind}>`,
+    outcome,
     "    </testcase>",
     "  </testsuite>",
   ].join("\n");
@@ -91,11 +95,13 @@ export function toJunitXml(report: RunReport, catalogue?: Catalogue, extras: Jun
   const belowMinimum = extras.coverage && !extras.coverage.met;
   if (extras.stopped) suites.unshift(runSuite("the run stopped before its end", "error", extras.stopped));
   if (belowMinimum) suites.unshift(runSuite("coverage of the documented responses", "failure", coverageShortfall(extras.coverage!)));
+  const early = stoppedEarlyLine(report);
+  if (early) suites.unshift(runSuite("the run stopped early: the checks not run are absent", "skipped", `the run ${early}`));
   const failures = count(all, "fail") + (belowMinimum ? 1 : 0);
-  const tests = all.length + (extras.stopped ? 1 : 0) + (belowMinimum ? 1 : 0);
+  const tests = all.length + (extras.stopped ? 1 : 0) + (belowMinimum ? 1 : 0) + (early ? 1 : 0);
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xml(`conformance ${report.profile} ${report.target}`)}" tests="${tests}" failures="${failures}" errors="${extras.stopped ? 1 : 0}" skipped="${count(all, "not-applicable")}" time="${(report.durationMs / 1000).toFixed(3)}">`,
+    `<testsuites name="${xml(`conformance ${report.profile} ${report.target}`)}" tests="${tests}" failures="${failures}" errors="${extras.stopped ? 1 : 0}" skipped="${count(all, "not-applicable") + (early ? 1 : 0)}" time="${(report.durationMs / 1000).toFixed(3)}">`,
     ...suites,
     ...(catalogue ? [statementJunitSuite(statementCoverage(report, catalogue), xml)] : []),
     "</testsuites>",

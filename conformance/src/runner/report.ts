@@ -7,7 +7,7 @@ import type { Catalogue } from "../core/statement-map.ts";
 import { formatStatementCoverage, statementCoverage } from "./statement-coverage.ts";
 import { familyName, loadFamilyContract } from "@payment-collection/contract/model/index.ts";
 import { statementAppliesTo } from "@payment-collection/contract/statements.ts";
-import { coverage, type CheckResult, type RunReport } from "../core/results.ts";
+import { coverage, stoppedEarlyLine, type CheckResult, type RunReport } from "../core/results.ts";
 import { formatDerivedCoverage } from "./derived-coverage.ts";
 import { coverageShortfall, formatPercent, responseCoverage } from "./response-coverage.ts";
 
@@ -134,6 +134,7 @@ export function formatReport(report: RunReport, options: SummaryOptions = {}): s
     formatResults(report),
     "",
     `Checks: ${report.results.length}: ${count.pass} pass, ${count.fail} fail, ${count["not-applicable"]} not applicable`,
+    ...(report.stoppedEarly ? [`The run ${stoppedEarlyLine(report)}: this report is not complete.`] : []),
     formatCoverage(report, options.coverage ?? false),
   ];
   const derived = formatDerivedCoverage(report, options.coverage ?? false);
@@ -144,6 +145,7 @@ export function formatReport(report: RunReport, options: SummaryOptions = {}): s
   const figure = responseCoverage(report, options.minCoverage);
   if (figure.minimum !== undefined) parts.push(figure.met ? `Minimum coverage ${figure.minimum}%: met (${formatPercent(figure.percent)})` : `Minimum coverage: ${coverageShortfall(figure)}`);
   const why = [...(count.fail > 0 ? [`${count.fail} failing checks`] : []), ...(figure.met ? [] : [`coverage below ${figure.minimum}%`])];
-  parts.push(why.length > 0 ? `RESULT: FAIL (${why.join(", ")})` : "RESULT: PASS");
+  const early = report.stoppedEarly ? ` (run ${stoppedEarlyLine(report)})` : "";
+  parts.push(`${why.length > 0 ? `RESULT: FAIL (${why.join(", ")})` : "RESULT: PASS"}${early}`);
   return parts.join("\n");
 }

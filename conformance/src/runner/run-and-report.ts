@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Profile } from "../core/profiles/schema-profile.ts";
 import { FAMILY_IDS } from "@payment-collection/contract/model/index.ts";
-import { failed, type RunReport } from "../core/results.ts";
+import { failed, type CheckResult, type RunReport } from "../core/results.ts";
 import { loadCatalogue, type Catalogue } from "../core/statement-map.ts";
 import { familyTarget, type Target } from "../core/target.ts";
 import type { CliOptions } from "./cli-options.ts";
@@ -23,7 +23,7 @@ import { statementCoverage, statementReportMarkdown } from "./statement-coverage
 import { EXIT } from "./exit-codes.ts";
 
 export type ReportOptions = Pick<CliOptions, "families" | "junit" | "json" | "report" | "statements" | "coverage" | "exhaust" | "exhaustCap" | "minCoverage" | "quiet"> &
-  Partial<Pick<CliOptions, "progress">> & { profile: Profile };
+  Partial<Pick<CliOptions, "progress" | "failFast">> & { profile: Profile };
 
 export { EXIT };
 
@@ -71,7 +71,16 @@ export async function runAndReport(target: Target, options: ReportOptions): Prom
   );
   let report: RunReport;
   try {
-    report = await runConformance({ target, families: options.families, profile: options.profile, exhaust: options.exhaust, exhaustCap: options.exhaustCap, progress });
+    report = await runConformance({
+      target,
+      families: options.families,
+      profile: options.profile,
+      exhaust: options.exhaust,
+      exhaustCap: options.exhaustCap,
+      progress,
+      // --fail-fast: the first failure ends the run; it exits 1 like any failure.
+      ...(options.failFast ? { stopWhen: (result: CheckResult) => result.verdict === "fail" } : {}),
+    });
   } catch (error) {
     progress.end();
     const stopped = error instanceof RunStopped ? error : new RunStopped(`the run stopped: ${(error as Error).message?.split("\n")[0] ?? String(error)}`, undefined, { cause: error });

@@ -14,7 +14,7 @@ import { exhaustLimit } from "../core/exhaust.ts";
 import { Pacer } from "../core/pacing.ts";
 import { pacingFloor } from "../core/pacing-floor.ts";
 import { PUBLISHED_FIGURES } from "../derived/rate-limit-figures.ts";
-import { ResultSink, type CheckResult, type ExchangeNote, type RunReport, type SuiteTiming } from "../core/results.ts";
+import { ResultSink, type CheckResult, type ExchangeNote, type RunReport, type StoppedEarly, type SuiteTiming } from "../core/results.ts";
 import { SCENARIOS } from "../scenarios/index.ts";
 import { runScenario, type Scenario } from "../core/scenario.ts";
 import { loadCatalogue, statementsFor, type Catalogue } from "../core/statement-map.ts";
@@ -45,6 +45,12 @@ export interface RunOptions {
   generatedDir?: string;
   /** The generic checks derived from the contract and the run's traffic (src/derived/); false: none. */
   derived?: DerivedOptions | false;
+  /**
+   * Stops the run once a result satisfies it (`--fail-fast`: the first failure): the checks,
+   * scenarios and generic check classes not begun yet do not run, the Dredd suite skips its
+   * remaining transactions, and the report says that it stopped early (`stoppedEarly`).
+   */
+  stopWhen?: (result: CheckResult) => boolean;
 }
 
 function exchangeNotes(ctx: FamilyContext, id: string): ExchangeNote[] {
@@ -65,7 +71,8 @@ interface FamilyRun {
 
 /**
  * Runs the suites. Throws RunStopped, with the report of what ran, when a server stops
- * answering between suites or a suite throws what it should not.
+ * answering between suites or a suite throws what it should not. A run ended by `stopWhen`
+ * returns its report, marked `stoppedEarly`.
  */
 export async function runConformance(options: RunOptions): Promise<RunReport> {
   const started = Date.now();
@@ -75,12 +82,18 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   const catalogue: Catalogue = loadCatalogue();
   const pacer = new Pacer({ onPause: (ms, why) => progress.pause(ms, why) });
   const results = new ResultSink();
+  let stopAfter: string | undefined;
+  /** True once a result met `stopWhen`: nothing else begins. */
+  const stopped = () => stopAfter !== undefined;
   const sink = {
     add(result: CheckResult) {
-      results.add(result);
+      const stored = results.add(result);
       progress.checked();
+      if (!stopped() && options.stopWhen?.(stored)) stopAfter = stored.id;
     },
   };
+  // The response checks and scenarios that got a result, to count those a stop left out.
+  const ran = new Set<ResponseCheck | Scenario>();
   const timings: SuiteTiming[] = [];
   const warnings = [...options.target.warnings, ...catalogue.problems];
   const mock = options.target.mock === "prism";
@@ -95,6 +108,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   });
 
   const addCheckResult = (run: FamilyRun, check: ResponseCheck, source: string, result: Pick<CheckResult, "verdict" | "reasons" | "durationMs" | "decisions">) => {
+    ran.add(check);
     const id = checkId(check);
     const statements = new Set(
       statementsFor(catalogue, run.contract, { family: run.family, operationId: check.operationId, status: check.status, errorCode: check.errorCode }),
@@ -115,6 +129,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   };
 
   const addScenarioResult = (run: FamilyRun, scenario: Scenario, result: Pick<CheckResult, "verdict" | "reasons" | "durationMs">) => {
+    ran.add(scenario);
     sink.add({
       id: scenario.id,
       source: "scenario",
@@ -170,7 +185,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     return (familyTarget(options.target, other)?.keys as { primary?: string } | undefined)?.primary;
   };
   const runDerivedStage = async (run: FamilyRun, stage: "main" | "exhaust") => {
-    if (options.derived === false || !run.ctx) return;
+    if (options.derived === false || !run.ctx || stopped()) return;
     if (stage === "exhaust" && options.exhaust === false) return;
     const ctx = run.ctx;
     progress.suite(run.family, `generic checks${stage === "exhaust" ? " (rate limits)" : ""}`);
@@ -181,15 +196,16 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
         statements: [], decisions: [], covers: [], verdict: "not-applicable", reasons: [reason], durationMs: 0,
       });
     await timed(suite, run, async () => {
-      const outcome = await runDerived(ctx, stage, { exhaustCap: options.exhaustCap ?? 1000, ...(options.derived || {}) }, catalogue, otherFamilyKey(run.family));
-      for (const result of outcome.results) {
-        sink.add(result);
-      }
+      const outcome = await runDerived(ctx, stage, { exhaustCap: options.exhaustCap ?? 1000, ...(options.derived || {}) }, catalogue, otherFamilyKey(run.family), {
+        result: (result) => sink.add(result),
+        stopped,
+      });
       for (const count of outcome.requests) derivedRequests.push({ family: run.family, ...count });
     }, leftOver);
   };
 
   const runStage = async (run: FamilyRun, stage: "main" | "exhaust") => {
+    if (stopped()) return;
     const ctx = run.ctx;
     const inStage = run.checks.filter((c) => (c.stage ?? "main") === stage);
     const scenarios = (options.scenarios ?? SCENARIOS).filter((s) => s.family === run.family && (s.stage ?? "main") === stage);
@@ -225,6 +241,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
         checks: inStage,
         stage,
         exhaust: (c) => exhaustLimit(c, { cap: options.exhaustCap ?? 1000 }),
+        stopped,
         record: (check, result) => {
           recorded.add(check);
           addCheckResult(run, check, "dredd", result);
@@ -233,10 +250,11 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
       leftOver(dredd, notApplicableCheck("dredd")),
     );
     const probes = inStage.filter((c) => !bound.has(c));
-    if (probes.length > 0) {
+    if (probes.length > 0 && !stopped()) {
       progress.suite(run.family, `probes${label}`, probes.length);
       await timed(`probes${suffix}`, run, async () => {
         for (const check of probes) {
+          if (stopped()) break;
           const at = Date.now();
           // A request the target cannot make (no primary key of the family...) is not applicable.
           const outcome = await runProbe(check, ctx).catch((error: unknown) => {
@@ -248,10 +266,11 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
         }
       }, leftOver(probes, notApplicableCheck("probe")));
     }
-    if (scenarios.length > 0) {
+    if (scenarios.length > 0 && !stopped()) {
       progress.suite(run.family, `scenarios${label}`, scenarios.length);
       await timed(`scenarios${suffix}`, run, async () => {
         for (const scenario of scenarios) {
+          if (stopped()) break;
           const on = contextFor(scenario, ctx);
           const result = await runScenario(scenario, on);
           recorded.add(scenario);
@@ -276,7 +295,15 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     warnings,
     derivedRequests,
     pacing: pacingSummary(),
+    ...(stopAfter !== undefined ? { stoppedEarly: stoppedEarly(stopAfter) } : {}),
   });
+
+  /** After which result the run stopped, and how many of its checks and scenarios did not run. */
+  const stoppedEarly = (after: string): StoppedEarly => {
+    const scenarios = runs.flatMap((run) => (options.scenarios ?? SCENARIOS).filter((s) => s.family === run.family));
+    const planned = [...runs.flatMap((run) => run.checks), ...scenarios];
+    return { after, notRun: planned.filter((item) => !ran.has(item)).length };
+  };
 
   /** The figures the pacing had to respect: the target's declared plan, else the published ones. */
   const pacingSummary = (): RunReport["pacing"] => {

@@ -8,7 +8,7 @@ import { derivedCoverageMarkdown, reproductionText } from "./derived-coverage.ts
 import { familyName } from "@payment-collection/contract/model/index.ts";
 import { statementAppliesTo, type Statement } from "@payment-collection/contract/statements.ts";
 import type { Catalogue } from "../core/statement-map.ts";
-import type { CheckResult, RunReport } from "../core/results.ts";
+import { stoppedEarlyLine, type CheckResult, type RunReport } from "../core/results.ts";
 
 /** Why a statement cannot be observed in HTTP exchanges (undefined for wire statements). */
 export function notCheckableReason(statement: Statement): string | undefined {
@@ -93,6 +93,7 @@ export function statementReportMarkdown(report: RunReport, entries: StatementCov
     `- Target: ${cell(report.target)}`,
     `- Profile: \`${report.profile}\` · ${report.families.map(familyName).join(", ")} · started ${report.startedAt} · ${(report.durationMs / 1000).toFixed(1)} s`,
     `- Checks: ${report.results.length}: ${report.results.filter((r) => r.verdict === "pass").length} pass, ${report.results.filter((r) => r.verdict === "fail").length} fail, ${report.results.filter((r) => r.verdict === "not-applicable").length} not applicable`,
+    ...(report.stoppedEarly ? [`- **The run ${stoppedEarlyLine(report)}**: the figures below are of what ran.`] : []),
     `- ${headline(entries)}`,
     "",
     `| State | Count |`,
