@@ -37,6 +37,8 @@ export interface RunSetup {
   derived?: RunOptions["derived"];
   /** Changes the target before the run (a second key of the primary account...). */
   adjustTarget?: (target: Target) => void;
+  /** Stops the run after the first result it names (RunOptions.stopWhen). */
+  stopWhen?: RunOptions["stopWhen"];
 }
 
 export async function runAgainstSandbox(setup: RunSetup, cleanups: Array<() => Promise<void>>): Promise<RunReport> {
@@ -58,6 +60,7 @@ export async function runAgainstSandbox(setup: RunSetup, cleanups: Array<() => P
     checks: setup.checks,
     scenarios: setup.scenarios,
     derived: setup.derived,
+    stopWhen: setup.stopWhen,
   });
 }
 
