@@ -13,6 +13,7 @@ import { FAMILY_IDS, loadFamilyContract, type FamilyId } from "@payment-collecti
 import { FAMILY_CHECKS } from "../../src/checks/index.ts";
 import { SCENARIOS } from "../../src/scenarios/index.ts";
 import { ALL_MARKINGS, GENERATORS, kindsWithoutGenerator, legalVariants, startLegalVariant, type LegalVariant } from "./legal-variants.ts";
+import { composeGroups, familiesOfGroup, startComposedVariants, type ComposedServer } from "./legal-variant-groups.ts";
 
 const cleanups: Array<() => Promise<void>> = [];
 
@@ -89,6 +90,56 @@ const FULL_GAPS: Record<string, string> = {
 /** Limits are seen only in the exhaust stage (the slowest runs: only where a variant changes the limits). */
 const aboutLimits = (v: LegalVariant) => v.kinds.includes("behaviour:D09");
 
+/** A server without limits: the exhaust stage finds none (under a generous plan the sandbox never answers 429). */
+const runNeeds = (v: LegalVariant): Pick<RunSetup, "plan" | "exhaust"> => (aboutLimits(v) ? { plan: "generous", exhaust: true } : {});
+
+/** The variants that share a composed server for their seed run (legal-variant-groups.ts). */
+const GROUPS = composeGroups(VARIANTS, (v) => JSON.stringify(runNeeds(v)));
+
+/** One variant's own run: its proxy in front of a fresh sandbox. */
+function setupOf(v: LegalVariant): RunSetup {
+  return { proxy: (upstream, keys) => startLegalVariant(upstream, v, keys), families: v.families, adjustTarget: v.adjustTarget, ...runNeeds(v) };
+}
+
+interface ComposedSeed {
+  /** Seed passed the composed server, with no overlapping change: it shows each member passing. */
+  passed: boolean;
+  /** Seed failed it (not an overlap): if every member then passes alone, the combination is at fault. */
+  failedSeed: boolean;
+  /** Why it does not count: failures, the run's stop, overlapping changes. */
+  why: string[];
+  /** Members that passed seed alone since. */
+  passedAlone: Set<LegalVariant>;
+}
+
+const composedSeeds = new Map<LegalVariant[], Promise<ComposedSeed>>();
+
+/** The seed run of a group's composed server, once for all its members. */
+function composedSeed(group: LegalVariant[]): Promise<ComposedSeed> {
+  let outcome = composedSeeds.get(group);
+  if (!outcome) {
+    outcome = (async () => {
+      let server: ComposedServer | undefined;
+      const setup: RunSetup = {
+        proxy: async (upstream, keys) => (server = await startComposedVariants(upstream, group, keys)),
+        families: familiesOfGroup(group),
+        adjustTarget: (target) => group.forEach((v) => v.adjustTarget?.(target)),
+        ...runNeeds(group[0]!),
+      };
+      let why: string[];
+      try {
+        why = failures(await runAgainstSandbox(setup, cleanups)).map((f) => `composed seed run: ${f}`);
+      } catch (error) {
+        why = [`the composed seed run stopped: ${(error as Error).message.split("\n")[0]}`];
+      }
+      const overlaps = server?.overlaps ?? [];
+      return { passed: why.length === 0 && overlaps.length === 0, failedSeed: why.length > 0, why: [...why, ...overlaps.slice(0, 3)], passedAlone: new Set<LegalVariant>() };
+    })();
+    composedSeeds.set(group, outcome);
+  }
+  return outcome;
+}
+
 /** The catalogue test (with part 1) and one part of the variants (`part` of `parts`, by position). */
 export function legalVariantSuite(part = 1, parts = 1): void {
   afterEach(async () => {
@@ -108,33 +159,47 @@ export function legalVariantSuite(part = 1, parts = 1): void {
       }
     });
 
-    for (const v of VARIANTS.filter((_, i) => i % parts === part - 1)) {
-      const base = v.name.replace(/ \[.*$/, "");
-      const gap = FULL_GAPS[base];
-      it(`${v.name}: ${v.choice}; passes seed${v.unobservable ? "" : gap ? " (full cannot see it yet)" : ", fails full"}`, { timeout: 240_000 }, async () => {
-        const setup: RunSetup = {
-          proxy: (upstream, keys) => startLegalVariant(upstream, v, keys),
-          families: v.families,
-          adjustTarget: v.adjustTarget,
-          // A server without limits: the exhaust stage finds none (under a generous plan the sandbox never answers 429).
-          ...(aboutLimits(v) ? { plan: "generous", exhaust: true } : {}),
-        };
-        const seed = await runAgainstSandbox(setup, cleanups);
-        const seedFailed = failed(seed).map((r) => r.id);
-        let caught: CheckResult[] = [];
-        if (!v.unobservable) caught = await caughtByFull(v, setup);
-        rows.push({
-          kinds: [...new Set(v.markings.map((m) => m.kind))].join(" "),
-          decisions: [...new Set(v.markings.map((m) => m.decision))].sort().join(","),
-          variant: base,
-          seed: seedFailed.length === 0 ? "pass" : `FAIL ${seedFailed.length}: ${seedFailed.slice(0, 3).join(", ")}${seedFailed.length > 3 ? ", ..." : ""}`,
-          full: v.unobservable ? `not observable: ${v.unobservable}` : caught.length > 0 ? `fail (first: ${caught[0]!.id})` : gap ? `gap: ${gap}` : "PASS (choice not caught)",
+    for (const group of GROUPS.filter((_, i) => i % parts === part - 1)) {
+      for (const v of group) {
+        const base = v.name.replace(/ \[.*$/, "");
+        const gap = FULL_GAPS[base];
+        it(`${v.name}: ${v.choice}; passes seed${v.unobservable ? "" : gap ? " (full cannot see it yet)" : ", fails full"}`, { timeout: 240_000 }, async () => {
+          const setup = setupOf(v);
+          // The group's composed server passing seed shows every member passing it; only when it
+          // does not (or cannot count) does each member run alone, naming the one that fails.
+          const composed = group.length > 1 ? await composedSeed(group) : undefined;
+          let seedCell = composed?.passed ? `pass (composed with ${group.length - 1} others: group ${GROUPS.indexOf(group) + 1})` : "pass";
+          let seedFailures: string[] = [];
+          let seedReport = "";
+          if (!composed?.passed) {
+            const seed = await runAgainstSandbox(setup, cleanups);
+            const seedFailed = failed(seed).map((r) => r.id);
+            seedFailures = failures(seed);
+            seedReport = formatReport(seed);
+            seedCell = seedFailed.length === 0 ? "pass" : `FAIL ${seedFailed.length}: ${seedFailed.slice(0, 3).join(", ")}${seedFailed.length > 3 ? ", ..." : ""}`;
+            if (composed) seedCell += ` (alone: ${composed.why[0]!.slice(0, 120)})`;
+          }
+          let caught: CheckResult[] = [];
+          if (!v.unobservable) caught = await caughtByFull(v, setup);
+          rows.push({
+            kinds: [...new Set(v.markings.map((m) => m.kind))].join(" "),
+            decisions: [...new Set(v.markings.map((m) => m.decision))].sort().join(","),
+            variant: base,
+            seed: seedCell,
+            full: v.unobservable ? `not observable: ${v.unobservable}` : caught.length > 0 ? `fail (first: ${caught[0]!.id})` : gap ? `gap: ${gap}` : "PASS (choice not caught)",
+          });
+          expect(seedFailures, seedReport).toEqual([]);
+          if (composed && !composed.passed && composed.failedSeed) {
+            composed.passedAlone.add(v);
+            // The last member: a composed server that seed fails while each member passes alone is
+            // a combination of legal choices seed refuses.
+            if (composed.passedAlone.size === group.length) expect(composed.why, `seed fails the composed server of ${group.map((m) => m.name).join(", ")}, yet passes each alone`).toEqual([]);
+          }
+          if (v.unobservable) return;
+          if (gap) expect(caught.map((r) => r.id), `full now catches ${base}: remove it from FULL_GAPS`).toEqual([]);
+          else expect(caught.map((r) => r.id), `full must fail ${v.name}`).not.toEqual([]);
         });
-        expect(failures(seed), formatReport(seed)).toEqual([]);
-        if (v.unobservable) return;
-        if (gap) expect(caught.map((r) => r.id), `full now catches ${base}: remove it from FULL_GAPS`).toEqual([]);
-        else expect(caught.map((r) => r.id), `full must fail ${v.name}`).not.toEqual([]);
-      });
+      }
     }
   });
 }
