@@ -2,8 +2,12 @@
  * The suites against faithful servers that decided differently, one per kind of decision
  * marking (legal-variants.ts): each must pass `seed` with no failure and fail `full` where its
  * choice differs. A kind of marking the contract has and no generator covers fails the
- * catalogue test. A table of the outcomes is printed at the end. The variants are split over
- * test files (legal-variants-N.test.ts), which vitest runs side by side.
+ * catalogue test. A table of the outcomes is printed at the end, a row per variant.
+ *
+ * Seed runs one composed server per group of variants that act on no common element
+ * (legal-variant-groups.ts): passing it shows each member passing; when it fails, each member
+ * runs alone. Full runs each variant alone and stops at the first failure its choice explains.
+ * The groups are split over test files (legal-variants-N.test.ts), which vitest runs side by side.
  */
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { failed, type CheckResult } from "../../src/core/results.ts";
@@ -94,7 +98,7 @@ const aboutLimits = (v: LegalVariant) => v.kinds.includes("behaviour:D09");
 const runNeeds = (v: LegalVariant): Pick<RunSetup, "plan" | "exhaust"> => (aboutLimits(v) ? { plan: "generous", exhaust: true } : {});
 
 /** The variants that share a composed server for their seed run (legal-variant-groups.ts). */
-const GROUPS = composeGroups(VARIANTS, (v) => JSON.stringify(runNeeds(v)));
+export const LEGAL_VARIANT_GROUPS = composeGroups(VARIANTS, (v) => JSON.stringify(runNeeds(v)));
 
 /** One variant's own run: its proxy in front of a fresh sandbox. */
 function setupOf(v: LegalVariant): RunSetup {
@@ -159,7 +163,7 @@ export function legalVariantSuite(part = 1, parts = 1): void {
       }
     });
 
-    for (const group of GROUPS.filter((_, i) => i % parts === part - 1)) {
+    for (const group of LEGAL_VARIANT_GROUPS.filter((_, i) => i % parts === part - 1)) {
       for (const v of group) {
         const base = v.name.replace(/ \[.*$/, "");
         const gap = FULL_GAPS[base];
@@ -168,7 +172,7 @@ export function legalVariantSuite(part = 1, parts = 1): void {
           // The group's composed server passing seed shows every member passing it; only when it
           // does not (or cannot count) does each member run alone, naming the one that fails.
           const composed = group.length > 1 ? await composedSeed(group) : undefined;
-          let seedCell = composed?.passed ? `pass (composed with ${group.length - 1} others: group ${GROUPS.indexOf(group) + 1})` : "pass";
+          let seedCell = composed?.passed ? `pass (composed with ${group.length - 1} others: group ${LEGAL_VARIANT_GROUPS.indexOf(group) + 1})` : "pass";
           let seedFailures: string[] = [];
           let seedReport = "";
           if (!composed?.passed) {
