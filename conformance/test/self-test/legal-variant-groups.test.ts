@@ -77,5 +77,20 @@ describe("legal variants composed into one server", () => {
     closing.push(together.close);
     await fetch(`${together.url}/v1/charges/ch_1`);
     expect(together.overlaps).toEqual(["pix and br-code both change GET /v1/charges/ch_1 (body:pix/body:pix.br_code)"]);
+
+    // A status changed by one member makes the reply another response: any edit of it overlaps.
+    const created: LegalVariant = { ...amount, name: "created", handle: async (request, forward) => ({ ...(await forward(request)), status: 201 }) };
+    const another = await startComposedVariants(url, [amount, created], keys);
+    closing.push(another.close);
+    expect((await fetch(`${another.url}/v1/charges`)).status).toBe(201);
+    expect(another.overlaps).toEqual(["amount and created both change GET /v1/charges (body:amount/status)"]);
+
+    // One that answers itself keeps the request from the members inside it, where they act.
+    const refusing: LegalVariant = { ...amount, name: "refusing", handle: async () => ({ status: 400, headers: {}, body: "{}" }) };
+    const inside: LegalVariant = { ...amount, name: "inside", sites: () => [{ family: "family-a", operation: "getCharge", side: "response", status: "200", part: "body:amount" }] };
+    const kept = await startComposedVariants(url, [refusing, inside], keys);
+    closing.push(kept.close);
+    expect((await fetch(`${kept.url}/v1/charges/ch_1`)).status).toBe(400);
+    expect(kept.overlaps).toEqual(["refusing answered GET /v1/charges/ch_1 itself, where inside acts"]);
   });
 });

@@ -17,14 +17,15 @@
  *
  * The rule is checked at run time too (`startComposedVariants`): every exchange records what
  * each member changed in it (the request, the status, a header, a body member; or that it
- * answered itself), and two members that changed the same thing, or anything where one answered
- * itself, make the composed run not count: its members then run alone.
+ * answered itself), and two members that changed the same thing, anything where one answered
+ * itself, or anything in a reply whose status one changed, make the composed run not count:
+ * its members then run alone.
  */
 import { isDeepStrictEqual } from "node:util";
 import { isObject, type FamilyId } from "@payment-collection/contract/model/index.ts";
 import { startProxy, type Exchange, type Forward, type Reply } from "./mutants.ts";
 import type { DerivedKeys } from "./derived-faults.ts";
-import { FAMILIES, parseJson, type LegalVariant, type Marking, type Site } from "./legal-variants.ts";
+import { FAMILIES, operationAt, parseJson, type LegalVariant, type Marking, type Site } from "./legal-variants.ts";
 
 /** The sites of markings: where a variant that changes the choice at each of them acts. */
 export function sitesOf(markings: Marking[]): Site[] {
@@ -136,11 +137,18 @@ function changesOf(received: Exchange, sent: Exchange[], got: Reply | undefined,
   ];
 }
 
-/** Whether two members' changes to one exchange overlap. */
+const REPLY_KINDS = ["status", "header", "body"];
+
+/**
+ * Whether two members' changes to one exchange overlap: the same thing changed twice, anything
+ * where one answered itself, or anything in a reply whose status one of them changed (another
+ * response then).
+ */
 function overlap(a: string, b: string): boolean {
   if (a === "answered" || b === "answered") return true;
   const [kindA, pathA] = a.includes(":") ? splitPart(a) : [a, ""];
   const [kindB, pathB] = b.includes(":") ? splitPart(b) : [b, ""];
+  if ((kindA === "status" && REPLY_KINDS.includes(kindB)) || (kindB === "status" && REPLY_KINDS.includes(kindA))) return true;
   return kindA === kindB && related(pathA, pathB);
 }
 
@@ -172,6 +180,14 @@ export async function startComposedVariants(upstream: string, members: LegalVari
       };
     };
     const reply = await through(0)(request);
+    // A member that answered itself kept the request from the members inside it: none may act there.
+    const at = operationAt(request);
+    changes.forEach((mine, i) => {
+      if (!mine.includes("answered")) return;
+      for (const [j, other] of members.entries()) {
+        if (j > i && variantSites(other).some((s) => s.family === at.family && (s.operation === at.operation || s.operation === "*"))) overlaps.push(`${members[i]!.name} answered ${request.method} ${request.path} itself, where ${other.name} acts`);
+      }
+    });
     for (let i = 0; i < members.length; i += 1) {
       for (let j = i + 1; j < members.length; j += 1) {
         const both = changes[i]!.flatMap((a) => changes[j]!.filter((b) => overlap(a, b)).map((b) => (a === b ? a : `${a}/${b}`)));

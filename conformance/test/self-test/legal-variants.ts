@@ -144,6 +144,12 @@ function operationOf(request: Exchange): { family: FamilyId; op: ContractOperati
   return { family, op, pathParams: match.pathParams };
 }
 
+/** The family and operation of a request (`(other paths)` for a path no operation has). */
+export function operationAt(request: Exchange): { family: FamilyId; operation: string } {
+  const found = operationOf(request);
+  return found ? { family: found.family, operation: found.op.operationId } : { family: familyOfPath(request.path), operation: "(other paths)" };
+}
+
 export const parseJson = (text: string): unknown => {
   try {
     return JSON.parse(text) as unknown;
