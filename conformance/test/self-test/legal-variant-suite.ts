@@ -56,14 +56,15 @@ function attributableTo(v: LegalVariant): (r: CheckResult) => boolean {
  * The full failures the variant's choice explains. One is proof enough, so each run stops at
  * the first (stopWhen), and the response and generic checks go before the scenarios: a first
  * run without the scenarios (whose waits for webhooks, a retry among them, take seconds), and
- * only when it catches nothing the whole selection, as one run. A choice full cannot see
- * (FULL_GAPS) runs both to their end, so the gap is still shown on the whole selection.
+ * only when it catches nothing the whole selection, as one run. A choice full cannot see yet (a
+ * gap) gets that whole run alone, to its end, as before.
  */
-async function caughtByFull(v: LegalVariant, setup: RunSetup): Promise<CheckResult[]> {
+async function caughtByFull(v: LegalVariant, setup: RunSetup, gap: boolean): Promise<CheckResult[]> {
   const explains = attributableTo(v);
   const run = async (selection: Pick<RunSetup, "checks" | "scenarios">) =>
     failed(await runAgainstSandbox({ ...setup, ...selection, profile: "full", stopWhen: explains }, cleanups)).filter(explains);
   const selection = fullSelection(v);
+  if (gap) return run(selection);
   const first = await run({ ...selection, scenarios: [] });
   return first.length > 0 ? first : run(selection);
 }
@@ -184,7 +185,7 @@ export function legalVariantSuite(part = 1, parts = 1): void {
             if (composed) seedCell += ` (alone: ${composed.why[0]!.slice(0, 120)})`;
           }
           let caught: CheckResult[] = [];
-          if (!v.unobservable) caught = await caughtByFull(v, setup);
+          if (!v.unobservable) caught = await caughtByFull(v, setup, gap !== undefined);
           rows.push({
             kinds: [...new Set(v.markings.map((m) => m.kind))].join(" "),
             decisions: [...new Set(v.markings.map((m) => m.decision))].sort().join(","),
