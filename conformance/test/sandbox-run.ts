@@ -37,7 +37,7 @@ export interface RunSetup {
   derived?: RunOptions["derived"];
   /** Changes the target before the run (a second key of the primary account...). */
   adjustTarget?: (target: Target) => void;
-  /** Stops the run after the first result it names (RunOptions.stopWhen). */
+  /** Stops the run after the first result it names (a broken server's kill: nothing after it can matter). */
   stopWhen?: RunOptions["stopWhen"];
 }
 
@@ -62,6 +62,18 @@ export async function runAgainstSandbox(setup: RunSetup, cleanups: Array<() => P
     derived: setup.derived,
     stopWhen: setup.stopWhen,
   });
+}
+
+/**
+ * A stop condition for a run that must fail the given checks (and that nothing else is asked of):
+ * it stops once each of them has failed.
+ */
+export function untilFailed(ids: string[]): NonNullable<RunOptions["stopWhen"]> {
+  const failedSoFar = new Set<string>();
+  return (result) => {
+    if (result.verdict === "fail") failedSoFar.add(result.id);
+    return ids.every((id) => failedSoFar.has(id));
+  };
 }
 
 export function failures(report: RunReport): string[] {

@@ -111,6 +111,7 @@ async function otherRead(env: DerivedEnv, op: ContractOperation): Promise<void> 
 
 export async function run(env: DerivedEnv): Promise<void> {
   for (const op of env.ctx.contract.operations) {
+    if (env.stopped) break;
     if (createsRecord(env.ctx.contract, op)) await creation(env, op);
     else if (op.method !== "GET" && pathParameters(op).length > 0) await change(env, op);
     else if (op.method === "GET" && pathParameters(op).length > 0) await otherRead(env, op);

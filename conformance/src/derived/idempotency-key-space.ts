@@ -57,6 +57,7 @@ export function idempotencyHeaderElements(op: ContractOperation): ContractElemen
 
 export async function run(env: DerivedEnv): Promise<void> {
   for (const op of env.ctx.contract.operations) {
+    if (env.stopped) break;
     if (idempotencyHeaders(op).length === 0) continue;
     // Another account never gets this account's record, whoever decided the header: that is the
     // document's tenant isolation. Two keys of one account are two key spaces only where the

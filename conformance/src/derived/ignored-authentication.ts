@@ -19,6 +19,7 @@ export async function run(env: DerivedEnv): Promise<void> {
     ["other-family-key", env.otherFamilyKey ? { raw: env.otherFamilyKey, label: "other family's primary" } : undefined],
   ];
   for (const [operationId, seen] of byOperation) {
+    if (env.stopped) break;
     let untouched: Record<string, string> | undefined;
     const requestOf = async (): Promise<PlannedRequest> => {
       if (!changesRecord(seen.op)) return replayOf(env, seen);

@@ -13,7 +13,7 @@ import * as negativeData from "./negative-data.ts";
 import * as positiveData from "./positive-data.ts";
 import * as rateLimits from "./rate-limits.ts";
 import * as tenantIsolation from "./tenant-isolation.ts";
-import { DEFAULT_DERIVED_SETTINGS, DERIVED_CLASSES, DerivedEnv, type DerivedClass, type DerivedSettings } from "./shared.ts";
+import { DEFAULT_DERIVED_SETTINGS, DERIVED_CLASSES, DerivedEnv, type DerivedClass, type DerivedOutcome, type DerivedSettings } from "./shared.ts";
 import { prime } from "./traffic.ts";
 
 export { DERIVED_CLASSES, DEFAULT_DERIVED_SETTINGS, type DerivedClass, type DerivedSettings };
@@ -64,11 +64,11 @@ export interface DerivedRun {
   requests: Array<{ derivedClass: DerivedClass | "priming"; requests: number; durationMs: number }>;
 }
 
-/** How the runner follows a derived stage: results as each class ends, and whether to stop. */
+/** How the runner follows a derived stage: each result as it is made, and whether to stop. */
 export interface DerivedHooks {
-  /** Called with each class's results as soon as the class has run. */
-  classDone?: (results: CheckResult[]) => void;
-  /** True once the run is to stop: the classes not begun yet are left out. */
+  /** Called with each result as soon as its class records it. */
+  result?: (result: CheckResult) => void;
+  /** True once the run is to stop: the classes (and their operations) not begun yet are left out. */
   stopped?: () => boolean;
 }
 
@@ -84,9 +84,7 @@ export async function runDerived(
   const classes = (options.classes ?? [...DERIVED_CLASSES]).filter((c) => EXHAUST_CLASSES.includes(c) === (stage === "exhaust"));
   const run: DerivedRun = { results: [], requests: [] };
   if (classes.length === 0) return run;
-  const toResult = (derivedClass: DerivedClass, env: DerivedEnv, durationMs: number) =>
-    env.outcomes.map(
-      (o): CheckResult => ({
+  const toResult = (derivedClass: DerivedClass, o: DerivedOutcome, durationMs: number): CheckResult => ({
         id: `${ctx.family}/derived/${derivedClass}/${o.operationId}/${o.variant}`,
         source: "derived",
         family: ctx.family,
@@ -97,12 +95,11 @@ export async function runDerived(
         covers: o.covers,
         verdict: o.verdict,
         reasons: o.reasons,
-        durationMs: Math.round(durationMs / Math.max(env.outcomes.length, 1)),
+        durationMs,
         derivedClass,
         reproduction: o.reproduction,
         example: o.example,
-      }),
-    );
+      });
   if (ctx.mock) {
     for (const derivedClass of classes) {
       run.results.push({
@@ -111,7 +108,7 @@ export async function runDerived(
         reasons: ["a stateless mock keeps no records: the generic checks need a server that does"], durationMs: 0, derivedClass,
       });
     }
-    hooks.classDone?.(run.results);
+    for (const result of run.results) hooks.result?.(result);
     return run;
   }
   if (stage === "main") {
@@ -122,13 +119,20 @@ export async function runDerived(
   }
   for (const derivedClass of classes) {
     if (hooks.stopped?.()) break;
-    const env = new DerivedEnv(ctx, derivedClass, settings, catalogue, otherFamilyKey);
     const at = Date.now();
+    // Each result is passed on as it is recorded (a stop may follow it), timed from the one before.
+    let previous = at;
+    const env = new DerivedEnv(ctx, derivedClass, settings, catalogue, otherFamilyKey, {
+      recorded: (outcome) => {
+        const result = toResult(derivedClass, outcome, Date.now() - previous);
+        previous = Date.now();
+        run.results.push(result);
+        hooks.result?.(result);
+      },
+      stopped: hooks.stopped,
+    });
     await CLASS_MODULES[derivedClass].run(env);
     const durationMs = Date.now() - at;
-    const results = toResult(derivedClass, env, durationMs);
-    run.results.push(...results);
-    hooks.classDone?.(results);
     const known = run.requests.find((r) => r.derivedClass === derivedClass);
     if (known) {
       known.requests += env.requests;

@@ -108,5 +108,8 @@ async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> 
 }
 
 export async function run(env: DerivedEnv): Promise<void> {
-  for (const op of env.ctx.contract.operations) if (op.requestBody) await operation(env, op);
+  for (const op of env.ctx.contract.operations) {
+    if (env.stopped) break;
+    if (op.requestBody) await operation(env, op);
+  }
 }

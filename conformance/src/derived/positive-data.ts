@@ -176,6 +176,7 @@ export function isPositiveDataOperation(contract: FamilyContract, op: ContractOp
 
 export async function run(env: DerivedEnv): Promise<void> {
   for (const op of env.ctx.contract.operations) {
+    if (env.stopped) break;
     // Operations that make a record, and updates. A lookup by body (a PIX key query) may
     // rightly answer a documented 404 for a value that fits the schema but names nothing; a
     // cancel or delete consumes its record and takes no generated data worth the cost.

@@ -102,6 +102,7 @@ export async function run(env: DerivedEnv): Promise<void> {
   const other: KeyName = key === "rateLimits" ? "primary" : "secondAccount";
   // Narrow limits first: once the general one is used up, every request is refused.
   for (const bucket of ["pix", "transactions", "queries", "general"] as Bucket[]) {
+    if (env.stopped) break;
     const found = representative(env, bucket);
     const title = `the ${bucket} limit is enforced`;
     if (!found) {

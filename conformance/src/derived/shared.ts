@@ -55,6 +55,13 @@ export interface DerivedOutcome {
   example?: unknown;
 }
 
+/** How the runner follows a class as it runs: each outcome as it is recorded, and whether to stop. */
+export interface DerivedFollow {
+  recorded?: (outcome: DerivedOutcome) => void;
+  /** True once the run is to stop: the class begins nothing more. */
+  stopped?: () => boolean;
+}
+
 export class DerivedEnv {
   requests = 0;
   readonly outcomes: DerivedOutcome[] = [];
@@ -66,7 +73,13 @@ export class DerivedEnv {
     readonly catalogue: Catalogue | undefined,
     /** The other family's primary key, for "a key of the other family is no key here". */
     readonly otherFamilyKey: string | undefined,
+    private readonly follow: DerivedFollow = {},
   ) {}
+
+  /** The run is stopping: the class's loops end, and `attempt` begins nothing. */
+  get stopped(): boolean {
+    return this.follow.stopped?.() ?? false;
+  }
 
   get family(): FamilyId {
     return this.ctx.family;
@@ -125,6 +138,7 @@ export class DerivedEnv {
 
   record(outcome: DerivedOutcome): void {
     this.outcomes.push(outcome);
+    this.follow.recorded?.(outcome);
   }
 
   /** Records a verdict from a list of problems (empty: pass). */
@@ -141,6 +155,7 @@ export class DerivedEnv {
    * any other error a failure (a check that cannot finish is not a pass).
    */
   async attempt(operationId: string, variant: string, title: string, work: () => Promise<void>): Promise<void> {
+    if (this.stopped) return;
     try {
       await work();
     } catch (error) {

@@ -87,6 +87,7 @@ async function linkedBodyOperation(env: DerivedEnv, op: ContractOperation): Prom
 
 export async function run(env: DerivedEnv): Promise<void> {
   for (const op of env.ctx.contract.operations) {
+    if (env.stopped) break;
     if (pathParameters(op).length > 0) await recordOperation(env, op);
     else if (isList(op)) await listOperation(env, op);
     else if (op.method !== "GET") await linkedBodyOperation(env, op);

@@ -196,9 +196,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
       });
     await timed(suite, run, async () => {
       const outcome = await runDerived(ctx, stage, { exhaustCap: options.exhaustCap ?? 1000, ...(options.derived || {}) }, catalogue, otherFamilyKey(run.family), {
-        classDone: (classResults) => {
-          for (const result of classResults) sink.add(result);
-        },
+        result: (result) => sink.add(result),
         stopped,
       });
       for (const count of outcome.requests) derivedRequests.push({ family: run.family, ...count });

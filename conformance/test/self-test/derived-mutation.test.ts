@@ -10,7 +10,7 @@ import { formatReport } from "../../src/runner/report.ts";
 import { failed } from "../../src/core/results.ts";
 import { runAgainstSandbox, SMALL_PLAN } from "../sandbox-run.ts";
 import { DERIVED_MUTATIONS, startDerivedMutant } from "./derived-mutants.ts";
-import { disagreement, killers, recordKill } from "./statement-kills.ts";
+import { disagreement, killers, kills, recordKill } from "./statement-kills.ts";
 
 const cleanups: Array<() => Promise<void>> = [];
 const caught = new Map<string, string[]>();
@@ -48,6 +48,8 @@ describe("the generic checks catch one broken rule per server", () => {
           plan: mutation.needsRateLimits ? SMALL_PLAN : "generous",
           exhaust: mutation.derivedClass === "rate-limits",
           adjustTarget: mutation.adjustTarget,
+          // The first kill ends the run (between operations of the class): nothing after it can undo it.
+          stopWhen: kills(mutation),
         },
         cleanups,
       );
@@ -56,6 +58,7 @@ describe("the generic checks catch one broken rule per server", () => {
       recordKill(mutation.name, "derived", found);
       expect(found.map((r) => r.id), disagreement(failed(report), mutation) ?? formatReport(report)).not.toEqual([]);
       expect(found.every((r) => r.reproduction && r.statements.length > 0)).toBe(true);
+      expect(report.stoppedEarly?.after).toBe(found[0]!.id);
       caught.set(mutation.derivedClass, [...(caught.get(mutation.derivedClass) ?? []), `${mutation.name}`]);
     });
   }

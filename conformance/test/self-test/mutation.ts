@@ -12,7 +12,7 @@ import { NOT_CATCHABLE_HERE } from "./behaviour-mutants.ts";
 import { ALL_MUTATIONS } from "./broken-servers.ts";
 import { SCENARIOS } from "../../src/scenarios/index.ts";
 import { startMutant } from "./mutants.ts";
-import { disagreement, killers, recordKill } from "./statement-kills.ts";
+import { disagreement, killers, kills, recordKill } from "./statement-kills.ts";
 import { runAgainstSandbox, SMALL_PLAN } from "../sandbox-run.ts";
 
 export { ALL_MUTATIONS };
@@ -55,6 +55,9 @@ export function mutationSuite(family: FamilyId, shard = 1, shards = 1): void {
           plan: mutation.needsRateLimits ? SMALL_PLAN : "generous",
           exhaust: mutation.needsRateLimits ?? false,
           adjustTarget: mutation.adjustTarget,
+          // The first kill ends the run: what would follow cannot undo it. A server not killed
+          // still meets the whole suite, and its report shows every result.
+          stopWhen: kills(mutation),
         },
         cleanups,
       );
@@ -62,6 +65,7 @@ export function mutationSuite(family: FamilyId, shard = 1, shards = 1): void {
       const found = killers(failed(report), mutation);
       recordKill(mutation.name, "mutation", found);
       expect(found.map((r) => r.id), disagreement(failed(report), mutation) ?? formatReport(report)).not.toEqual([]);
+      expect(report.stoppedEarly?.after).toBe(found[0]!.id);
       caught.push(mutation.name);
     });
   }

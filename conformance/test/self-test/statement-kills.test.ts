@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import type { CheckResult } from "../../src/core/results.ts";
 import { loadCatalogue } from "../../src/core/statement-map.ts";
-import { disagreement, formatStatementKills, killers, statementKillReport } from "./statement-kills.ts";
+import { disagreement, formatStatementKills, killers, kills, statementKillReport } from "./statement-kills.ts";
 
 const result = (id: string, statements: string[]): CheckResult => ({
   id, source: "scenario", family: "family-a", title: id, profile: "seed", statements, decisions: [], covers: [], verdict: "fail", reasons: [], durationMs: 0,
@@ -27,6 +27,15 @@ describe("a kill names a statement the broken server breaks", () => {
 
   it("does not count a result outside caughtBy, whatever it names", () => {
     expect(killers([result("family-a/charges/created-pending", ["A-IDEM-RULE-replay"])], server)).toEqual([]);
+  });
+
+  it("stops a broken server's run only at a result that kills it: failing, under caughtBy, naming a statement", () => {
+    const stop = kills(server);
+    expect(stop(result("family-a/idempotency/replay-returns-original", ["A-IDEM-RULE-replay"]))).toBe(true);
+    expect(stop({ ...result("family-a/idempotency/replay-returns-original", ["A-IDEM-RULE-replay"]), verdict: "pass" })).toBe(false);
+    expect(stop({ ...result("family-a/idempotency/replay-returns-original", ["A-IDEM-RULE-replay"]), verdict: "not-applicable" })).toBe(false);
+    expect(stop(result("family-a/idempotency/replay-returns-original", ["A-IDEM-RULE-new-key"]))).toBe(false);
+    expect(stop(result("family-a/charges/created-pending", ["A-IDEM-RULE-replay"]))).toBe(false);
   });
 });
 

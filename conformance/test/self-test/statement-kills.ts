@@ -43,6 +43,14 @@ export function killers(failing: CheckResult[], server: { caughtBy: string; stat
   return failing.filter((r) => r.id.startsWith(server.caughtBy) && (named.size === 0 || r.statements.some((id) => named.has(id))));
 }
 
+/**
+ * The stop condition of a broken server's run: a result that kills it (what `killers` keeps,
+ * failing). The run ends there, since nothing after it can change the verdict.
+ */
+export function kills(server: { caughtBy: string; statements?: string[] }): (result: CheckResult) => boolean {
+  return (result) => result.verdict === "fail" && killers([result], server).length > 0;
+}
+
 /** One line of explanation when results under `caughtBy` fail but name none of the statements. */
 export function disagreement(failing: CheckResult[], server: { caughtBy: string; statements?: string[] }): string | undefined {
   const under = failing.filter((r) => r.id.startsWith(server.caughtBy));
