@@ -15,7 +15,9 @@ import { formatReport } from "../../src/runner/report.ts";
 import { failures, runAgainstSandbox, type RunSetup } from "../sandbox-run.ts";
 import { FAMILY_IDS, loadFamilyContract, type FamilyId } from "@payment-collection/contract/model/index.ts";
 import { FAMILY_CHECKS } from "../../src/checks/index.ts";
+import type { ResponseCheck } from "../../src/checks/response-check.ts";
 import { SCENARIOS } from "../../src/scenarios/index.ts";
+import type { Scenario } from "../../src/core/scenario.ts";
 import { ALL_MARKINGS, GENERATORS, kindsWithoutGenerator, legalVariants, startLegalVariant, type LegalVariant } from "./legal-variants.ts";
 import { composeGroups, familiesOfGroup, startComposedVariants, type ComposedServer } from "./legal-variant-groups.ts";
 
@@ -54,19 +56,32 @@ function attributableTo(v: LegalVariant): (r: CheckResult) => boolean {
 
 /**
  * The full failures the variant's choice explains. One is proof enough, so each run stops at
- * the first (stopWhen), and the response and generic checks go before the scenarios: a first
- * run without the scenarios (whose waits for webhooks, a retry among them, take seconds), and
- * only when it catches nothing the whole selection, as one run. A choice full cannot see yet (a
- * gap) gets that whole run alone, to its end, as before.
+ * the first (stopWhen), and the selection (fullSelection) runs in parts, each only when the
+ * ones before caught nothing:
+ * - its response and generic checks, without scenarios;
+ * - its scenarios alone: the document's (seed) ones first, then those of the variant's
+ *   decisions, then the others (a webhook retry waits seconds). This part goes first when a
+ *   scenario is one of the variant's decisions: a behaviour is most likely seen there;
+ * - the whole selection as one run, as before (with the generic checks made from the
+ *   scenarios' traffic).
+ * A choice full cannot see yet (a gap) gets only the whole run, to its end, as before.
  */
 async function caughtByFull(v: LegalVariant, setup: RunSetup, gap: boolean): Promise<CheckResult[]> {
   const explains = attributableTo(v);
-  const run = async (selection: Pick<RunSetup, "checks" | "scenarios">) =>
+  const run = async (selection: Pick<RunSetup, "checks" | "scenarios" | "derived">) =>
     failed(await runAgainstSandbox({ ...setup, ...selection, profile: "full", stopWhen: explains }, cleanups)).filter(explains);
   const selection = fullSelection(v);
   if (gap) return run(selection);
-  const first = await run({ ...selection, scenarios: [] });
-  return first.length > 0 ? first : run(selection);
+  const decisions = new Set(v.markings.map((m) => m.decision));
+  const rank = (s: Scenario) => (s.profile === "seed" ? 0 : decisions.has(s.decision ?? "") ? 1 : 2);
+  const scenarios = [...(selection.scenarios ?? SCENARIOS)].sort((x, y) => rank(x) - rank(y));
+  const parts = [() => run({ ...selection, scenarios: [] }), () => run({ checks: Object.fromEntries(FAMILY_IDS.map((f) => [f, [] as ResponseCheck[]])) as RunSetup["checks"], scenarios, derived: false })];
+  if (scenarios.some((s) => rank(s) === 1)) parts.reverse();
+  for (const part of parts) {
+    const caught = await part();
+    if (caught.length > 0) return caught;
+  }
+  return run(selection);
 }
 
 /**
