@@ -19,7 +19,7 @@ import type { ResponseCheck } from "../../src/checks/response-check.ts";
 import { SCENARIOS } from "../../src/scenarios/index.ts";
 import type { Scenario } from "../../src/core/scenario.ts";
 import { ALL_MARKINGS, GENERATORS, kindsWithoutGenerator, legalVariants, startLegalVariant, type LegalVariant } from "./legal-variants.ts";
-import { composeGroups, familiesOfGroup, startComposedVariants, type ComposedServer } from "./legal-variant-groups.ts";
+import { composeGroups, familiesOfGroup, startComposedVariants, variantSites, type ComposedServer } from "./legal-variant-groups.ts";
 
 const cleanups: Array<() => Promise<void>> = [];
 
@@ -61,7 +61,9 @@ function attributableTo(v: LegalVariant): (r: CheckResult) => boolean {
  * - its response and generic checks, without scenarios;
  * - its scenarios alone: the document's (seed) ones first, then those of the variant's
  *   decisions, then the others (a webhook retry waits seconds). This part goes first when a
- *   scenario is one of the variant's decisions: a behaviour is most likely seen there;
+ *   scenario is one of the variant's decisions and the variant leaves the requests as they
+ *   are: a changed answer or behaviour is most likely seen there (what a server accepts, by
+ *   the generic checks' data);
  * - the whole selection as one run, as before (with the generic checks made from the
  *   scenarios' traffic).
  * A choice full cannot see yet (a gap) gets only the whole run, to its end, as before.
@@ -76,7 +78,7 @@ async function caughtByFull(v: LegalVariant, setup: RunSetup, gap: boolean): Pro
   const rank = (s: Scenario) => (s.profile === "seed" ? 0 : decisions.has(s.decision ?? "") ? 1 : 2);
   const scenarios = [...(selection.scenarios ?? SCENARIOS)].sort((x, y) => rank(x) - rank(y));
   const parts = [() => run({ ...selection, scenarios: [] }), () => run({ checks: Object.fromEntries(FAMILY_IDS.map((f) => [f, [] as ResponseCheck[]])) as RunSetup["checks"], scenarios, derived: false })];
-  if (scenarios.some((s) => rank(s) === 1)) parts.reverse();
+  if (scenarios.some((s) => rank(s) === 1) && !variantSites(v).some((site) => site.side === "request")) parts.reverse();
   for (const part of parts) {
     const caught = await part();
     if (caught.length > 0) return caught;
