@@ -126,7 +126,7 @@ function setupOf(v: LegalVariant): RunSetup {
 interface ComposedSeed {
   /** Seed passed the composed server, with no overlapping change: it shows each member passing. */
   passed: boolean;
-  /** Seed failed it (not an overlap): if every member then passes alone, the combination is at fault. */
+  /** Seed failed it with no overlapping change: if every member then passes alone, the combination is at fault. */
   failedSeed: boolean;
   /** Why it does not count: failures, the run's stop, overlapping changes. */
   why: string[];
@@ -155,7 +155,7 @@ function composedSeed(group: LegalVariant[]): Promise<ComposedSeed> {
         why = [`the composed seed run stopped: ${(error as Error).message.split("\n")[0]}`];
       }
       const overlaps = server?.overlaps ?? [];
-      return { passed: why.length === 0 && overlaps.length === 0, failedSeed: why.length > 0, why: [...why, ...overlaps.slice(0, 3)], passedAlone: new Set<LegalVariant>() };
+      return { passed: why.length === 0 && overlaps.length === 0, failedSeed: why.length > 0 && overlaps.length === 0, why: [...why, ...overlaps.slice(0, 3)], passedAlone: new Set<LegalVariant>() };
     })();
     composedSeeds.set(group, outcome);
   }
