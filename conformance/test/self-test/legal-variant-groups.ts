@@ -8,12 +8,14 @@
  * Grouping rule (`conflicts`, `composeGroups`): two variants share a composed server only when
  * they need the same run (plan, exhaust stage) and none of their sites conflict. A site is where
  * a variant acts: an operation's request, a member or header of one documented response, a
- * whole response (its status, body, media type), or a whole operation (a variant that answers
- * some of its requests itself, a behaviour, a webhook). Sites come from the variant's markings
+ * member wherever a record carries it (a server giving the client's value back), a whole
+ * response (its status, body, media type), or a whole operation (a variant that answers some
+ * of its requests itself, a behaviour, a webhook). Sites come from the variant's markings
  * (`sitesOf`), or from the variant itself when its handler reaches further (`LegalVariant.sites`).
  * Two sites conflict on the same operation (or any, `*`) of a family when either is the whole
  * operation, when both are its request, or when both are the same response (status) and either
- * is the whole response or their members are the same or one holds the other.
+ * is the whole response or their members are the same or one holds the other (a member wherever
+ * a record carries it: any body path through its name).
  *
  * The rule is checked at run time too (`startComposedVariants`): every exchange records what
  * each member changed in it (the request, the status, a header, a body member; or that it
