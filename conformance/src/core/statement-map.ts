@@ -8,7 +8,7 @@
  * exchanges). Descriptions are never evidence: a statement encoded only in prose maps to no
  * response check (behaviour scenarios name such statements themselves).
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import type { EncodingCheck } from "@payment-collection/contract/encoding/index.ts";
 import { checksFor, loadStatements, STATEMENTS_PATH, type Statement } from "@payment-collection/contract/statements.ts";
 import { schemasReachedBy, type FamilyContract, type FamilyId } from "@payment-collection/contract/model/index.ts";
@@ -20,15 +20,28 @@ export interface Catalogue {
   problems: string[];
 }
 
+/**
+ * Reading and validating the catalogue takes a noticeable part of a second, and every run (and
+ * the traffic proxy) reads it: the statements are kept per file version (path, modification
+ * time, size), and each caller gets its own lists over them.
+ */
+const loaded = new Map<string, { statements: Statement[]; problems: string[] }>();
+
 /** Loads the catalogue; a missing or malformed one yields an empty catalogue and a problem. */
 export function loadCatalogue(path: string = STATEMENTS_PATH): Catalogue {
   if (!existsSync(path)) return { statements: [], byId: new Map(), problems: [`statement catalogue ${path} not found`] };
-  try {
-    const statements = loadStatements(path);
-    return { statements, byId: new Map(statements.map((s) => [s.id, s])), problems: [] };
-  } catch (error) {
-    return { statements: [], byId: new Map(), problems: [(error as Error).message.split("\n").slice(0, 5).join("\n")] };
+  const { mtimeMs, size } = statSync(path);
+  const version = `${path}@${mtimeMs}:${size}`;
+  let entry = loaded.get(version);
+  if (!entry) {
+    try {
+      entry = { statements: loadStatements(path), problems: [] };
+    } catch (error) {
+      entry = { statements: [], problems: [(error as Error).message.split("\n").slice(0, 5).join("\n")] };
+    }
+    loaded.set(version, entry);
   }
+  return { statements: [...entry.statements], byId: new Map(entry.statements.map((s) => [s.id, s])), problems: [...entry.problems] };
 }
 
 /** What a check targets, as far as statements are concerned. */

@@ -124,14 +124,18 @@ interface DreddInstance {
  * Parsing a document takes Dredd a few seconds, and a run parses each document twice (main
  * and rate-limit stage); tests run many suites. The parsed transactions are kept per document
  * (and modification time) and each run gets its own copy, since Dredd changes them in place.
+ *
+ * The copy keeps only what Dredd reads after parsing (location, media type, annotations,
+ * transactions): Dredd stores the descriptions in its configuration and deep-clones that for
+ * the hooks, and the parse tree and document text made that clone most of a short run's time.
  */
 const parsedDocuments = new Map<string, ParsedDescription[]>();
 
 function reuseParsedDocument(dredd: DreddInstance, document: string): void {
   const key = `${document}@${statSync(document).mtimeMs}`;
   const parse = dredd.prepareAPIdescriptions.bind(dredd);
-  const copy = (list: ParsedDescription[]) =>
-    list.map((d) => ({ ...d, annotations: [], transactions: JSON.parse(JSON.stringify(d.transactions)) as unknown[] }));
+  const copy = (list: ParsedDescription[]): ParsedDescription[] =>
+    list.map((d) => ({ location: d.location, mediaType: d.mediaType, annotations: [], transactions: JSON.parse(JSON.stringify(d.transactions)) as unknown[] }));
   dredd.prepareAPIdescriptions = (cb) => {
     const cached = parsedDocuments.get(key);
     if (cached) {
@@ -139,8 +143,10 @@ function reuseParsedDocument(dredd: DreddInstance, document: string): void {
       return;
     }
     parse((error, descriptions) => {
-      if (!error && descriptions) parsedDocuments.set(key, copy(descriptions));
-      cb(error, descriptions);
+      if (error || !descriptions) return cb(error, descriptions);
+      // The parser's warnings and errors are reported as Dredd does, on this first parse only.
+      parsedDocuments.set(key, copy(descriptions));
+      cb(null, copy(descriptions).map((d, i) => ({ ...d, annotations: descriptions[i]!.annotations })));
     });
   };
 }

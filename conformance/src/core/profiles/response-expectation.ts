@@ -61,6 +61,21 @@ function statusRuleFor(response: ContractResponse, relaxed: boolean): StatusRule
  * that seed never holds a decision against a server.
  */
 export function responseExpectation(op: ContractOperation, status: string, profile: Profile, options: { code?: string } = {}): ResponseExpectation {
+  const key = `${status} ${profile} ${options.code ?? ""}`;
+  let ofOperation = remembered.get(op);
+  if (!ofOperation) remembered.set(op, (ofOperation = new Map()));
+  let expectation = ofOperation.get(key);
+  if (!expectation) ofOperation.set(key, (expectation = makeExpectation(op, status, profile, options)));
+  return expectation;
+}
+
+/**
+ * Expectations per operation of the (cached) contract model: each run would otherwise make its
+ * schemas anew, and ajv compiles a validator per schema object. Callers only read them.
+ */
+const remembered = new WeakMap<ContractOperation, Map<string, ResponseExpectation>>();
+
+function makeExpectation(op: ContractOperation, status: string, profile: Profile, options: { code?: string }): ResponseExpectation {
   const response = op.responses.find((r) => r.status === status);
   if (!response) throw new Error(`${op.operationId}: no documented ${status} response`);
   const aspect = (name: DecidedAspect): ContractElement => ({ kind: "response", response, aspect: name, code: options.code });
