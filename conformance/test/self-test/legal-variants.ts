@@ -144,6 +144,12 @@ function operationOf(request: Exchange): { family: FamilyId; op: ContractOperati
   return { family, op, pathParams: match.pathParams };
 }
 
+/** The family and operation of a request (`(other paths)` for a path no operation has). */
+export function operationAt(request: Exchange): { family: FamilyId; operation: string } {
+  const found = operationOf(request);
+  return found ? { family: found.family, operation: found.op.operationId } : { family: familyOfPath(request.path), operation: "(other paths)" };
+}
+
 export const parseJson = (text: string): unknown => {
   try {
     return JSON.parse(text) as unknown;
@@ -250,6 +256,27 @@ export interface LegalVariant {
    * it); undefined when full must fail the variant.
    */
   unobservable?: string;
+  /** It answers some requests of its operations itself (a refusal): it owns those operations whole. */
+  answersItself?: boolean;
+  /**
+   * Where it acts, when its handler reaches beyond its markings (legal-variant-groups.ts): given
+   * the sites of its markings, its own.
+   */
+  sites?: (ofMarkings: Site[], markings: Marking[]) => Site[];
+}
+
+/**
+ * Where a variant acts, for composing variants (legal-variant-groups.ts): an operation (`*`: any
+ * of the family; `(other paths)`: paths no operation has) and its request, one of its responses
+ * (`status`, `*` any) at a `part` (`body:<member path>`, `header:<name>`, `body-member:<name>`
+ * wherever a record carries it, `*` the whole response), or the whole operation.
+ */
+export interface Site {
+  family: FamilyId;
+  operation: string;
+  side: "request" | "response" | "operation";
+  status?: string;
+  part?: string;
 }
 
 export interface VariantGenerator {
@@ -446,6 +473,17 @@ function acceptsBeyond(ms: Marking[]): Handler {
     return restored.size > 0 ? editReply(reply, restore) : reply;
   };
 }
+
+/**
+ * Where an `acceptsBeyond` server acts besides the requests of its operations: it gives the
+ * client's value back in every record that carries the member, whatever the operation.
+ */
+const givesValuesBack: Partial<LegalVariant> = {
+  sites: (ofMarkings, ms) => [
+    ...ofMarkings,
+    ...ms.filter((m) => m.place === "request" && m.path.length === 1).map((m) => ({ family: m.family, operation: "*", side: "response" as const, status: "*", part: `body-member:${m.path[0]}` })),
+  ],
+};
 
 /** When the client leaves a member with a decided default out, the server uses another value. */
 function otherDefaults(ms: Marking[]): Handler {
@@ -712,6 +750,22 @@ function crossTenant403(ms: Marking[]): Handler {
   };
 }
 
+/** The path segments of the resources whose id form is decided (the segment before the id parameter). */
+function idResources(ms: Marking[]): Set<string> {
+  return new Set(ms.map((m) => {
+    const op = loadFamilyContract(m.family).operations.find((o) => o.operationId === m.operationId)!;
+    const segments = op.path.split("/");
+    return segments[segments.indexOf(`{${m.name}}`) - 1]!;
+  }));
+}
+const onAnyResource = (resources: Set<string>, path: string) => path.split("/").some((segment) => resources.has(segment));
+
+/** The operations on the resources whose id form is decided: those the re-encoding reaches. */
+function idFormOperations(ms: Marking[]): Array<{ family: FamilyId; operationId: string }> {
+  const resources = idResources(ms);
+  return familiesOf(ms).flatMap((family) => loadFamilyContract(family).operations.filter((o) => onAnyResource(resources, o.path)).map((o) => ({ family, operationId: o.operationId })));
+}
+
 /**
  * Ids of the records whose id form is decided, re-encoded by the proxy in both directions: in
  * every reply of an operation on that resource, and in every request path that names one.
@@ -719,12 +773,8 @@ function crossTenant403(ms: Marking[]): Handler {
 function otherIdForm(ms: Marking[]): Handler {
   const encode = (id: string) => `x${Buffer.from(id, "utf8").toString("hex")}`;
   const decode = (id: string) => (/^x(?:[0-9a-f]{2})+$/.test(id) ? Buffer.from(id.slice(1), "hex").toString("utf8") : id);
-  const resources = new Set(ms.map((m) => {
-    const op = loadFamilyContract(m.family).operations.find((o) => o.operationId === m.operationId)!;
-    const segments = op.path.split("/");
-    return segments[segments.indexOf(`{${m.name}}`) - 1]!;
-  }));
-  const onResource = (path: string) => path.split("/").some((segment) => resources.has(segment));
+  const resources = idResources(ms);
+  const onResource = (path: string) => onAnyResource(resources, path);
   return async (request, forward) => {
     const found = operationOf(request);
     if (!found || !onResource(found.op.path)) return forward(request);
@@ -767,16 +817,16 @@ const REQUEST_FORM_KINDS = kindsAt(["pattern", "format", "enum", "type", "x-doma
 export const GENERATORS: VariantGenerator[] = [
   {
     kinds: kindsAt([...BOUND_KINDS, "enum"], ["request", "parameter"]),
-    make: (all) => variant(all.filter((m) => m.kind !== "enum@parameter"), kindsAt([...BOUND_KINDS, "enum"], ["request", "parameter"]), "narrower-bounds", "refuses values inside the contract's bounds but outside narrower ones, and decided enum values the document does not name, with the operation's documented 400", refusesNarrower),
+    make: (all) => variant(all.filter((m) => m.kind !== "enum@parameter"), kindsAt([...BOUND_KINDS, "enum"], ["request", "parameter"]), "narrower-bounds", "refuses values inside the contract's bounds but outside narrower ones, and decided enum values the document does not name, with the operation's documented 400", refusesNarrower, { answersItself: true }),
   },
   {
     // A bound of a response or webhook member is decided where the member echoes an input (D45):
     // the wider-bounds server gives the client's longer value back there too.
     kinds: [...kindsAt(BOUND_KINDS, ["request", "parameter", "response", "webhook"]), ...REQUEST_FORM_KINDS, "required@request", "element@request"],
     make: (all) => [
-      ...variant(all, kindsAt(BOUND_KINDS, ["request", "parameter"]), "wider-bounds", "accepts values beyond the contract's bounds (mapped into range before forwarding, the client's value given back)", acceptsBeyond),
-      ...variant(all, REQUEST_FORM_KINDS, "request-other-forms-accepted", "accepts request values of another form, type or enum value (mapped to a legal one before forwarding, the client's value given back)", acceptsBeyond),
-      ...variant(all.filter((m) => m.kind === "required@request" || (m.kind === "element@request" && m.path.length === 0)), ["required@request", "element@request"], "request-absence-accepted", "accepts a request without the members the contract requires by decision (the proxy fills them before forwarding)", acceptsBeyond),
+      ...variant(all, kindsAt(BOUND_KINDS, ["request", "parameter"]), "wider-bounds", "accepts values beyond the contract's bounds (mapped into range before forwarding, the client's value given back)", acceptsBeyond, givesValuesBack),
+      ...variant(all, REQUEST_FORM_KINDS, "request-other-forms-accepted", "accepts request values of another form, type or enum value (mapped to a legal one before forwarding, the client's value given back)", acceptsBeyond, givesValuesBack),
+      ...variant(all.filter((m) => m.kind === "required@request" || (m.kind === "element@request" && m.path.length === 0)), ["required@request", "element@request"], "request-absence-accepted", "accepts a request without the members the contract requires by decision (the proxy fills them before forwarding)", acceptsBeyond, givesValuesBack),
     ],
   },
   { kinds: ["default@request", "default@parameter"], make: (all) => variant(all, ["default@request", "default@parameter"], "other-defaults", "uses another default when the member or parameter is left out", otherDefaults) },
@@ -785,7 +835,7 @@ export const GENERATORS: VariantGenerator[] = [
     // A header the document's header table names applies to every request of the family: kept.
     make: (all) => variant(all.filter((m) => (m.kind === "element@parameter" && !(m.parameterIn === "header" && isDocumentWord(m.name))) || (m.kind === "element@request" && m.path.length > 0)), ["element@request", "element@parameter"], "decided-input-ignored", "does not know the request members and parameters the project added: drops them", ignoresDecidedInput),
   },
-  { kinds: ["nullable@request"], make: (all) => variant(all, ["nullable@request"], "request-null-refused", "refuses null where the contract accepts it (absence or a value only)", refusesNull) },
+  { kinds: ["nullable@request"], make: (all) => variant(all, ["nullable@request"], "request-null-refused", "refuses null where the contract accepts it (absence or a value only)", refusesNull, { answersItself: true }) },
   {
     kinds: ["required@response"],
     make: (all) =>
@@ -853,8 +903,21 @@ export const GENERATORS: VariantGenerator[] = [
   },
   { kinds: ["content-type@responses"], make: (all) => variant(all, ["content-type@responses"], "other-media-types", "answers another JSON media type", (mine) => rewriteResponses(mine, otherMediaType)) },
   { kinds: ["body@responses"], make: (all) => variant(all, ["body@responses"], "other-bodies", "answers another JSON body (an error keeps the document's code)", (mine) => rewriteResponses(mine, otherBody)) },
-  { kinds: ["type@parameter"], make: (all) => variant(all.filter((m) => m.parameterIn === "path"), ["type@parameter"], "other-id-form", "gives its records ids of another form (re-encoded consistently in both directions)", otherIdForm) },
-  { kinds: ["behaviour:D09"], make: (all) => variant(all, ["behaviour:D09"], "family-a-no-rate-limits", "applies no rate limits to family A (never a 429, no limit headers)", () => noLimitsOn("family-a")) },
+  {
+    kinds: ["type@parameter"],
+    make: (all) =>
+      variant(all.filter((m) => m.parameterIn === "path"), ["type@parameter"], "other-id-form", "gives its records ids of another form (re-encoded consistently in both directions)", otherIdForm, {
+        // Every operation on those records: the ids are re-encoded in all of them.
+        sites: (_, ms) => idFormOperations(ms).map((o) => ({ family: o.family, operation: o.operationId, side: "operation" })),
+      }),
+  },
+  {
+    kinds: ["behaviour:D09"],
+    make: (all) =>
+      variant(all, ["behaviour:D09"], "family-a-no-rate-limits", "applies no rate limits to family A (never a 429, no limit headers)", () => noLimitsOn("family-a"), {
+        sites: () => [{ family: "family-a", operation: "*", side: "operation" }],
+      }),
+  },
   {
     kinds: ["behaviour:D13"],
     make: (all) =>
@@ -862,23 +925,42 @@ export const GENERATORS: VariantGenerator[] = [
         adjustTarget: (target) => {
           target.familyB!.pathPrefix = { pix: OTHER_PREFIX, transactions: OTHER_PREFIX };
         },
+        // The new prefix's paths are no operation's for the others.
+        sites: (ofMarkings, ms) => [...ofMarkings, ...familiesOf(ms).map((family) => ({ family, operation: "(other paths)", side: "operation" as const }))],
       }),
   },
-  { kinds: ["behaviour:D39"], make: (all) => variant(all, ["behaviour:D39"], "other-unknown-path-answers", "answers 404 in a plain JSON body for unknown paths and wrong methods", () => otherUnknownAnswers) },
+  {
+    kinds: ["behaviour:D39"],
+    make: (all) =>
+      variant(all, ["behaviour:D39"], "other-unknown-path-answers", "answers 404 in a plain JSON body for unknown paths and wrong methods", () => otherUnknownAnswers, {
+        sites: () => FAMILIES.map((family) => ({ family, operation: "(other paths)", side: "operation" })),
+      }),
+  },
   {
     kinds: ["behaviour:D41"],
     make: (all) =>
       variant(all, ["behaviour:D41"], "scope-refused-401", "refuses a family B key that lacks a scope with 401", () => scopeRefusedWith401, {
         unobservable: "no operation of the contract requires a family B scope, so no run provokes the refusal (D41 itself says so)",
+        sites: () => [{ family: "family-b", operation: "*", side: "response", status: "403", part: "*" }],
       }),
   },
   {
     kinds: WEBHOOK_KINDS,
     make: (all) =>
-      variant(all.filter((m) => m.place === "webhook" || m.kind === "behaviour:D26"), WEBHOOK_KINDS, "other-webhooks", "sends its events in another JSON shape, once, without retries", () => otherWebhooks, { companion: otherWebhookRelay }),
+      variant(all.filter((m) => m.place === "webhook" || m.kind === "behaviour:D26"), WEBHOOK_KINDS, "other-webhooks", "sends its events in another JSON shape, once, without retries", () => otherWebhooks, {
+        companion: otherWebhookRelay,
+        // Besides the events: the requests that name a webhook URL, the replies that give it back.
+        sites: (_, ms) => familiesOf(ms).map((family) => ({ family, operation: "*", side: "operation" })),
+      }),
   },
   { kinds: ["behaviour:D36"], make: (all) => variant(all, ["behaviour:D36"], "idempotency-keys-per-account", "scopes idempotency keys per account: two API keys of one account share a key space", keysScopedPerAccount) },
-  { kinds: ["behaviour:D38"], make: (all) => variant(all.filter((m) => m.family === "family-a"), ["behaviour:D38"], "live-keys-refused-403", "refuses live keys with 403 instead of 401", () => liveKeysRefusedWith403) },
+  {
+    kinds: ["behaviour:D38"],
+    make: (all) =>
+      variant(all.filter((m) => m.family === "family-a"), ["behaviour:D38"], "live-keys-refused-403", "refuses live keys with 403 instead of 401", () => liveKeysRefusedWith403, {
+        sites: () => [{ family: "family-a", operation: "*", side: "response", status: "401", part: "*" }],
+      }),
+  },
 ];
 
 /** Every variant the contract's markings call for. */
