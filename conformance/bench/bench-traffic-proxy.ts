@@ -8,8 +8,9 @@
  *    >= 0.5) and proxy/Prism (target >= 5), and the CPU time each process spends per request;
  * 2. added latency: open loop at 200 requests/s, p99 direct and through the proxy; the
  *    difference (target <= 2 ms);
- * 3. memory: BENCH_EXCHANGES exchanges (default 100,000) through the proxy, its resident memory
- *    sampled every tenth (target: flat once warm);
+ * 3. memory: a proxy of its own under a 64 MiB heap limit, its rules' memories filled first
+ *    (4 x MEMORY exchanges: MEMORY creations), then BENCH_EXCHANGES exchanges (default 100,000),
+ *    its resident memory sampled every tenth (target: flat);
  * 4. a HAR file of BENCH_HAR_MB megabytes (default 200; 0 skips it), made of recorded exchanges
  *    with the sandbox, checked by `payment-collection traffic check` under a 64 MiB heap limit:
  *    its time and peak memory.
@@ -27,6 +28,7 @@ import { createInterface } from "node:readline";
 import { createKeyRing } from "@payment-collection/sandbox/keys.ts";
 import { SANDBOX_NODE_FLAGS } from "@payment-collection/sandbox/node-flags.ts";
 import { cpuMicros, groupCpuMicros } from "../../sandbox/bench/common.ts";
+import { MEMORY } from "../src/traffic/memory.ts";
 import { prismEntry, startPrism, type RunningPrism } from "../src/mock/prism.ts";
 
 if (process.argv.includes("--help") || process.argv.includes("-h")) {
@@ -34,8 +36,8 @@ if (process.argv.includes("--help") || process.argv.includes("-h")) {
 
 Benchmarks the validating proxy in front of the sandbox: throughput and CPU per request direct,
 through the proxy and through Prism's proxy mode (when Prism is installed), added p99 latency at
-200 requests/s, resident memory over BENCH_EXCHANGES exchanges, and a BENCH_HAR_MB-megabyte HAR
-check under a 64 MiB heap limit. Settings (environment): BENCH_CONNECTIONS (default 20),
+200 requests/s, resident memory over BENCH_EXCHANGES exchanges (a proxy under a 64 MiB heap
+limit, warmed up first), and a BENCH_HAR_MB-megabyte HAR check under a 64 MiB heap limit. Settings (environment): BENCH_CONNECTIONS (default 20),
 BENCH_DURATION (seconds per throughput run, default 5), BENCH_ROUNDS (default 3),
 BENCH_EXCHANGES (default 100000), BENCH_HAR_MB (default 200; 0 skips it), PROF=1 (the proxy
 writes a CPU profile to /tmp/proxyprof). Prints its figures and exits 0.`);
@@ -112,6 +114,15 @@ async function closedLoop(base: string, ids: string[], seconds: number): Promise
     }),
   );
   return done / seconds;
+}
+
+/** `count` exchanges of the mix, CONNECTIONS at a time. */
+async function drive(base: string, ids: string[], count: number): Promise<void> {
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async (_, lane) => {
+      for (let i = lane; i < count; i += CONNECTIONS) await send(base, ids);
+    }),
+  );
 }
 
 async function openLoop(base: string, ids: string[], seconds: number): Promise<number[]> {
@@ -207,19 +218,21 @@ async function harCheck(base: string): Promise<void> {
 async function main(): Promise<void> {
   const sandbox = await spawned([...SANDBOX_NODE_FLAGS, "--import", "tsx", join(ROOT, "sandbox/src/cli.ts"), "--port", "0", "--plan", "generous", "--json"], /"url":"([^"]+)"/, "stdout");
   const direct = sandbox.match[1]!;
-  const proxy = await spawned(
-    [...(process.env.PROF ? ["--cpu-prof", "--cpu-prof-dir=/tmp/proxyprof"] : []), join(ROOT, "cli/bin/payment-collection.js"), "proxy", "--family-a-upstream", direct, "--family-b-upstream", direct, "--port", "0"],
-    /listening on (\S+)/,
-    "stderr",
-  );
-  const proxied = proxy.match[1]!;
   let violations = 0;
   const examples: string[] = [];
-  createInterface({ input: proxy.child.stderr! }).on("line", (line) => {
-    if (!line.startsWith("violation")) return;
-    violations += 1;
-    if (examples.length < 3) examples.push(line.split(" | ")[0]!);
-  });
+  /** A proxy in front of the sandbox, in its own process, its violations counted. */
+  const startProxy = async (nodeFlags: string[]) => {
+    const started = await spawned([...nodeFlags, join(ROOT, "cli/bin/payment-collection.js"), "proxy", "--family-a-upstream", direct, "--family-b-upstream", direct, "--port", "0"], /listening on (\S+)/, "stderr");
+    createInterface({ input: started.child.stderr! }).on("line", (line) => {
+      if (!line.startsWith("violation")) return;
+      violations += 1;
+      if (examples.length < 3) examples.push(line.split(" | ")[0]!);
+    });
+    return { child: started.child, url: started.match[1]! };
+  };
+  const proxy = await startProxy(process.env.PROF ? ["--cpu-prof", "--cpu-prof-dir=/tmp/proxyprof"] : []);
+  const proxied = proxy.url;
+  let bounded: Awaited<ReturnType<typeof startProxy>> | undefined;
   try {
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) {
@@ -255,23 +268,26 @@ async function main(): Promise<void> {
     const proxiedP99 = p99(await openLoop(proxied, ids, DURATION));
     console.log(`latency at ${RATE} req/s (open loop, ${DURATION} s each): p99 direct ${fmt(directP99, 2)} ms, through the proxy ${fmt(proxiedP99, 2)} ms, added ${fmt(proxiedP99 - directP99, 2)} ms (target <= 2 ms)`);
 
-    const samples: string[] = [];
+    // Memory: a proxy of its own under a 64 MiB heap limit (one whose state grew with the
+    // exchanges would run out of it), its rules' memories first filled (MEMORY creations).
+    bounded = await startProxy(["--max-old-space-size=64"]);
+    const warmUp = 4 * MEMORY;
+    await drive(bounded.url, ids, warmUp);
+    const samples: number[] = [];
     const batch = Math.max(1, Math.floor(EXCHANGES / 10));
-    for (let sent = 0; sent < EXCHANGES; ) {
-      const end = Math.min(EXCHANGES, sent + batch);
-      await Promise.all(
-        Array.from({ length: CONNECTIONS }, async (_, lane) => {
-          for (let i = sent + lane; i < end; i += CONNECTIONS) await send(proxied, ids);
-        }),
-      );
-      sent = end;
-      samples.push(`${fmt(sent)}: ${fmt(rssMiB(proxy.child.pid!), 1)}`);
+    for (let sent = 0; sent < EXCHANGES; sent += batch) {
+      await drive(bounded.url, ids, Math.min(batch, EXCHANGES - sent));
+      samples.push(rssMiB(bounded.child.pid!));
     }
-    console.log(`proxy RSS (MiB) after each tenth of ${fmt(EXCHANGES)} exchanges: ${samples.join(", ")}`);
+    console.log(
+      `proxy RSS (MiB, 64 MiB heap limit, after ${fmt(warmUp)} warm-up exchanges) after each tenth of ${fmt(EXCHANGES)} exchanges: ${samples.map((rss) => fmt(rss, 1)).join(", ")} ` +
+        `(min ${fmt(Math.min(...samples), 1)}, max ${fmt(Math.max(...samples), 1)}; ${bounded.child.exitCode === null ? "still running" : `exited ${bounded.child.exitCode}`})`,
+    );
     console.log(`violations the proxy printed: ${violations} (the sandbox is the correct server: expected 0)${examples.map((line) => `\n  ${line}`).join("")}`);
     console.log(`statuses seen: ${JSON.stringify(statuses)}`);
     if (HAR_MB > 0) await harCheck(direct);
   } finally {
+    if (bounded) await stop(bounded.child);
     await stop(proxy.child);
     await stop(sandbox.child);
     agent.destroy();
