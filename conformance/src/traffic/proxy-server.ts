@@ -4,7 +4,8 @@
  * engine. The checks run after the response has been passed on, so they add no wait to it; a
  * body over the limit passes through whole but is not kept (counted "not validated: too large").
  * An upstream that cannot be reached gets a 502 with a JSON body saying so, recorded as an
- * upstream fault: nothing is ever answered in the upstream's place.
+ * upstream fault: nothing is ever answered in the upstream's place. A client that goes away
+ * before the answer ends the request to the upstream too; its exchange counts as unanswered.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
@@ -154,9 +155,12 @@ export async function startTrafficProxy(options: ProxyOptions): Promise<RunningP
       req.on("data", (chunk: Buffer) => requestTap.add(chunk));
     } else req.resume();
     let abort: ((reason?: Error) => void) | undefined;
+    let clientGone = false;
     // A client that goes away ends the exchange with the upstream too.
     res.once("close", () => {
-      if (!res.writableFinished) abort?.(new Error("the client closed the connection"));
+      if (res.writableFinished) return;
+      clientGone = true;
+      abort?.(new Error("the client closed the connection"));
     });
     const handler: Dispatcher.DispatchHandler = {
       onConnect: (abortRequest) => {
@@ -183,6 +187,15 @@ export async function startTrafficProxy(options: ProxyOptions): Promise<RunningP
       },
       onError: (error) => {
         if (done) return;
+        if (clientGone) {
+          // No fault of the upstream, and no answer to check: counted as unanswered.
+          done = true;
+          setImmediate(() => {
+            options.engine.unanswered();
+            handled += 1;
+          });
+          return;
+        }
         if (res.headersSent) {
           res.destroy(error);
           finish(`the upstream broke off its answer: ${error.message}`);

@@ -142,6 +142,24 @@ describe("the validating proxy", () => {
     expect(answer.rawHeaders).toEqual(expect.arrayContaining(["X-Mixed-Case", "Kept"]));
   });
 
+  it("counts an exchange the client left before the answer as unanswered, not as an upstream fault", async () => {
+    const slow: Server = createServer((req, res) => {
+      req.resume();
+      setTimeout(() => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(health());
+      }, 300);
+    });
+    await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
+    cleanups.push(() => new Promise((resolve) => { slow.closeAllConnections(); slow.close(() => resolve()); }));
+    const { url, settled } = await proxyTo({ "family-b": `http://127.0.0.1:${(slow.address() as { port: number }).port}` });
+    await expect(fetch(`${url}/sdk/status/health`, { headers: { "X-API-Key": "pk_test_abc" }, signal: AbortSignal.timeout(50) })).rejects.toThrow();
+    const summary = await settled(1);
+    expect(summary.upstreamFaults).toBe(0);
+    expect(summary.notValidated.noResponse).toBe(1);
+    expect(summary.violations).toEqual([]);
+  });
+
   it("flags a server that breaks a statement, and passes its answer on unchanged", async () => {
     const wrong = health("v2");
     const { url, settled } = await proxyTo({ "family-b": await upstream(() => ({ status: 200, headers: { "content-type": "application/json", "x-extra": "kept" }, body: wrong })) });
