@@ -3,18 +3,22 @@
  * in its own process, the load from this one:
  *
  * 1. throughput: closed loop (BENCH_CONNECTIONS at once, BENCH_DURATION seconds), direct to the
- *    sandbox and through the proxy; the ratio (target >= 0.5);
- * 2. added latency: open loop at 200 requests/s, p99 direct and through the proxy; the
- *    difference (target <= 2 ms);
- * 3. memory: BENCH_EXCHANGES exchanges (default 100,000) through the proxy, its resident memory
- *    sampled every tenth (target: flat once warm);
+ *    sandbox, through the proxy, and through Prism's proxy mode (`prism proxy`, the family A
+ *    document, same sandbox), BENCH_ROUNDS rounds in turn; the ratios proxy/direct (target
+ *    >= 0.5) and proxy/Prism (target >= 5), and the CPU time each process spends per request;
+ * 2. added latency: open loop at 200 requests/s, p99 direct and through the proxy, BENCH_ROUNDS
+ *    rounds in turn; the difference (target <= 2 ms);
+ * 3. memory: a proxy of its own under a 64 MiB heap limit, its rules' memories filled first
+ *    (BENCH_WARMUP_EXCHANGES, default 4 x MEMORY = 40,000: MEMORY creations), then
+ *    BENCH_EXCHANGES exchanges (default 100,000), its resident memory sampled every tenth
+ *    (target: flat);
  * 4. a HAR file of BENCH_HAR_MB megabytes (default 200; 0 skips it), made of recorded exchanges
  *    with the sandbox, checked by `payment-collection traffic check` under a 64 MiB heap limit:
  *    its time and peak memory.
  *
  * The load mixes GET /v1/charges/{id}, GET /sdk/status/health and POST /v1/charges (a fresh
  * Idempotency-Key each). Run: `npm run bench:traffic`. The figures depend on the machine and on
- * what else runs on it.
+ * what else runs on it: the ratios, measured in one run, are what to compare.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync, closeSync } from "node:fs";
@@ -24,15 +28,22 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { createKeyRing } from "@payment-collection/sandbox/keys.ts";
 import { SANDBOX_NODE_FLAGS } from "@payment-collection/sandbox/node-flags.ts";
+import { cpuMicros, groupCpuMicros } from "../../sandbox/bench/common.ts";
+import { MEMORY } from "../src/traffic/memory.ts";
+import { prismEntry, startPrism, type RunningPrism } from "../src/mock/prism.ts";
 
 if (process.argv.includes("--help") || process.argv.includes("-h")) {
   console.log(`usage: npm run bench:traffic
 
-Benchmarks the validating proxy in front of the sandbox: throughput direct and through the proxy,
-added p99 latency at 200 requests/s, resident memory over BENCH_EXCHANGES exchanges, and a
-BENCH_HAR_MB-megabyte HAR check under a 64 MiB heap limit. Settings (environment):
-BENCH_CONNECTIONS, BENCH_DURATION (seconds), BENCH_EXCHANGES (default 100000), BENCH_HAR_MB
-(default 200; 0 skips it). Prints its figures and exits 0.`);
+Benchmarks the validating proxy in front of the sandbox: throughput and CPU per request direct,
+through the proxy and through Prism's proxy mode (when Prism is installed), added p99 latency at
+200 requests/s, resident memory over BENCH_EXCHANGES exchanges (a proxy under a 64 MiB heap
+limit, warmed up first), and a BENCH_HAR_MB-megabyte HAR check under a 64 MiB heap limit.
+Settings (environment): BENCH_CONNECTIONS (default 20), BENCH_DURATION (seconds per throughput
+run, default 5), BENCH_ROUNDS (default 3), BENCH_EXCHANGES (default 100000),
+BENCH_WARMUP_EXCHANGES (before the memory is sampled, default 40000), BENCH_HAR_MB (default 200;
+0 skips it), PROF=1 (the proxy writes a CPU profile to /tmp/proxyprof). Prints its figures and
+exits 0.`);
   process.exit(0);
 }
 
@@ -40,6 +51,9 @@ BENCH_CONNECTIONS, BENCH_DURATION (seconds), BENCH_EXCHANGES (default 100000), B
 const ROOT = new URL("../..", import.meta.url).pathname;
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Exchanges before the memory is sampled: 4 x MEMORY fill the rules' memories (one creation in four). */
+const WARM_UP = Number(process.env.BENCH_WARMUP_EXCHANGES ?? 4 * MEMORY);
 const EXCHANGES = Number(process.env.BENCH_EXCHANGES ?? 100_000);
 const RATE = 200;
 const HAR_MB = Number(process.env.BENCH_HAR_MB ?? 200);
@@ -88,7 +102,7 @@ function send(base: string, ids: string[]): Promise<number> {
       statuses[`${options.method} ${kind} ${res.statusCode}`] = (statuses[`${options.method} ${kind} ${res.statusCode}`] ?? 0) + 1;
       res.once("end", () => (res.statusCode! >= 500 ? reject(new Error(`${options.method} ${options.path}: ${res.statusCode}`)) : resolve(Number(process.hrtime.bigint() - started) / 1e6)));
     });
-    req.once("error", reject);
+    req.once("error", (error) => reject(new Error(`${options.method} ${base}${options.path}: ${error.message}`)));
     req.end(options.body);
   });
 }
@@ -107,6 +121,15 @@ async function closedLoop(base: string, ids: string[], seconds: number): Promise
   return done / seconds;
 }
 
+/** `count` exchanges of the mix, CONNECTIONS at a time. */
+async function drive(base: string, ids: string[], count: number): Promise<void> {
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async (_, lane) => {
+      for (let i = lane; i < count; i += CONNECTIONS) await send(base, ids);
+    }),
+  );
+}
+
 async function openLoop(base: string, ids: string[], seconds: number): Promise<number[]> {
   const latencies: Promise<number>[] = [];
   const start = Date.now();
@@ -118,6 +141,32 @@ async function openLoop(base: string, ids: string[], seconds: number): Promise<n
   }
   return Promise.all(latencies);
 }
+
+/** CPU time of the load generator (this process) and of each server process, in µs. */
+type CpuReading = () => number;
+
+interface LoadRun {
+  rate: number;
+  /** µs of CPU per request: each process on the request's way, and the load generator. */
+  cpuPerRequest: Record<string, number>;
+}
+
+/** A closed-loop run with the CPU time each named process spent on it. */
+async function measured(base: string, ids: string[], processes: Record<string, CpuReading>): Promise<LoadRun> {
+  const readAll = (): Record<string, number> => {
+    const own = process.cpuUsage();
+    return { ...Object.fromEntries(Object.entries(processes).map(([name, read]) => [name, read()])), "load generator": own.user + own.system };
+  };
+  const before = readAll();
+  const rate = await closedLoop(base, ids, DURATION);
+  const after = readAll();
+  const requests = rate * DURATION;
+  return { rate, cpuPerRequest: Object.fromEntries(Object.keys(after).map((name) => [name, (after[name]! - before[name]!) / requests])) };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const spread = (values: number[], digits = 0) => `median ${fmt(median(values), digits)} (${values.map((v) => fmt(v, digits)).join(", ")})`;
+const cpuLine = (runs: LoadRun[]) => Object.keys(runs[0]!.cpuPerRequest).map((name) => `${name} ${fmt(median(runs.map((r) => r.cpuPerRequest[name]!)))} µs`).join(", ");
 
 const p99 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length * 0.99)]!;
 const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
@@ -174,52 +223,86 @@ async function harCheck(base: string): Promise<void> {
 async function main(): Promise<void> {
   const sandbox = await spawned([...SANDBOX_NODE_FLAGS, "--import", "tsx", join(ROOT, "sandbox/src/cli.ts"), "--port", "0", "--plan", "generous", "--json"], /"url":"([^"]+)"/, "stdout");
   const direct = sandbox.match[1]!;
-  const proxy = await spawned(
-    [...(process.env.PROF ? ["--cpu-prof", "--cpu-prof-dir=/tmp/proxyprof"] : []), join(ROOT, "cli/bin/payment-collection.js"), "proxy", "--family-a-upstream", direct, "--family-b-upstream", direct, "--port", "0"],
-    /listening on (\S+)/,
-    "stderr",
-  );
-  const proxied = proxy.match[1]!;
   let violations = 0;
   const examples: string[] = [];
-  createInterface({ input: proxy.child.stderr! }).on("line", (line) => {
-    if (!line.startsWith("violation")) return;
-    violations += 1;
-    if (examples.length < 3) examples.push(line.split(" | ")[0]!);
-  });
+  /** A proxy in front of the sandbox, in its own process, its violations counted. */
+  const startProxy = async (nodeFlags: string[]) => {
+    const started = await spawned([...nodeFlags, join(ROOT, "cli/bin/payment-collection.js"), "proxy", "--family-a-upstream", direct, "--family-b-upstream", direct, "--port", "0"], /listening on (\S+)/, "stderr");
+    createInterface({ input: started.child.stderr! }).on("line", (line) => {
+      if (!line.startsWith("violation")) {
+        // What a proxy says besides its violations (a failure) is shown as it comes.
+        if (!/listening on/.test(line)) console.error(`proxy: ${line}`);
+        return;
+      }
+      violations += 1;
+      if (examples.length < 3) examples.push(line.split(" | ")[0]!);
+    });
+    return { child: started.child, url: started.match[1]! };
+  };
+  const proxy = await startProxy(process.env.PROF ? ["--cpu-prof", "--cpu-prof-dir=/tmp/proxyprof"] : []);
+  const proxied = proxy.url;
+  let bounded: Awaited<ReturnType<typeof startProxy>> | undefined;
   try {
     const ids: string[] = [];
     for (let i = 0; i < 20; i++) {
       const res = await fetch(`${direct}/v1/charges`, { method: "POST", headers: { "x-api-key": keys.familyA.primary, "idempotency-key": `bench-seed-${process.pid}-${i}`, "content-type": "application/json" }, body: CHARGE_BODY });
       ids.push(((await res.json()) as { id: string }).id);
     }
-    await closedLoop(direct, ids, 1);
-    await closedLoop(proxied, ids, 1);
-    const directRate = await closedLoop(direct, ids, DURATION);
-    const proxiedRate = await closedLoop(proxied, ids, DURATION);
-    console.log(`throughput (${CONNECTIONS} connections, ${DURATION} s): direct ${fmt(directRate)} req/s, through the proxy ${fmt(proxiedRate)} req/s, ratio ${fmt(proxiedRate / directRate, 2)} (target >= 0.5)`);
-
-    const directP99 = p99(await openLoop(direct, ids, DURATION));
-    const proxiedP99 = p99(await openLoop(proxied, ids, DURATION));
-    console.log(`latency at ${RATE} req/s: p99 direct ${fmt(directP99, 2)} ms, through the proxy ${fmt(proxiedP99, 2)} ms, added ${fmt(proxiedP99 - directP99, 2)} ms (target <= 2 ms)`);
-
-    const samples: string[] = [];
-    const batch = Math.max(1, Math.floor(EXCHANGES / 10));
-    for (let sent = 0; sent < EXCHANGES; ) {
-      const end = Math.min(EXCHANGES, sent + batch);
-      await Promise.all(
-        Array.from({ length: CONNECTIONS }, async (_, lane) => {
-          for (let i = sent + lane; i < end; i += CONNECTIONS) await send(proxied, ids);
-        }),
-      );
-      sent = end;
-      samples.push(`${fmt(sent)}: ${fmt(rssMiB(proxy.child.pid!), 1)}`);
+    let prism: RunningPrism | undefined;
+    if (prismEntry()) {
+      // Prism validates the family A document (its proxy takes one); the family B requests pass it unchecked.
+      prism = await startPrism({ document: join(ROOT, "generated/openapi/3.1/family-a.yaml"), upstream: direct, verbosity: "error" });
+    } else console.log("Prism is not installed (an optional peer dependency): its proxy is not measured");
+    const sandboxCpu = () => cpuMicros(sandbox.child.pid!);
+    const targets: Array<{ label: string; base: string; processes: Record<string, CpuReading>; runs: LoadRun[] }> = [
+      { label: "direct", base: direct, processes: { sandbox: sandboxCpu }, runs: [] },
+      { label: "proxy", base: proxied, processes: { proxy: () => cpuMicros(proxy.child.pid!), sandbox: sandboxCpu }, runs: [] },
+      ...(prism ? [{ label: "Prism proxy", base: prism.url, processes: { prism: () => groupCpuMicros(prism.pid), sandbox: sandboxCpu }, runs: [] }] : []),
+    ];
+    try {
+      for (const target of targets) await closedLoop(target.base, ids, 1);
+      // Rounds in turn, so that a change of the machine's load falls on every target alike.
+      for (let round = 0; round < ROUNDS; round++) for (const target of targets) target.runs.push(await measured(target.base, ids, target.processes));
+    } finally {
+      await prism?.close();
     }
-    console.log(`proxy RSS (MiB) after each tenth of ${fmt(EXCHANGES)} exchanges: ${samples.join(", ")}`);
+    const rates = (label: string) => targets.find((t) => t.label === label)!.runs.map((r) => r.rate);
+    console.log(`throughput (${CONNECTIONS} connections, ${DURATION} s, ${ROUNDS} rounds; req/s):`);
+    for (const target of targets) console.log(`  ${target.label}: ${spread(target.runs.map((r) => r.rate))}; CPU per request: ${cpuLine(target.runs)}`);
+    const ratios = (of: string, to: string) => rates(of).map((rate, i) => rate / rates(to)[i]!);
+    console.log(`  proxy / direct: ${spread(ratios("proxy", "direct"), 2)} (target >= 0.5)`);
+    if (prism) console.log(`  proxy / Prism proxy: ${spread(ratios("proxy", "Prism proxy"), 1)} (target >= 5)`);
+
+    // In rounds too: the p99 of a few seconds is the machine's as much as the proxy's.
+    const directP99s: number[] = [];
+    const proxiedP99s: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      directP99s.push(p99(await openLoop(direct, ids, DURATION)));
+      proxiedP99s.push(p99(await openLoop(proxied, ids, DURATION)));
+    }
+    console.log(`latency at ${RATE} req/s (open loop, ${DURATION} s, ${ROUNDS} rounds; p99 in ms): direct ${spread(directP99s, 2)}, through the proxy ${spread(proxiedP99s, 2)}`);
+    console.log(`  added: ${spread(proxiedP99s.map((p, i) => p - directP99s[i]!), 2)} (target <= 2 ms)`);
+
+    // Memory: a proxy of its own under a 64 MiB heap limit (one whose state grew with the
+    // exchanges would run out of it), its rules' memories first filled (MEMORY creations).
+    bounded = await startProxy(["--max-old-space-size=64"]);
+    const warmUp = WARM_UP;
+    await drive(bounded.url, ids, warmUp);
+    const samples: number[] = [];
+    const batch = Math.max(1, Math.floor(EXCHANGES / 10));
+    for (let sent = 0; sent < EXCHANGES; sent += batch) {
+      await drive(bounded.url, ids, Math.min(batch, EXCHANGES - sent));
+      samples.push(rssMiB(bounded.child.pid!));
+    }
+    console.log(
+      `proxy RSS (MiB, 64 MiB heap limit, after ${fmt(warmUp)} warm-up exchanges) after each tenth of ${fmt(EXCHANGES)} exchanges: ${samples.map((rss) => fmt(rss, 1)).join(", ")} ` +
+        `(min ${fmt(Math.min(...samples), 1)}, max ${fmt(Math.max(...samples), 1)}; ${bounded.child.exitCode === null ? "still running" : `exited ${bounded.child.exitCode}`})`,
+    );
     console.log(`violations the proxy printed: ${violations} (the sandbox is the correct server: expected 0)${examples.map((line) => `\n  ${line}`).join("")}`);
     console.log(`statuses seen: ${JSON.stringify(statuses)}`);
     if (HAR_MB > 0) await harCheck(direct);
   } finally {
+    if (bounded) await stop(bounded.child);
     await stop(proxy.child);
     await stop(sandbox.child);
     agent.destroy();

@@ -1,5 +1,6 @@
 /**
- * Starts a Prism mock server (`prism mock`) of one OpenAPI document and hands back its URL.
+ * Starts a Prism mock server (`prism mock`) of one OpenAPI document and hands back its URL, or
+ * Prism's validating proxy (`prism proxy`) in front of a server when given `upstream`.
  *
  * Shared by the client tests and the `npm run mock` command: the API below is kept stable.
  *
@@ -27,6 +28,10 @@ export interface StartPrismOptions {
   dynamic?: boolean;
   /** Longest wait for Prism to answer, in milliseconds (default 30 000). */
   startTimeoutMs?: number;
+  /** Prism's proxy mode (`prism proxy`): validates the exchanges with this server instead of mocking it. */
+  upstream?: string;
+  /** Prism's log level (`-v`); its default, info, logs every request. */
+  verbosity?: "info" | "warn" | "error";
 }
 
 export interface RunningPrism {
@@ -120,7 +125,8 @@ async function waitUntilAnswering(url: string, child: ChildProcess, deadline: nu
 async function startOnce(options: Required<StartPrismOptions>, port: number): Promise<RunningPrism> {
   const entry = prismEntry();
   if (!entry) throw new Error(prismMissing());
-  const args = [entry, "mock", resolve(options.document), "--host", options.host, "--port", String(port)];
+  const mode = options.upstream ? ["proxy", resolve(options.document), options.upstream] : ["mock", resolve(options.document)];
+  const args = [entry, ...mode, "--host", options.host, "--port", String(port), "-v", options.verbosity];
   if (options.dynamic) args.push("--dynamic");
   const child = spawn(process.execPath, args, {
     cwd: dirname(entry),
@@ -157,6 +163,8 @@ export async function startPrism(options: StartPrismOptions): Promise<RunningPri
     port: 0,
     dynamic: false,
     startTimeoutMs: 30_000,
+    upstream: "",
+    verbosity: "info",
     ...options,
   };
   if (settings.port !== 0) return startOnce(settings, settings.port);

@@ -25,7 +25,7 @@ import type { CrossFinding, CrossRule, Naming } from "./attribution.ts";
 export type { CrossFinding, CrossRule };
 import type { TrafficExchange } from "./exchange.ts";
 import type { FamilyRoute } from "./routing.ts";
-import { remember } from "./memory.ts";
+import { Memory } from "./memory.ts";
 import { RateLimitWindows } from "./rate-limit-window.ts";
 
 
@@ -65,12 +65,12 @@ function merged(base: unknown, update: unknown): unknown {
 }
 
 export class CrossExchangeRules {
-  private readonly replays = new Map<string, { payload: string; id?: string; exchangeId: number }>();
+  private readonly replays = new Memory<string, { payload: string; id?: string; exchangeId: number }>();
   /** The last read of each record, and a change whose effect the next read must show. */
-  private readonly reads = new Map<string, { last?: string; pending?: { refused: boolean; endedAt: number; exchangeId: number; operationId: string; status: number; naming: Naming } }>();
+  private readonly reads = new Memory<string, { last?: string; pending?: { refused: boolean; endedAt: number; exchangeId: number; operationId: string; status: number; naming: Naming } }>();
   /** Records created under an idempotency key: which API key and idempotency key made them. */
-  private readonly createdUnder = new Map<string, { apiKey: string; idempotencyKey: string; exchangeId: number }>();
-  private readonly records = new Map<string, RecordState>();
+  private readonly createdUnder = new Memory<string, { apiKey: string; idempotencyKey: string; exchangeId: number }>();
+  private readonly records = new Memory<string, RecordState>();
   private readonly windows = new RateLimitWindows();
   /** Rules that had something to judge, for coverage. */
   readonly exercised = new Set<CrossRule>();
@@ -169,8 +169,8 @@ export class CrossExchangeRules {
           seen: `the record ${id} of exchange ${earlier.exchangeId}`,
         });
       }
-      if (id !== undefined && !earlier && !first) remember(this.createdUnder, `${family}/${op.operationId}/${id}`, { apiKey: key ?? "", idempotencyKey, exchangeId: exchange.id });
-      if (!first) remember(this.replays, scope, { payload, id, exchangeId: exchange.id });
+      if (id !== undefined && !earlier && !first) this.createdUnder.remember(`${family}/${op.operationId}/${id}`, { apiKey: key ?? "", idempotencyKey, exchangeId: exchange.id });
+      if (!first) this.replays.remember(scope, { payload, id, exchangeId: exchange.id });
       else if (first.payload === payload) {
         this.exercised.add("idempotency");
         if (first.id !== undefined && id !== undefined && first.id !== id) {
@@ -192,12 +192,13 @@ export class CrossExchangeRules {
     }
     if (createsRecord(route.contract, op) && pathParameters(op).length === 0) {
       const id = createdIdOf(body);
-      if (id) remember(this.records, `${family}/${lastLiteral(op.path)}/${id}`, { account, expected: exchange.requestBody, changed: false });
+      if (id) this.records.remember(`${family}/${lastLiteral(op.path)}/${id}`, { account, expected: exchange.requestBody, changed: false });
       return findings;
     }
     for (const parameter of pathParameters(op)) {
       const resource = resourceOf(op, parameter);
-      const record = this.records.get(`${family}/${resource}/${op.pathParams[parameter]}`);
+      const recordKey = `${family}/${resource}/${op.pathParams[parameter]}`;
+      const record = this.records.get(recordKey);
       if (!record) continue;
       if (this.source.accounts && key !== undefined) {
         this.exercised.add("tenant-isolation");
@@ -211,7 +212,10 @@ export class CrossExchangeRules {
           });
         }
       }
-      if (op.method === "PUT" || op.method === "PATCH") record.expected = JSON.stringify(merged(parse(record.expected), parse(exchange.requestBody)));
+      if (op.method === "PUT" || op.method === "PATCH") {
+        record.expected = JSON.stringify(merged(parse(record.expected), parse(exchange.requestBody)));
+        this.records.remember(recordKey, record);
+      }
       else if (op.method !== "GET") record.changed = true;
       else if (!record.changed && op.path.endsWith(`/{${parameter}}`)) {
         this.exercised.add("created-then-read");
@@ -259,7 +263,7 @@ export class CrossExchangeRules {
         if (pending.refused && !same) findings.push({ rule: "created-then-read", naming: pending.naming, place: "body", expected: `the record as before ${pending.operationId} was refused (${pending.status}, exchange ${pending.exchangeId}): a refused change changes nothing`, seen: "the record changed" });
         if (!pending.refused && same) findings.push({ rule: "created-then-read", naming: pending.naming, place: "body", expected: `the record changed by ${pending.operationId} (${pending.status}, exchange ${pending.exchangeId})`, seen: "the record as before" });
       }
-      remember(this.reads, recordKey, { last: shown });
+      this.reads.remember(recordKey, { last: shown });
     }
     return findings;
   }

@@ -121,25 +121,28 @@ export class TrafficEngine {
     const { route, op, path } = routed;
     const keyHeader = route.contract.apiKeyHeader;
     const key = exchange.requestHeaders[keyHeader.toLowerCase()];
-    for (const secret of [...(key === undefined ? [] : [key]), ...secretsInUrl(exchange.url)]) {
+    for (const secret of [...(key === undefined ? [] : [key]), ...(exchange.url.includes("?") ? secretsInUrl(exchange.url) : [])]) {
       if (this.keys.has(secret)) continue;
       // Bounded: a client sending ever new keys must not grow the proxy (a key seen again is added again).
       if (this.keys.size >= 1000) this.keys.delete(this.keys.values().next().value as string);
       this.keys.add(secret);
     }
     const found: Violation[] = [];
-    const base: Omit<Violation, "side" | "naming" | "rule" | "expected" | "seen" | "reproduction"> = {
+    // Most exchanges show nothing: what a finding names is put together only when there is one.
+    const base = (): Omit<Violation, "side" | "naming" | "rule" | "expected" | "seen" | "reproduction"> => ({
       exchangeId: exchange.id,
       family: route.family,
       operationId: op?.operationId,
       method: exchange.method,
       path: new URL(exchange.url).pathname,
       status: exchange.status,
+      caseId,
       key: key === undefined ? undefined : keyFingerprint(key),
-    };
+    });
+    let caseId: string | undefined;
     const reproduction = () => redactKeys(reproductionOf(exchange, keyHeader), this.keys);
     const add = (side: Side, naming: Naming, finding: Pick<Finding, "expected" | "seen">, rule?: CrossRule) =>
-      found.push({ ...base, side, naming, rule, expected: redactKeys(finding.expected, this.keys), seen: redactKeys(finding.seen, this.keys), reproduction: reproduction() });
+      found.push({ ...base(), side, naming, rule, expected: redactKeys(finding.expected, this.keys), seen: redactKeys(finding.seen, this.keys), reproduction: reproduction() });
 
     if (exchange.upstreamFault) {
       this.upstreamFaults += 1;
@@ -164,7 +167,7 @@ export class TrafficEngine {
     const verdict = checkResponse(op, exchange, this.options.profile, this.catalogue, route);
     const status = verdict.documented ?? String(exchange.status);
     const caseKey = `${route.family}/${op.operationId}/${status}`;
-    base.caseId = caseKey;
+    caseId = caseKey;
     const tally = this.cases.get(caseKey) ?? { family: route.family, operationId: op.operationId, status, exchanges: 0, violations: 0 };
     tally.exchanges += 1;
     this.cases.set(caseKey, tally);

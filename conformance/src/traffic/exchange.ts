@@ -43,9 +43,19 @@ export function lowerCaseHeaders(headers: Iterable<[string, string | string[] | 
   return out;
 }
 
+/** Fingerprints computed, by key: a client sends its few keys again and again. */
+const fingerprints = new Map<string, string>();
+
 /** A short, stable name of a key that does not reveal it: `key#1a2b3c4d`. */
 export function keyFingerprint(key: string): string {
-  return `key#${createHash("sha256").update(key).digest("hex").slice(0, 8)}`;
+  let fingerprint = fingerprints.get(key);
+  if (fingerprint === undefined) {
+    fingerprint = `key#${createHash("sha256").update(key).digest("hex").slice(0, 8)}`;
+    // Bounded like the engine's keys: a client sending ever new keys must not grow the proxy.
+    if (fingerprints.size >= 1000) fingerprints.delete(fingerprints.keys().next().value as string);
+    fingerprints.set(key, fingerprint);
+  }
+  return fingerprint;
 }
 
 /** Headers that carry credentials besides the API key: shown redacted, never as sent. */

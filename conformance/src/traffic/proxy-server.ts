@@ -4,11 +4,12 @@
  * engine. The checks run after the response has been passed on, so they add no wait to it; a
  * body over the limit passes through whole but is not kept (counted "not validated: too large").
  * An upstream that cannot be reached gets a 502 with a JSON body saying so, recorded as an
- * upstream fault: nothing is ever answered in the upstream's place.
+ * upstream fault: nothing is ever answered in the upstream's place. A client that goes away
+ * before the answer ends the request to the upstream too; its exchange counts as unanswered.
  */
-import { createServer, request as httpRequest, Agent as HttpAgent, type IncomingMessage, type ServerResponse } from "node:http";
-import { request as httpsRequest, Agent as HttpsAgent } from "node:https";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
+import { Agent, type Dispatcher } from "undici";
 import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 import type { TrafficEngine } from "./engine.ts";
 import { lowerCaseHeaders, type TrafficExchange } from "./exchange.ts";
@@ -67,12 +68,41 @@ class BodyTap {
   }
 }
 
+/**
+ * Headers of the client's connection to the proxy, not of the request (RFC 9110, 7.6.1): the
+ * proxy's own connection to the upstream has its own. `expect: 100-continue` was answered by the
+ * proxy's server already.
+ */
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection", "te", "expect"]);
+
+/** The request's headers as the client wrote them (names, order, repeats), Host naming the upstream. */
+function forwardedHeaders(raw: string[], host: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (HOP_BY_HOP.has(name)) continue;
+    out.push(raw[i]!, name === "host" ? host : raw[i + 1]!);
+  }
+  return out;
+}
+
+/** A request has a body when it says so (HTTP/1.1 framing): a length other than 0, or chunks. */
+const hasBody = (req: IncomingMessage) => req.headers["transfer-encoding"] !== undefined || (req.headers["content-length"] !== undefined && req.headers["content-length"] !== "0");
+
 export async function startTrafficProxy(options: ProxyOptions): Promise<RunningProxy> {
   const maxBody = options.maxBody ?? DEFAULT_MAX_BODY;
   const routes = options.routes.filter((r) => options.upstreams[r.family]);
   if (routes.length === 0) throw new Error("the proxy needs at least one upstream");
-  const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 256 });
-  const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256 });
+  // Parsed once: the upstream of each family, and its base path.
+  const upstreams = new Map(
+    routes.map((route) => {
+      const url = new URL(options.upstreams[route.family]!);
+      return [route.family, { origin: url.origin, host: url.host, basePath: url.pathname.replace(/\/+$/, "") }];
+    }),
+  );
+  // undici keeps connections to the upstreams open and reused; no timeouts: the proxy never
+  // ends an exchange the client and the server are still in (a long answer streams as it comes).
+  const dispatcher = new Agent({ keepAliveTimeout: 4_000, headersTimeout: 0, bodyTimeout: 0 });
   let counter = 0;
   let handled = 0;
 
@@ -80,15 +110,17 @@ export async function startTrafficProxy(options: ProxyOptions): Promise<RunningP
     const id = ++counter;
     const startedAt = now();
     const method = req.method ?? "GET";
-    const path = (req.url ?? "/").split("?")[0]!;
-    const routed = routeByPath(routes, method, path);
-    const upstream = new URL(options.upstreams[routed.route.family]!);
+    const target = req.url ?? "/";
+    const query = target.indexOf("?");
+    const routed = routeByPath(routes, method, query === -1 ? target : target.slice(0, query));
+    const upstream = upstreams.get(routed.route.family)!;
     const requestTap = new BodyTap(maxBody);
     const responseTap = new BodyTap(maxBody);
     const requestHeaders = lowerCaseHeaders(Object.entries(req.headers));
-    const clientUrl = `http://${req.headers.host ?? "proxy"}${req.url ?? "/"}`;
+    let status = 502;
+    let responseHeaders: Record<string, string> = {};
     let done = false;
-    const finish = (status: number, responseHeaders: Record<string, string>, upstreamFault?: string) => {
+    const finish = (upstreamFault?: string) => {
       if (done) return;
       done = true;
       const exchange: TrafficExchange = {
@@ -96,7 +128,7 @@ export async function startTrafficProxy(options: ProxyOptions): Promise<RunningP
         startedAt,
         endedAt: now(),
         method,
-        url: clientUrl,
+        url: `http://${req.headers.host ?? "proxy"}${target}`,
         requestHeaders,
         requestBody: requestTap.text(requestHeaders["content-encoding"]),
         requestBodyTooLarge: requestTap.tooLarge,
@@ -115,35 +147,72 @@ export async function startTrafficProxy(options: ProxyOptions): Promise<RunningP
         }
       });
     };
-    const basePath = upstream.pathname.replace(/\/+$/, "");
-    const headers = { ...req.headers, host: upstream.host };
-    const send = upstream.protocol === "https:" ? httpsRequest : httpRequest;
-    const forward = send(
-      { protocol: upstream.protocol, hostname: upstream.hostname, port: upstream.port, method, path: `${basePath}${req.url ?? "/"}`, headers, agent: upstream.protocol === "https:" ? httpsAgent : httpAgent },
-      (answer) => {
-        const status = answer.statusCode ?? 502;
-        res.writeHead(status, answer.statusMessage, answer.rawHeaders);
-        const responseHeaders = lowerCaseHeaders(Object.entries(answer.headers));
-        answer.on("data", (chunk: Buffer) => responseTap.add(chunk));
-        answer.pipe(res);
-        answer.once("end", () => finish(status, responseHeaders));
-        answer.once("error", (error) => {
-          res.destroy(error);
-          finish(status, responseHeaders, `the upstream broke off its answer: ${error.message}`);
-        });
-      },
-    );
-    forward.once("error", (error) => {
-      const fault = `${upstream.origin} could not be reached: ${(error as NodeJS.ErrnoException).code ?? error.message}`;
-      if (!res.headersSent) {
-        const body = JSON.stringify({ error: { code: "UPSTREAM_UNREACHABLE", message: fault, source: "payment-collection proxy" } });
-        res.writeHead(502, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
-        res.end(body);
-      } else res.destroy();
-      finish(502, { "content-type": "application/json" }, fault);
+    const body = hasBody(req) ? req : null;
+    if (body) {
+      // Paused first, so the tap's listener does not start the flow: undici resumes the body
+      // once its own listener is on, and both then see every chunk.
+      req.pause();
+      req.on("data", (chunk: Buffer) => requestTap.add(chunk));
+    } else req.resume();
+    let abort: ((reason?: Error) => void) | undefined;
+    let clientGone = false;
+    // A client that goes away ends the exchange with the upstream too.
+    res.once("close", () => {
+      if (res.writableFinished) return;
+      clientGone = true;
+      abort?.(new Error("the client closed the connection"));
     });
-    req.on("data", (chunk: Buffer) => requestTap.add(chunk));
-    req.pipe(forward);
+    const handler: Dispatcher.DispatchHandler = {
+      onConnect: (abortRequest) => {
+        abort = abortRequest;
+      },
+      onHeaders: (statusCode, rawHeaders, resume, statusMessage) => {
+        status = statusCode;
+        const raw = (rawHeaders as unknown as Buffer[]).map((part) => part.toString("latin1"));
+        const pairs: Array<[string, string]> = [];
+        for (let i = 0; i < raw.length; i += 2) pairs.push([raw[i]!, raw[i + 1]!]);
+        responseHeaders = lowerCaseHeaders(pairs);
+        res.writeHead(statusCode, statusMessage, raw);
+        res.on("drain", resume);
+        return true;
+      },
+      // The answer goes on as it comes; the upstream waits while the client is slower.
+      onData: (chunk) => {
+        responseTap.add(chunk);
+        return res.write(chunk);
+      },
+      onComplete: () => {
+        res.end();
+        finish();
+      },
+      onError: (error) => {
+        if (done) return;
+        if (clientGone) {
+          // No fault of the upstream, and no answer to check: counted as unanswered.
+          done = true;
+          setImmediate(() => {
+            options.engine.unanswered();
+            handled += 1;
+          });
+          return;
+        }
+        if (res.headersSent) {
+          res.destroy(error);
+          finish(`the upstream broke off its answer: ${error.message}`);
+          return;
+        }
+        const fault = `${upstream.origin} could not be reached: ${(error as NodeJS.ErrnoException).code ?? error.message}`;
+        status = 502;
+        responseHeaders = { "content-type": "application/json" };
+        if (!res.destroyed) {
+          const text = JSON.stringify({ error: { code: "UPSTREAM_UNREACHABLE", message: fault, source: "payment-collection proxy" } });
+          res.writeHead(502, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+          res.end(text);
+        }
+        finish(fault);
+      },
+    };
+    dispatcher.dispatch({ origin: upstream.origin, path: `${upstream.basePath}${target}`, method: method as Dispatcher.HttpMethod, headers: forwardedHeaders(req.rawHeaders, upstream.host), body }, handler);
   };
 
   const server = createServer(handle);
@@ -163,8 +232,7 @@ export async function startTrafficProxy(options: ProxyOptions): Promise<RunningP
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-        httpAgent.destroy();
-        httpsAgent.destroy();
+        void dispatcher.destroy();
       }),
   };
 }

@@ -10,7 +10,7 @@ import type { Profile } from "../core/profiles/index.ts";
 import type { Naming } from "./attribution.ts";
 import type { CrossFinding } from "./attribution.ts";
 import type { TrafficExchange } from "./exchange.ts";
-import { remember } from "./memory.ts";
+import { Memory } from "./memory.ts";
 
 /** The statements the rule names: the headers' statement and Retry-After's. */
 export interface WindowNaming {
@@ -24,7 +24,7 @@ interface WindowState {
 }
 
 export class RateLimitWindows {
-  private readonly windows = new Map<string, WindowState[]>();
+  private readonly windows = new Memory<string, WindowState[]>();
 
   /** The findings of one exchange; undefined when it carries no rate-limit headers to judge. */
   observe(family: FamilyId, op: OperationMatch, exchange: TrafficExchange, key: string | undefined, profile: Profile, naming: () => WindowNaming): CrossFinding[] | undefined {
@@ -65,7 +65,7 @@ export class RateLimitWindows {
     }
     seen.push({ remaining, endedAt: exchange.endedAt });
     if (seen.length > 64) seen.splice(0, seen.length - 64);
-    remember(this.windows, window, seen);
+    this.windows.remember(window, seen);
     return findings;
   }
 }

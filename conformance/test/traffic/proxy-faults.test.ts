@@ -5,7 +5,7 @@
  * a statement is flagged with that statement while its answer reaches the client unchanged;
  * the command prints each violation on stderr and a summary on its stop, exit 1.
  */
-import { createServer, type Server } from "node:http";
+import { createServer, request, type Server } from "node:http";
 import { EventEmitter } from "node:events";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { TrafficEngine } from "../../src/traffic/engine.ts";
@@ -101,6 +101,63 @@ describe("the validating proxy", () => {
     expect(seen.url).toBe("/v1/charges?x=1&x=2");
     expect(seen.body!.equals(body)).toBe(true);
     expect(seen.headers).toMatchObject({ "x-api-key": "sk_live_k", "idempotency-key": "abcdefgh-1", "content-type": "application/json", "x-custom": "a b", "content-length": String(body.length) });
+  });
+
+  it("streams a chunked request body through whole, adds no body to a GET, and keeps the answer's header names as written", async () => {
+    const seen: Array<{ method?: string; headers: Record<string, unknown>; body: string }> = [];
+    const server: Server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        seen.push({ method: req.method, headers: req.headers, body: Buffer.concat(chunks).toString() });
+        res.writeHead(201, ["Content-Type", "application/json", "X-Mixed-Case", "Kept"]);
+        res.end("{}");
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
+    const { url } = await proxyTo({ "family-a": `http://127.0.0.1:${(server.address() as { port: number }).port}` });
+    const parts = ['{"amount": 1500,', ' "method":"pix",', ' "reference":"chunks"}'];
+    const answer = await new Promise<{ rawHeaders: string[] }>((resolve, reject) => {
+      const req = request(`${url}/v1/charges`, { method: "POST", headers: { "x-api-key": "sk_live_k", "content-type": "application/json" } }, (res) => {
+        res.resume();
+        res.on("end", () => resolve({ rawHeaders: res.rawHeaders }));
+      });
+      req.on("error", reject);
+      // Written part by part with pauses: the proxy forwards a body it has not seen whole yet.
+      void (async () => {
+        for (const part of parts) {
+          req.write(part);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        req.end();
+      })();
+    });
+    await fetch(`${url}/v1/charges/ch_1`, { headers: { "x-api-key": "sk_live_k" } });
+    expect(seen[0]).toMatchObject({ method: "POST", body: parts.join("") });
+    expect(seen[0]!.headers["transfer-encoding"]).toBe("chunked");
+    expect(seen[1]).toMatchObject({ method: "GET", body: "" });
+    expect(seen[1]!.headers["transfer-encoding"]).toBeUndefined();
+    expect(seen[1]!.headers["content-length"]).toBeUndefined();
+    expect(answer.rawHeaders).toEqual(expect.arrayContaining(["X-Mixed-Case", "Kept"]));
+  });
+
+  it("counts an exchange the client left before the answer as unanswered, not as an upstream fault", async () => {
+    const slow: Server = createServer((req, res) => {
+      req.resume();
+      setTimeout(() => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(health());
+      }, 300);
+    });
+    await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
+    cleanups.push(() => new Promise((resolve) => { slow.closeAllConnections(); slow.close(() => resolve()); }));
+    const { url, settled } = await proxyTo({ "family-b": `http://127.0.0.1:${(slow.address() as { port: number }).port}` });
+    await expect(fetch(`${url}/sdk/status/health`, { headers: { "X-API-Key": "pk_test_abc" }, signal: AbortSignal.timeout(50) })).rejects.toThrow();
+    const summary = await settled(1);
+    expect(summary.upstreamFaults).toBe(0);
+    expect(summary.notValidated.noResponse).toBe(1);
+    expect(summary.violations).toEqual([]);
   });
 
   it("flags a server that breaks a statement, and passes its answer on unchanged", async () => {

@@ -98,10 +98,22 @@ export function cpfCnpjProblem(value: string): string | null {
 export function brCodeProblem(value: string): string | null {
   if (!value.startsWith("000201")) return "does not start with the payload format indicator 000201";
   if (!/6304[0-9A-F]{4}$/.test(value)) return "does not end with 6304 and four upper-case hex digits (CRC16)";
-  const parsed = parsePix(value);
-  if ("error" in parsed && parsed.error) return `pix-utils: ${parsed.message}`;
-  return null;
+  let problem = brCodesParsed.get(value);
+  if (problem === undefined) {
+    const parsed = parsePix(value);
+    problem = "error" in parsed && parsed.error ? `pix-utils: ${parsed.message}` : null;
+    // Bounded: the most recent codes only.
+    if (brCodesParsed.size >= 1000) brCodesParsed.delete(brCodesParsed.keys().next().value as string);
+    brCodesParsed.set(value, problem);
+  }
+  return problem;
 }
+
+/**
+ * The verdicts of the codes parsed last: a charge's code is read again and again (a client
+ * polls its charge until paid), and parsing it is the dearest check of an answer.
+ */
+const brCodesParsed = new Map<string, string | null>();
 
 /**
  * The FEBRABAN general check digit of a bank boleto barcode: mod 11 over the 43 digits
