@@ -11,13 +11,16 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 import { createKeyRing } from "../src/keys.ts";
 import { SANDBOX_NODE_FLAGS } from "../src/node-flags.ts";
+import { cpuMicros, groupCpuMicros } from "../../scripts/bench/process-cpu.ts";
+
+export { cpuMicros, groupCpuMicros };
 
 export const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -28,35 +31,6 @@ export const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 export const ROOT = new URL("../..", import.meta.url).pathname;
 export const API_KEY = createKeyRing().keys.familyA.primary;
 export const CHARGE_BODY = JSON.stringify({ amount: 15000, method: "pix", reference: "bench", webhook_url: "https://loja.example.com.br/webhooks" });
-
-/** USER_HZ, the unit of /proc/<pid>/stat times: 100 on Linux. */
-const CLOCK_TICKS = 100;
-
-/** A process's group and CPU time (user + system, all threads, µs) from /proc, or undefined once it is gone. */
-function processStat(pid: number | string): { group: number; cpuMicros: number } | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return { group: Number(fields[2]), cpuMicros: ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS };
-  } catch {
-    return undefined;
-  }
-}
-
-/** CPU time (user + system, all threads) a process has used, in microseconds (0 once it is gone). */
-export function cpuMicros(pid: number): number {
-  return processStat(pid)?.cpuMicros ?? 0;
-}
-
-/** CPU time (user + system) of every process in the process group `pgid`, in microseconds. */
-export function groupCpuMicros(pgid: number): number {
-  let total = 0;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    const stat = processStat(entry);
-    if (stat?.group === pgid) total += stat.cpuMicros;
-  }
-  return total;
-}
 
 /**
  * Resident memory of a process: in all, and the part that is file pages (the node binary and
