@@ -1,5 +1,6 @@
 import { defineConfig } from "vitest/config";
 import { sources } from "../scripts/vitest-sources.ts";
+import { ShardsFirst } from "./test/self-test/shards-first.ts";
 
 // Self-test of the conformance suites: every broken server in front of the sandbox must be
 // caught, a server that decided differently passes seed and fails full, and the suites pace
@@ -15,6 +16,7 @@ export default defineConfig({
     // Most of a broken server's run is waiting on loopback (the sandbox, webhooks, rate-limit
     // windows): two files at a time on two cores (vitest's default leaves one core idle).
     maxWorkers: 2,
+    sequence: { sequencer: ShardsFirst },
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

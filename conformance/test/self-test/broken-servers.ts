@@ -1,6 +1,6 @@
 /**
  * Every broken server of the self-test in one list: those a response check or a scenario must
- * catch (mutation.ts) and those a generic check must catch (derived-mutation.test.ts), each with
+ * catch (mutation.ts) and those a generic check must catch (derived-mutation-suite.ts), each with
  * the catalogue statements it breaks.
  */
 import type { FamilyId } from "@payment-collection/contract/model/index.ts";

@@ -58,7 +58,7 @@ export function mutationSuite(family: FamilyId, shard = 1, shards = 1): void {
     it(`fail (${mutation.profile ?? "seed"}) when ${mutation.breaks} [${mutation.name}]`, { timeout: 60_000 }, async () => {
       // A broken server a scenario must catch meets that scenario only (no Dredd suite, no
       // other scenario): it is the check of such a rule, and the run takes a second or two.
-      // The generic checks have their own broken servers (derived-mutation.test.ts).
+      // The generic checks have their own broken servers (derived-mutation-suite.ts).
       const catching = SCENARIOS.filter((s) => mutation.caughtBy.startsWith(s.id));
       const byScenario = catching.length > 0;
       const rateLimitStage = !byScenario && byRateLimitStage(mutation);

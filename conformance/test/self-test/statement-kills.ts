@@ -2,7 +2,7 @@
  * Which statement of the catalogue (spec/statements.yaml) each broken server of the self-test
  * breaks, and whether the suites kill it by a result that names that statement.
  *
- * - `brokenServers()`: every broken server (mutation.ts' and derived-mutation.test.ts' lists) with
+ * - `brokenServers()`: every broken server (mutation.ts' and derived-mutation-suite.ts' lists) with
  *   the statements it names;
  * - `killers()`: the failing results that kill a broken server: id under its `caughtBy` and, when
  *   it names statements, naming one of them (the suites and the broken server agree on what broke);

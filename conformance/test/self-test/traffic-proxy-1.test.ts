@@ -1,0 +1,4 @@
+/** Broken servers through the validating proxy (traffic-proxy-suite.ts), part 1 of 2. */
+import { trafficProxySuite } from "./traffic-proxy-suite.ts";
+
+trafficProxySuite(1, 2);
