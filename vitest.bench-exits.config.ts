@@ -3,7 +3,7 @@ import { sources } from "./scripts/vitest-sources.ts";
 
 // `npm run test:bench-exits`: every benchmark script, started with tiny settings, must exit 0
 // by itself and leave no process behind. Kept out of `npm test` (each file runs servers under
-// load for tens of seconds); CI runs it after the main job. The benchmarks run from the
+// load for tens of seconds); CI runs it beside npm test, at lower priority. The benchmarks run from the
 // sources, as the repository's other tests do (no dist/ needed).
 export default defineConfig({
   resolve: sources.resolve,

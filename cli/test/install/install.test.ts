@@ -4,28 +4,27 @@
  * project, and uses the products from there as a user would: `npx payment-collection` with
  * --help and --version of every subcommand, the sandbox started with npx writing a target
  * file, the conformance suites run against it with npx, the JUnit file they write, the mock's
- * message when its optional Prism is not installed, and the client's types under the common
- * `moduleResolution` settings. The packages run as compiled JavaScript: no TypeScript loader
- * (tsx, esbuild) is installed.
+ * message when its optional Prism is not installed. The packages run as compiled JavaScript: no
+ * TypeScript loader (tsx, esbuild) is installed. The tarballs are packed once by the global
+ * setup; `client.test.ts` installs the client alone.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ciExamples } from "./ci-examples.ts";
-import { installOffline, NPM_ENV, packWorkspaces, type Packed } from "./pack-and-install.ts";
+import { installOffline, NPM_ENV } from "./pack-and-install.ts";
 
 const run = promisify(execFile);
 const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const WORKSPACES = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { workspaces: string[] }).workspaces;
 const SUBCOMMANDS = ["conformance", "mock", "sandbox", "portal", "contract"];
-const scratch = mkdtempSync(join(tmpdir(), "install-test-"));
+const scratch = inject("packScratch");
+const packed = inject("packed");
 const project = join(scratch, "project");
 const env = NPM_ENV;
-let packed: Packed[] = [];
 let installSeconds = 0;
 const started: ChildProcess[] = [];
 
@@ -41,13 +40,11 @@ async function npx(args: string[], timeout = 60_000): Promise<{ code: number; st
 }
 
 beforeAll(async () => {
-  packed = await packWorkspaces(REPO_ROOT, scratch);
   installSeconds = await installOffline({ repoRoot: REPO_ROOT, scratch, project, packed });
 });
 
 afterAll(() => {
   for (const child of started) if (child.exitCode === null && child.pid) process.kill(-child.pid, "SIGTERM");
-  rmSync(scratch, { recursive: true, force: true });
 });
 
 describe("every package", () => {
@@ -163,38 +160,5 @@ describe("npx payment-collection in an empty project", () => {
     expect(junit).toMatch(/^<\?xml/);
     expect(junit).toMatch(/<testsuites[^>]* tests="[1-9]\d*"/);
     expect(junit).not.toMatch(/<failure|<error/);
-  });
-
-  it("resolves the client's types under node10, node16, nodenext and bundler module resolution", async () => {
-    const tsc = join(REPO_ROOT, "node_modules/typescript/bin/tsc");
-    writeFileSync(
-      join(project, "consumer.ts"),
-      [
-        `import { createFamilyAClient } from "@payment-collection/client";`,
-        `import type { components as A } from "@payment-collection/client/types/family-a";`,
-        `import type { components as B } from "@payment-collection/client/types/family-b";`,
-        `export const client = createFamilyAClient({ baseUrl: "https://api.example.com", apiKey: "sk_live_x" });`,
-        `export type Charge = A["schemas"]["Charge"];`,
-        `export type Customer = B["schemas"]["Customer"];`,
-      ].join("\n"),
-    );
-    const settings = [
-      { module: "commonjs", moduleResolution: "node10" },
-      { module: "node16", moduleResolution: "node16" },
-      { module: "nodenext", moduleResolution: "nodenext" },
-      { module: "esnext", moduleResolution: "bundler" },
-    ];
-    for (const setting of settings) {
-      const config = `tsconfig.${setting.moduleResolution}.json`;
-      writeFileSync(
-        join(project, config),
-        JSON.stringify({ compilerOptions: { ...setting, target: "es2022", lib: ["es2022", "dom"], types: [], strict: true, noEmit: true }, files: ["consumer.ts"] }),
-      );
-      const result = await run(process.execPath, [tsc, "-p", config], { cwd: project }).then(
-        () => "",
-        (error: { stdout?: string }) => error.stdout ?? String(error),
-      );
-      expect(result, setting.moduleResolution).toBe("");
-    }
   });
 });

@@ -1,0 +1,158 @@
+/**
+ * The client as a browser or Node team installs it, alone: its tarball holds the compiled
+ * client and the generated types of each family and nothing else; it installs offline into an
+ * empty project with nothing but its own dependency tree (nothing native, no install script);
+ * a consumer compiles a call of each family with `tsc --strict` (browser-like: DOM lib, no Node
+ * types) under the common `moduleResolution` settings, a wrong member name fails to compile,
+ * and the entry points import at run time. The tarball comes from the global setup's packing.
+ */
+import { execFile } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import { writeOfflineProject } from "../../../scripts/pack/offline-project.ts";
+import { NPM_ENV } from "./pack-and-install.ts";
+
+const run = promisify(execFile);
+const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+const NAME = "@payment-collection/client";
+const TSC = join(REPO_ROOT, "node_modules/typescript/bin/tsc");
+const scratch = inject("packScratch");
+const tarball = inject("packed").find((p) => p.name === NAME)!;
+const project = join(scratch, "client-alone");
+const manifest = JSON.parse(readFileSync(join(REPO_ROOT, "client/package.json"), "utf8")) as {
+  version: string;
+  exports: Record<string, string | Record<string, string>>;
+  types: string;
+  dependencies: Record<string, string>;
+};
+
+/** What a consumer needs: the compiled client and generated types, README, package.json, LICENSE, CHANGELOG. */
+const ALLOWED = [
+  /^package\.json$/,
+  /^README\.md$/,
+  /^LICENSE$/,
+  /^CHANGELOG\.md$/,
+  /^dist\/client\/src\/[a-z-]+\.(js|d\.ts)$/,
+  /^dist\/generated\/types\/family-[ab]\.(js|d\.ts)$/,
+];
+
+/**
+ * The client's dependency tree as the repository's lockfile resolves it: its dependencies,
+ * their dependencies, and so on (names only; a consumer's install may nest them differently).
+ */
+function dependencyTree(): Set<string> {
+  const packages = JSON.parse(readFileSync(join(REPO_ROOT, "package-lock.json"), "utf8")).packages as Record<string, { dependencies?: Record<string, string> }>;
+  const tree = new Set<string>();
+  const pending = Object.keys(manifest.dependencies);
+  while (pending.length > 0) {
+    const name = pending.pop()!;
+    if (tree.has(name)) continue;
+    tree.add(name);
+    const entry = packages[`client/node_modules/${name}`] ?? packages[`node_modules/${name}`];
+    if (!entry) throw new Error(`${name} is not in package-lock.json`);
+    pending.push(...Object.keys(entry.dependencies ?? {}));
+  }
+  return tree;
+}
+
+/** Every package folder under a node_modules folder, nested ones included: [name, folder]. */
+function installedPackages(nodeModules: string): Array<[string, string]> {
+  const found: Array<[string, string]> = [];
+  if (!existsSync(nodeModules)) return found;
+  for (const entry of readdirSync(nodeModules)) {
+    if (entry.startsWith(".")) continue; // .package-lock.json, .bin
+    const scoped = entry.startsWith("@") ? readdirSync(join(nodeModules, entry)).map((inner) => `${entry}/${inner}`) : [entry];
+    for (const name of scoped) {
+      const folder = join(nodeModules, name);
+      found.push([name, folder], ...installedPackages(join(folder, "node_modules")));
+    }
+  }
+  return found;
+}
+
+/** `tsc -p config` in the project: "" when it compiles, else tsc's output. */
+function compile(config: string): Promise<string> {
+  return run(process.execPath, [TSC, "-p", config], { cwd: project }).then(
+    () => "",
+    (error: { stdout?: string }) => error.stdout ?? String(error),
+  );
+}
+
+let installSeconds = 0;
+beforeAll(async () => {
+  // An empty ESM project with the packed client as its only dependency, installed offline
+  // with `npm ci` (install scripts allowed: nothing in the tree has one, so nothing may build).
+  writeOfflineProject(project, REPO_ROOT, [{ name: NAME, version: tarball.version, path: join(scratch, tarball.filename) }]);
+  const began = performance.now();
+  await run("npm", ["ci", "--offline"], { cwd: project, env: NPM_ENV });
+  installSeconds = (performance.now() - began) / 1000;
+});
+
+describe("the client's tarball, installed alone", () => {
+  it("holds the compiled client and the generated types of each family, and nothing else", () => {
+    const paths = tarball.files.map((file) => file.path);
+    expect(paths.filter((path) => !ALLOWED.some((pattern) => pattern.test(path)))).toEqual([]);
+    expect(paths).toContain("dist/client/src/index.js");
+    expect(paths).toContain(manifest.types.replace(/^\.\//, ""));
+    // The OpenAPI documents belong to the contract package.
+    expect(paths.filter((path) => /openapi|\.ya?ml$/.test(path))).toEqual([]);
+  });
+
+  it("installs offline with the client's dependency tree only, nothing native and no install script", () => {
+    const installed = installedPackages(join(project, "node_modules"));
+    const names = new Set(installed.map(([name]) => name));
+    expect([...names].sort()).toEqual([NAME, ...dependencyTree()].sort());
+    for (const [name, folder] of installed) {
+      const { scripts = {} } = JSON.parse(readFileSync(join(folder, "package.json"), "utf8")) as { scripts?: Record<string, string> };
+      expect(Object.keys(scripts).filter((script) => ["preinstall", "install", "postinstall"].includes(script)), name).toEqual([]);
+      expect(existsSync(join(folder, "binding.gyp")), name).toBe(false);
+    }
+    console.log(`${tarball.filename}: offline install into an empty project ${installSeconds.toFixed(2)} s, ${names.size} packages (${[...names].sort().join(", ")})`);
+  });
+
+  it("compiles a call of each family with tsc --strict under node10, node16, nodenext and bundler resolution; a wrong member fails", async () => {
+    writeFileSync(
+      join(project, "calls.ts"),
+      [
+        `import { createFamilyAClient, createFamilyBClient, isFamilyBError, FamilyAApiError } from "${NAME}";`,
+        `import type { components as A } from "${NAME}/types/family-a";`,
+        `import type { components as B } from "${NAME}/types/family-b";`,
+        `const familyA = createFamilyAClient({ baseUrl: "https://api.example.com", apiKey: "sk_live_x" });`,
+        `export async function createCharge(): Promise<A["schemas"]["Charge"]> {`,
+        `  return familyA.unwrap(familyA.POST("/v1/charges", { body: { amount: 1990, method: "pix" } }));`,
+        `}`,
+        `const familyB = createFamilyBClient({ environment: "sandbox", apiKey: "pcs_test_x" });`,
+        `export async function getCustomer(id: string): Promise<B["schemas"]["Customer"]> {`,
+        `  return familyB.unwrap(familyB.GET("/api/v1/sdk/customers/{id}", { params: { path: { id } } }));`,
+        `}`,
+        `export function codeOf(error: unknown): string {`,
+        `  if (error instanceof FamilyAApiError) return error.code;`,
+        `  if (isFamilyBError(error)) { switch (error.code) { case "ODE002": return error.version; default: return error.code; } }`,
+        `  return "unknown";`,
+        `}`,
+      ].join("\n"),
+    );
+    writeFileSync(join(project, "wrong.ts"), `import { createFamilyAClient } from "${NAME}";\nexport const call = createFamilyAClient({ apiKey: "k" }).POST("/v1/charges", { body: { amount: 1, method: "pix", referense: "x" } });\n`);
+    const settings = [
+      { module: "commonjs", moduleResolution: "node10" },
+      { module: "node16", moduleResolution: "node16" },
+      { module: "nodenext", moduleResolution: "nodenext" },
+      { module: "esnext", moduleResolution: "bundler" },
+    ];
+    const options = { target: "es2022", lib: ["es2022", "dom"], types: [], strict: true, noEmit: true };
+    for (const setting of settings) writeFileSync(join(project, `tsconfig.${setting.moduleResolution}.json`), JSON.stringify({ compilerOptions: { ...setting, ...options }, files: ["calls.ts"] }));
+    writeFileSync(join(project, "tsconfig.wrong.json"), JSON.stringify({ compilerOptions: { module: "nodenext", moduleResolution: "nodenext", ...options }, files: ["wrong.ts"] }));
+    const results = await Promise.all([...settings.map((s) => compile(`tsconfig.${s.moduleResolution}.json`)), compile("tsconfig.wrong.json")]);
+    settings.forEach((setting, i) => expect(results[i], setting.moduleResolution).toBe(""));
+    expect(results.at(-1)).toMatch(/wrong\.ts.*referense/s);
+  });
+
+  it("imports the ESM entry and the types subpath at run time", async () => {
+    const probe = `const m = await import("${NAME}"); const a = await import("${NAME}/types/family-a"); console.log(typeof m.createFamilyAClient, typeof m.createFamilyBClient, typeof m.verifyWebhook, typeof a.contract);`;
+    const { stdout } = await run(process.execPath, ["--input-type=module", "-e", probe], { cwd: project });
+    expect(stdout.trim()).toBe("function function function object");
+  });
+});
