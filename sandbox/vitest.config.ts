@@ -6,6 +6,9 @@ export default defineConfig({
   test: {
     env: sources.env,
     name: "sandbox",
+    // One module graph per worker, not per file, as in the other packages: no test here mocks a
+    // module or changes a global another file reads (name resolution is passed in, not mocked).
+    isolate: false,
     include: ["test/**/*.test.ts"],
     // The benchmarks' exit tests run on their own: `npm run test:bench-exits` (root).
     exclude: [...configDefaults.exclude, "test/**/*-exits.test.ts"],

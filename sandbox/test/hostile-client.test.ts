@@ -2,31 +2,26 @@
  * Issue #17, the sandbox under a hostile client: bounded work per request, no lost event, every
  * account stays usable. One case per rule; each failed before its fix.
  *
- * Name resolution is scripted (node:dns/promises is replaced below), so no test resolves a name
- * on the network: every connection goes to 127.0.0.1.
+ * Name resolution is scripted (every sandbox here gets the resolver below through its webhook
+ * options), so no test resolves a name on the network: every connection goes to 127.0.0.1.
  */
 import { createServer, type Server } from "node:http";
 import { connect } from "node:net";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Webhook } from "standardwebhooks";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { createTargetGuard } from "../src/webhooks/target-guard.ts";
+import { afterEach, describe, expect, it } from "vitest";
+import { createTargetGuard, type Resolver } from "../src/webhooks/target-guard.ts";
 import { customerBody, freshKey, startTestSandbox, type TestSandbox } from "./support.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "./webhook-receiver.ts";
 
 /** Scripted answers of the resolver: per name, the next outcomes (addresses, or an error code). */
-const dns = vi.hoisted(() => ({ answers: new Map<string, Array<string[] | string>>(), calls: [] as string[] }));
-vi.mock("node:dns/promises", async (importOriginal) => {
-  const original = await importOriginal<typeof import("node:dns/promises")>();
-  const lookup = async (host: string, options?: { all?: boolean }) => {
-    dns.calls.push(host);
-    const next = dns.answers.get(host)?.shift() ?? "ENOTFOUND";
-    if (typeof next === "string") throw Object.assign(new Error(`getaddrinfo ${next} ${host}`), { code: next });
-    const all = next.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
-    return options?.all ? all : all[0];
-  };
-  return { ...original, lookup, default: { ...original, lookup } };
-});
+const dns = { answers: new Map<string, Array<string[] | string>>(), calls: [] as string[] };
+const scriptedResolver: Resolver = async (host) => {
+  dns.calls.push(host);
+  const next = dns.answers.get(host)?.shift() ?? "ENOTFOUND";
+  if (typeof next === "string") throw Object.assign(new Error(`getaddrinfo ${next} ${host}`), { code: next });
+  return next;
+};
 
 const SMALL_PLAN = { windowSeconds: 60, general: 6, pixCreations: 6, transactionCreations: 6, queries: 6 };
 const MIB = 1024 * 1024;
@@ -39,7 +34,7 @@ afterEach(async () => {
 });
 
 async function sandbox(options: Parameters<typeof startTestSandbox>[0] = {}): Promise<TestSandbox> {
-  const t = await startTestSandbox(options);
+  const t = await startTestSandbox({ ...options, webhooks: { resolve: scriptedResolver, ...options.webhooks } });
   opened.push(t);
   return t;
 }
