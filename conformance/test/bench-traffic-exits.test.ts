@@ -7,7 +7,7 @@ import { runToExit } from "../../scripts/bench/run-to-exit.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 const TIMEOUT_MS = 180_000;
-const TINY = { BENCH_DURATION: "1", BENCH_ROUNDS: "1", BENCH_CONNECTIONS: "2", BENCH_EXCHANGES: "500", BENCH_WARMUP_EXCHANGES: "100", BENCH_HAR_MB: "1" };
+const TINY = { BENCH_DURATION: "0.2", BENCH_ROUNDS: "1", BENCH_CONNECTIONS: "2", BENCH_EXCHANGES: "500", BENCH_WARMUP_EXCHANGES: "100", BENCH_HAR_MB: "1" };
 
 it("npm run bench:traffic exits 0 by itself, leaving no process", { timeout: TIMEOUT_MS + 30_000 }, async () => {
   const exit = await runToExit("npm", ["run", "--silent", "bench:traffic"], { cwd: ROOT, timeoutMs: TIMEOUT_MS, env: TINY });
