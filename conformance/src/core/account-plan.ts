@@ -7,9 +7,12 @@
  * - the checks that use up a limit run last, on the rate-limit account (the runner's exhaust stage);
  * - the scenarios that make and read only their own records (`Scenario.account === "any"`) run
  *   on the second account, when the target names one;
+ * - so do the negative-data checks of operations whose records the check can make itself
+ *   (`DerivedEnv.spread`): refusing a body that breaks a constraint is the same on any account;
  * - everything else stays on the primary account: the Dredd suite and the probes (the fixtures
- *   are the primary account's), the generic checks (they vary the primary account's traffic) and
- *   the scenarios that need a fixture or another key of the primary account.
+ *   are the primary account's), the other generic checks (they vary the primary account's
+ *   traffic, or cross accounts, which spares the primary nothing) and the scenarios that need a
+ *   fixture or another key of the primary account.
  *
  * The plan is fixed by the checks, not by the run's history, so that a failing scenario runs on
  * the same account the next time. The report's pacing line shows the requests each account took.

@@ -7,7 +7,7 @@
  * has one) shows no new id, and a refused change leaves the record as the owner reads it.
  */
 import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
-import { createdIdOf, isCreation, isList, pathParameters } from "./id-links.ts";
+import { createdIdOf, creationOf, isCreation, isList, pathParameters, resourceOf } from "./id-links.ts";
 import { keywordOf, objectView, requestSchema, typeOf } from "./request-schema.ts";
 import { exampleRequestBody, freshRecord, plannedRequest, readerOf, successes } from "./traffic.ts";
 import { describe, is2xx, isObject, jsonOf, sameValue, stable, type DerivedEnv, type Json } from "./shared.ts";
@@ -107,9 +107,24 @@ async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> 
   });
 }
 
+/**
+ * Where an operation's refusals run. On the second account (a body's constraints are the same
+ * on any account) when the check can make every record the path names and the operation counts
+ * against no creation limit; else on the primary: its fixtures provide the records only they
+ * have (a REGISTERED boleto to cancel), and the creation limits (30 PIX, 50 transactions a
+ * minute) are small, with the second account's taken by the self-contained scenarios.
+ */
+export function spreadable(env: DerivedEnv, op: ContractOperation): boolean {
+  const ownRecords = pathParameters(op).every((parameter) => {
+    const resource = resourceOf(op, parameter);
+    return resource !== undefined && creationOf(env.ctx.contract, resource) !== undefined;
+  });
+  return ownRecords && op.rateLimits.every((limit) => limit.bucket === "general" || limit.bucket === "queries");
+}
+
 export async function run(env: DerivedEnv): Promise<void> {
   for (const op of env.ctx.contract.operations) {
     if (env.stopped) break;
-    if (op.requestBody) await operation(env, op);
+    if (op.requestBody) await operation(spreadable(env, op) ? env.spread() : env, op);
   }
 }

@@ -4,6 +4,7 @@
  * one way a class sends a request, so that each request is counted for its class and can be
  * shown as a reproduction.
  */
+import { contextFor } from "../core/account-plan.ts";
 import { NotApplicable, type FamilyContext, type KeyChoice } from "../core/check-context.ts";
 import type { Catalogue } from "../core/statement-map.ts";
 import { memberStatements, statementsFor } from "../core/statement-map.ts";
@@ -74,7 +75,25 @@ export class DerivedEnv {
     /** The other family's primary key, for "a key of the other family is no key here". */
     readonly otherFamilyKey: string | undefined,
     private readonly follow: DerivedFollow = {},
+    /** The class's env on the primary account, when this one is its view of another account (`spread`). */
+    private readonly owner?: DerivedEnv,
   ) {}
+
+  private spreadEnv?: DerivedEnv;
+
+  /**
+   * The class on the account the run spreads work to (core/account-plan.ts), for an operation
+   * whose records the check makes itself: its results and requests count as this class's, and
+   * the primary account's rate-limit window is spared. This env itself where the target names
+   * no such account (or on a mock).
+   */
+  spread(): DerivedEnv {
+    if (this.owner) return this;
+    const view = contextFor({ account: "any" }, this.ctx);
+    if (view === this.ctx) return this;
+    this.spreadEnv ??= new DerivedEnv(view, this.derivedClass, this.settings, this.catalogue, this.otherFamilyKey, this.follow, this);
+    return this.spreadEnv;
+  }
 
   /** The run is stopping: the class's loops end, and `attempt` begins nothing. */
   get stopped(): boolean {
@@ -100,7 +119,7 @@ export class DerivedEnv {
     const key = this.keyOf(credentials);
     const headers = { ...request.headers };
     if (key !== undefined) headers[this.ctx.contract.apiKeyHeader] = key;
-    this.requests += 1;
+    (this.owner ?? this).requests += 1;
     return this.ctx.pacer.send({
       method: request.method,
       url: request.url,
@@ -137,7 +156,7 @@ export class DerivedEnv {
   }
 
   record(outcome: DerivedOutcome): void {
-    this.outcomes.push(outcome);
+    (this.owner ?? this).outcomes.push(outcome);
     this.follow.recorded?.(outcome);
   }
 
