@@ -21,7 +21,7 @@
  * On a small virtual machine single runs move by ±15% or more; rounds spread that drift over
  * all targets instead of letting it fall on one.
  *
- * Environment: BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS (common.ts), BENCH_STORED
+ * Environment: BENCH_DURATION or BENCH_REQUESTS, BENCH_ROUNDS, BENCH_CONNECTIONS (common.ts), BENCH_STORED
  * (large store size, default 1000000), BENCH_ONLY=stored (only the second comparison: stored
  * charges and the bare server, no Prism).
  */
@@ -37,11 +37,11 @@ import { createKeyRing } from "../src/keys.ts";
 import { DATABASE_FILE, openSqliteStore } from "../src/store/sqlite.ts";
 import { startPrism } from "@payment-collection/conformance/mock/prism.ts";
 import { openapiPath } from "@payment-collection/contract/model/layout.ts";
-import { API_KEY, cannon, CONNECTIONS, cpuMicros, fmt, groupCpuMicros, machine, median, ROOT, ROUNDS, residentMemory, spawnSandbox, stop, WARMUP, DURATION, type LoadResult } from "./common.ts";
+import { API_KEY, cannon, CONNECTIONS, cpuMicros, fmt, groupCpuMicros, machine, median, ROOT, ROUNDS, residentMemory, spawnSandbox, stop, WARMUP, RUN_LENGTH, type LoadResult } from "./common.ts";
 import { commandLine } from "@payment-collection/contract/build/command-line.ts";
 
 commandLine(
-  "usage: npm run bench:sandbox\n\nSandbox throughput and CPU per request versus Prism and bare node:http, then with 1,000 versus BENCH_STORED stored charges.\nEnvironment: BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS, BENCH_STORED, BENCH_ONLY=stored. Prints figures, never fails.",
+  "usage: npm run bench:sandbox\n\nSandbox throughput and CPU per request versus Prism and bare node:http, then with 1,000 versus BENCH_STORED stored charges.\nEnvironment: BENCH_DURATION or BENCH_REQUESTS, BENCH_ROUNDS, BENCH_CONNECTIONS, BENCH_STORED, BENCH_ONLY=stored. Prints figures, never fails.",
   {},
 );
 
@@ -207,7 +207,7 @@ function report(t: Target, extra = ""): void {
 console.log(`machine: ${machine()}`);
 console.log(
   `method: autocannon in this process, ${CONNECTIONS} connections; each server in its own process; ${ROUNDS} rounds, ` +
-    `each target measured once per round (${WARMUP} s warm-up, then ${DURATION} s) in rotating order; medians reported\n`,
+    `each target measured once per round (${WARMUP} s warm-up, then ${RUN_LENGTH}) in rotating order; medians reported\n`,
 );
 
 const smallDir = mkdtempSync(join(tmpdir(), "bench-sandbox-small-"));

@@ -12,7 +12,7 @@
  * benchmark, not a test: it never fails on a number.
  *
  * Needs SANDBOX_BENCH_POSTGRES_URL (or SANDBOX_TEST_POSTGRES_URL): a database where it may create
- * and drop a schema (sandbox/scripts/ci-postgres.sh prints one). Environment: BENCH_DURATION
+ * and drop a schema (sandbox/scripts/ci-postgres.sh prints one). Environment: BENCH_DURATION or BENCH_REQUESTS
  * (seconds per measured run, default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 50).
  */
 import type { ChildProcess } from "node:child_process";
@@ -21,11 +21,11 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { cannon, CONNECTIONS, cpuMicros, createCharges, DURATION, fmt, machine, median, ROUNDS, spawnSandbox, stop, WARMUP } from "./common.ts";
+import { cannon, CONNECTIONS, cpuMicros, createCharges, RUN_LENGTH, fmt, machine, median, ROUNDS, spawnSandbox, stop, WARMUP } from "./common.ts";
 import { commandLine } from "@payment-collection/contract/build/command-line.ts";
 
 commandLine(
-  "usage: npm run bench:stores -w @payment-collection/sandbox\n\nSQLite, PostgreSQL and two PostgreSQL instances side by side: throughput and CPU per request.\nNeeds SANDBOX_BENCH_POSTGRES_URL or SANDBOX_TEST_POSTGRES_URL. Environment: BENCH_DURATION, BENCH_ROUNDS, BENCH_CONNECTIONS. Prints figures, never fails.",
+  "usage: npm run bench:stores -w @payment-collection/sandbox\n\nSQLite, PostgreSQL and two PostgreSQL instances side by side: throughput and CPU per request.\nNeeds SANDBOX_BENCH_POSTGRES_URL or SANDBOX_TEST_POSTGRES_URL. Environment: BENCH_DURATION or BENCH_REQUESTS, BENCH_ROUNDS, BENCH_CONNECTIONS. Prints figures, never fails.",
   {},
 );
 
@@ -74,7 +74,7 @@ interface Run {
 }
 
 /** One run against every URL of the target at once, connections split between them. */
-async function measure(t: Target, kind: "post" | "get", duration: number): Promise<Run> {
+async function measure(t: Target, kind: "post" | "get", duration?: number): Promise<Run> {
   const cpuBefore = t.pids.reduce((sum, pid) => sum + cpuMicros(pid), 0);
   const pgBefore = postgresCpu();
   const results = await Promise.all(t.urls.map((url) => cannon(url, kind, t.ids, { connections: Math.ceil(CONNECTIONS / t.urls.length), duration })));
@@ -104,7 +104,7 @@ const dataDir = mkdtempSync(join(tmpdir(), "bench-stores-"));
 const children: ChildProcess[] = [];
 try {
   console.log(`machine: ${machine()}; PostgreSQL ${(await admin.query("SHOW server_version")).rows[0].server_version} on the same machine`);
-  console.log(`method: autocannon in this process, ${CONNECTIONS} connections (split between instances); ${ROUNDS} rounds of ${WARMUP} s warm-up + ${DURATION} s per run, rotating order; medians`);
+  console.log(`method: autocannon in this process, ${CONNECTIONS} connections (split between instances); ${ROUNDS} rounds of ${WARMUP} s warm-up + ${RUN_LENGTH} per run, rotating order; medians`);
   const sqlite = await spawnSandbox(["--data-dir", dataDir]);
   const pgOne = await spawnSandbox(["--store", storeUrl.toString(), "--instance", "bench-1"]);
   const pgTwoA = await spawnSandbox(["--store", storeUrl.toString(), "--instance", "bench-2a"]);
@@ -122,7 +122,7 @@ try {
     for (const t of order) {
       for (const kind of ["post", "get"] as const) {
         if (WARMUP > 0) await measure(t, kind, WARMUP);
-        t.runs[kind].push(await measure(t, kind, DURATION));
+        t.runs[kind].push(await measure(t, kind));
       }
     }
   }

@@ -7,7 +7,10 @@
  * ids), server CPU time per request from /proc, and the figures' formatting.
  *
  * Environment: BENCH_DURATION (seconds per measured run, default 5), BENCH_ROUNDS (default 3),
- * BENCH_CONNECTIONS (default 50), BENCH_WARMUP (seconds of warm-up per run, default 2).
+ * BENCH_CONNECTIONS (default 50), BENCH_WARMUP (seconds of warm-up per run, default 2),
+ * BENCH_REQUESTS (requests per measured run instead of a duration: little load, for quick runs
+ * such as the exit tests; autocannon still ends a run on its one-second tick, so the
+ * throughput figures then say nothing).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -27,6 +30,10 @@ export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 /** Seconds of unreported load before each measured run (BENCH_WARMUP, default 2). */
 export const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
+/** Requests per measured run instead of BENCH_DURATION seconds (BENCH_REQUESTS, unset by default). */
+export const REQUESTS = process.env.BENCH_REQUESTS ? Number(process.env.BENCH_REQUESTS) : undefined;
+/** How long a measured run is, as the method lines say it. */
+export const RUN_LENGTH = REQUESTS ? `${REQUESTS} requests` : `${DURATION} s`;
 /** The repository's root. */
 export const ROOT = new URL("../..", import.meta.url).pathname;
 export const API_KEY = createKeyRing().keys.familyA.primary;
@@ -103,8 +110,13 @@ export async function cannon(url: string, kind: "post" | "get", ids: readonly st
           headers: { "x-api-key": API_KEY },
           setupRequest: (req: Record<string, any>) => ({ ...req, path: `/v1/charges/${ids.length ? ids[counter++ % ids.length] : "ch_01JDQ7Z8M4R2V6X9K3T5N0B1C7"}` }),
         };
-  const result = await autocannon({ url, connections: options.connections ?? CONNECTIONS, duration: options.duration ?? DURATION, requests: [request as never] });
-  return { requests: result.requests.total, rps: result.requests.average, p99: result.latency.p99, failures: result.non2xx + result.errors };
+  // A measured run lasts BENCH_DURATION seconds, or BENCH_REQUESTS requests; a warm-up, the duration it is given.
+  const amount = options.duration === undefined ? REQUESTS : undefined;
+  const began = performance.now();
+  const result = await autocannon({ url, connections: options.connections ?? CONNECTIONS, ...(amount ? { amount } : { duration: options.duration ?? DURATION }), requests: [request as never] });
+  // autocannon's average is per whole second of the run.
+  const rps = amount ? result.requests.total / ((performance.now() - began) / 1000) : result.requests.average;
+  return { requests: result.requests.total, rps, p99: result.latency.p99, failures: result.non2xx + result.errors };
 }
 
 /** Charges created through the API, one after the other; their ids. */

@@ -9,7 +9,7 @@ import { PG_URL } from "./postgres/support.ts";
 
 const SANDBOX_DIR = new URL("..", import.meta.url).pathname;
 /** The smallest load that still walks every step of the common benchmarks (common.ts). */
-const TINY = { BENCH_DURATION: "1", BENCH_ROUNDS: "1", BENCH_WARMUP: "0", BENCH_CONNECTIONS: "2", BENCH_STORED: "2000" };
+const TINY = { BENCH_REQUESTS: "200", BENCH_ROUNDS: "1", BENCH_WARMUP: "0", BENCH_CONNECTIONS: "2", BENCH_STORED: "2000" };
 const TIMEOUT_MS = 240_000;
 
 async function expectCleanExit(command: string, args: string[], env: Record<string, string> = {}): Promise<void> {
