@@ -21,22 +21,24 @@ const BUCKET_STATEMENT: Record<Bucket, string> = { general: "B-LIMITS-LIMIT-gene
 /** Each bucket's limit: only the results about that bucket enforce it. */
 export const VARIANT_STATEMENTS = Object.values(BUCKET_STATEMENT);
 
-interface UseUp {
+export interface UseUp {
   limited: boolean;
   problems: string[];
   sent: number;
   request: PlannedRequest;
 }
 
-/** How often a window may renew while a limit is used up before the use-up counts as done. */
+/** How often a window may renew while a limit is used up before the check gives up (not applicable). */
 const MAX_RENEWALS = 2;
 
 /**
  * Sends the request until a 429, judging enforcement as the module comment says. A window that
  * renews before the limit is used up (X-RateLimit-Remaining goes up) starts the count again:
- * the server's count did too, and a short window may end while the requests are sent.
+ * the server's count did too, and a short window may end while the requests are sent. A third
+ * renewal ends the check as not applicable: requests that slow cannot use the window up, and a
+ * claim of "in one window" would be false.
  */
-async function useUp(env: DerivedEnv, make: () => PlannedRequest, key: KeyName, figure: number, windowSeconds: number): Promise<UseUp | string> {
+export async function useUp(env: DerivedEnv, make: () => PlannedRequest, key: KeyName, figure: number, windowSeconds: number): Promise<UseUp | string> {
   const request = make();
   const first = await env.send(request, key, { expect429: true });
   if (first.status === 429) return { limited: true, problems: [], sent: 1, request };
@@ -57,10 +59,15 @@ async function useUp(env: DerivedEnv, make: () => PlannedRequest, key: KeyName, 
     if (response.status === 429) return { limited: true, problems, sent, request };
     const reset = response.headers["x-ratelimit-reset"];
     const remaining = Number(response.headers["x-ratelimit-remaining"]);
-    if (exhaustedWindow === undefined && remaining > lastRemaining && renewals < MAX_RENEWALS) {
+    // Remaining going up is a new window, unless the server said 0 in this same window.
+    if (remaining > lastRemaining && (exhaustedWindow === undefined || reset !== exhaustedWindow)) {
+      // A window that keeps renewing before its limit is used up cannot be judged: the
+      // requests are too slow for it (a slow link, a loaded client). Never a failure.
+      if (renewals === MAX_RENEWALS) return `the window renewed ${renewals + 1} times before its ${limit} requests were sent: too slow to use it up`;
       renewals += 1;
       countFrom = sent;
       started = Date.now();
+      exhaustedWindow = undefined;
     }
     if (Number.isFinite(remaining)) lastRemaining = remaining;
     if (exhaustedWindow !== undefined && reset === exhaustedWindow && is2xx(response)) {

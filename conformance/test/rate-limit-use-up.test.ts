@@ -1,0 +1,54 @@
+/**
+ * Using up a rate limit (the generic rate-limit checks): a limit enforced with 429 passes; a 2xx
+ * after the server said `X-RateLimit-Remaining: 0` in the same window fails; a window that keeps
+ * renewing before the requests can use it up (a slow link, a loaded client) is not applicable,
+ * never a failure, since "in one window" could not be shown.
+ */
+import { describe, expect, it } from "vitest";
+import { loadFamilyContract } from "@payment-collection/contract/model/index.ts";
+import { FamilyContext } from "../src/core/check-context.ts";
+import { Pacer } from "../src/core/pacing.ts";
+import type { FamilyBTarget } from "../src/core/target.ts";
+import { useUp } from "../src/derived/rate-limits.ts";
+import { DEFAULT_DERIVED_SETTINGS, DerivedEnv } from "../src/derived/shared.ts";
+
+const target: FamilyBTarget = {
+  baseUrl: "http://127.0.0.1:9",
+  keys: { primary: "pk_test_first", rateLimits: "pk_test_limits" },
+  pathPrefix: { pix: "", transactions: "" },
+  fixtures: { registeredBoletoIds: [], unknownCustomerId: "c0" },
+};
+const LIMIT = 10;
+
+/** A server scripted by request number (1, 2, ...): status, Remaining and the window's Reset. */
+function envAgainst(answer: (n: number) => { status: number; remaining: number; reset: number }): DerivedEnv {
+  const pacer = new Pacer();
+  let n = 0;
+  pacer.send = async () => {
+    const { status, remaining, reset } = answer(++n);
+    return { status, headers: { "x-ratelimit-limit": String(LIMIT), "x-ratelimit-remaining": String(remaining), "x-ratelimit-reset": String(reset) }, body: "{}", durationMs: 0 } as never;
+  };
+  const ctx = new FamilyContext("family-b", loadFamilyContract("family-b"), "seed", target, pacer, false);
+  return new DerivedEnv(ctx, "rate-limits", DEFAULT_DERIVED_SETTINGS, undefined, undefined);
+}
+
+const make = () => ({ operationId: "getHealth", method: "GET", url: `${target.baseUrl}/sdk/status/health`, headers: {} });
+
+describe("using up a rate limit", () => {
+  it("passes a limit enforced with 429 once the window's requests are spent", async () => {
+    const env = envAgainst((n) => (n <= LIMIT ? { status: 200, remaining: LIMIT - n, reset: 1000 } : { status: 429, remaining: 0, reset: 1000 }));
+    expect(await useUp(env, make, "rateLimits", LIMIT, 60)).toMatchObject({ limited: true, problems: [] });
+  });
+
+  it("fails a 2xx after Remaining 0 in the same window", async () => {
+    const env = envAgainst((n) => ({ status: 200, remaining: Math.max(0, LIMIT - n), reset: 1000 }));
+    const outcome = await useUp(env, make, "rateLimits", LIMIT, 60);
+    expect(outcome).toMatchObject({ limited: false, problems: [expect.stringMatching(/reached 0 in the window ending 1000/)] });
+  });
+
+  it("is not applicable when the window keeps renewing before its limit is used up", async () => {
+    // Windows of four requests each: Remaining 9, 8, 7, 6, then 9 again with the next Reset.
+    const env = envAgainst((n) => ({ status: 200, remaining: LIMIT - 1 - ((n - 1) % 4), reset: 1000 + Math.floor((n - 1) / 4) }));
+    expect(await useUp(env, make, "rateLimits", LIMIT, 60)).toMatch(/renewed 3 times before its 10 requests were sent/);
+  });
+});
