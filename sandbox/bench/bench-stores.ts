@@ -12,8 +12,9 @@
  * benchmark, not a test: it never fails on a number.
  *
  * Needs SANDBOX_BENCH_POSTGRES_URL (or SANDBOX_TEST_POSTGRES_URL): a database where it may create
- * and drop a schema (sandbox/scripts/ci-postgres.sh prints one). Environment: BENCH_DURATION or BENCH_REQUESTS
- * (seconds per measured run, default 5), BENCH_ROUNDS (default 3), BENCH_CONNECTIONS (default 50).
+ * and drop a schema (sandbox/scripts/ci-postgres.sh prints one). Environment: BENCH_DURATION
+ * (seconds per measured run, default 5) or BENCH_REQUESTS (requests per measured run), BENCH_ROUNDS
+ * (default 3), BENCH_CONNECTIONS (default 50).
  */
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
