@@ -36,10 +36,15 @@ export interface Packed {
   files: Array<{ path: string }>;
 }
 
+/** The tarballs listed by `npm pack --json`, whose output may begin with what the prepack scripts printed. */
+export function parsePackOutput(stdout: string): Packed[] {
+  return JSON.parse(stdout.slice(stdout.indexOf("["))) as Packed[];
+}
+
 /** Packs every workspace of the repository into `destination`. */
 export async function packWorkspaces(repoRoot: string, destination: string): Promise<Packed[]> {
   const { stdout } = await run("npm", ["pack", "--workspaces", "--json", "--pack-destination", destination], { cwd: repoRoot, env: NPM_ENV, maxBuffer: BUFFER });
-  return JSON.parse(stdout.slice(stdout.indexOf("["))) as Packed[];
+  return parsePackOutput(stdout);
 }
 
 /** prebuild-install's local-prebuilds folder holding the binding built by this repository's install. */
