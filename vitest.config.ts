@@ -1,9 +1,13 @@
+import { readFileSync } from "node:fs";
 import { defineConfig } from "vitest/config";
 
-// `npm test`: every product's own suite (each package's vitest.config.ts), in one run.
+/** The workspaces of package.json: each has its own suite (its vitest.config.ts). */
+const { workspaces } = JSON.parse(readFileSync(new URL("package.json", import.meta.url), "utf8")) as { workspaces: string[] };
+
+// `npm test`: every product's own suite, in one run.
 export default defineConfig({
   test: {
-    projects: ["contract", "client", "conformance", "sandbox", "portal", "cli"],
+    projects: workspaces,
     // Two test files at a time on two cores: many tests wait on servers, browsers and child
     // processes rather than compute.
     maxWorkers: 2,
