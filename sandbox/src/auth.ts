@@ -13,11 +13,11 @@ import type { Surface } from "./envelopes.ts";
 import { FAMILY_B_KEY_PREFIX, type KeyRing, type SandboxAccount, type SandboxApiKey } from "./keys.ts";
 
 /**
- * A refusal names the account of a valid key used where it does not belong (the other family's
- * key, a key next to a key in the query), so that the request still counts against that
- * account's rate limits rather than the anonymous ones.
+ * A refusal names a valid key used where it does not belong (the other family's key, a key next
+ * to a key in the query), so that the request still counts against that key's rate limits
+ * rather than the anonymous ones.
  */
-export type AuthResult = { ok: true; key: SandboxApiKey; account: SandboxAccount } | { ok: false; detail: string; accountId?: string };
+export type AuthResult = { ok: true; key: SandboxApiKey; account: SandboxAccount } | { ok: false; detail: string; key?: SandboxApiKey };
 
 /**
  * Query parameter names that carry a credential, compared without case, `-`, `_` or `.`:
@@ -34,8 +34,8 @@ export function authenticate(keyRing: KeyRing, surface: Surface, headers: Incomi
   for (const name of query.keys()) {
     if (isKeyQueryName(name)) {
       const raw = headers["x-api-key"];
-      const accountId = keyRing.bySecret(Array.isArray(raw) ? raw[0] : (raw ?? ""))?.accountId;
-      return { ok: false, detail: "API keys are accepted only in the X-API-Key header, never in the URL query.", accountId };
+      const key = keyRing.bySecret(Array.isArray(raw) ? raw[0] : (raw ?? ""));
+      return { ok: false, detail: "API keys are accepted only in the X-API-Key header, never in the URL query.", key };
     }
   }
   const raw = headers["x-api-key"];
@@ -50,7 +50,7 @@ export function authenticate(keyRing: KeyRing, surface: Surface, headers: Incomi
   const key = keyRing.bySecret(secret);
   if (!key) return { ok: false, detail: "The API key is not valid." };
   if (surface !== "controls" && key.family !== surface) {
-    return { ok: false, detail: `This is a family ${key.family} key; family ${surface} operations need a family ${surface} key.`, accountId: key.accountId };
+    return { ok: false, detail: `This is a family ${key.family} key; family ${surface} operations need a family ${surface} key.`, key };
   }
   return { ok: true, key, account: keyRing.accounts.get(key.accountId)! };
 }

@@ -1,13 +1,14 @@
 /**
- * Rate limits per account (the Limits table; decision D09 for family A; decision D27 for
- * plans). Every request of an account counts against the general limit; PIX creations
+ * Rate limits per account and family (the Limits table; decision D09 for family A, which has
+ * windows of its own; decision D27 for plans). Every request of an account counts against the
+ * general limit of its key's family; PIX creations
  * (POST /v1/charges, POST /pix, POST /pix/payment), transaction creations (POST
  * /transactions) and queries (GET of PIX charges and transactions) also count against their
  * own limit. A request is admitted only if no limit it counts against is exhausted, and a
  * refused request (429) consumes nothing.
  *
- * Windows are fixed, aligned to multiples of the window length on the account's sandbox
- * clock. The headers describe the limit closest to exhaustion for this request: Limit, what
+ * Windows are fixed, aligned to multiples of the window length on the base clock (real time;
+ * an account's clock control does not move them). The headers describe the limit closest to exhaustion for this request: Limit, what
  * is left after it (never negative) and the Unix time at which its window renews; a 429 adds
  * Retry-After, the whole seconds until then (at least 1).
  *
@@ -39,7 +40,12 @@ export interface RateDecision {
   headers: Record<string, string>;
 }
 
-/** The buckets a request of `subject` (an account id, or `anonymous:<address>`) counts against, in the window of `nowMs`. */
+/** Whose windows a request with a valid key counts in: its account's, of its family (D09). */
+export function rateSubject(key: { accountId: string; family: string }): string {
+  return `${key.accountId}:${key.family}`;
+}
+
+/** The buckets a request of `subject` (`rateSubject`, or `anonymous:<address>`) counts against, in the window of `nowMs`. */
 export function rateBuckets(plan: RateLimitPlan, subject: string, operationId: string | undefined, nowMs: number): { windowStartMs: number; buckets: RateLimitBucket[] } {
   const windowMs = plan.windowSeconds * 1000;
   const windowStartMs = Math.floor(nowMs / windowMs) * windowMs;

@@ -29,7 +29,7 @@ import { isJsonContentType, MAX_BODY_BYTES, parseJsonBody, readBody } from "./ht
 import { send, type Reply } from "./http/reply.ts";
 import { createKeyRing, type SandboxKeys } from "./keys.ts";
 import { resolvePlan, type PlanName, type RateLimitPlan } from "./plans.ts";
-import { rateBuckets, rateDecision } from "./rate-limit.ts";
+import { rateBuckets, rateDecision, rateSubject } from "./rate-limit.ts";
 import { boletoHandlers } from "./resources/boletos.ts";
 import { chargeHandlers } from "./resources/charges.ts";
 import { controlHandlers } from "./resources/controls.ts";
@@ -199,15 +199,16 @@ async function handle(app: SandboxApp, router: ReturnType<typeof buildRouter>, r
 
   const auth = authenticate(app.keyRing, surface, req.headers, search);
 
-  // Every request counts, controls included: against the key's account when the key is valid
-  // (even where it is refused: the other family's key, a key next to one in the query), else
-  // against the client address. Windows run on the base clock (real time), never on the
-  // account's clock, so advancing an account's clock renews no window. The store answers the
-  // account's clock offset and the rate-limit charge in one call (synchronously on SQLite).
-  const accountId = auth.ok ? auth.account.id : auth.accountId;
+  // Every request counts, controls included: against the limits of the key's account and family
+  // when the key is valid (even where it is refused: the other family's key, a key next to one
+  // in the query; D09: each family has its own windows), else against the client address.
+  // Windows run on the base clock (real time), never on the account's clock, so advancing an
+  // account's clock renews no window. The store answers the account's clock offset and the
+  // rate-limit charge in one call (synchronously on SQLite).
+  const key = auth.key;
   // Only for the access log: a property added to every request costs V8 a map change each time.
-  if (logging) req.sandboxAccount = accountId;
-  const subject = accountId ?? `anonymous:${req.socket.remoteAddress ?? "unknown"}`;
+  if (logging) req.sandboxAccount = key?.accountId;
+  const subject = key ? rateSubject(key) : `anonymous:${req.socket.remoteAddress ?? "unknown"}`;
   const baseMs = app.baseNow().getTime();
   const { windowStartMs, buckets } = rateBuckets(app.plan, subject, auth.ok ? op?.operationId : undefined, baseMs);
   const admitting = app.store.admit(auth.ok ? auth.account.id : undefined, windowStartMs, buckets);
