@@ -20,7 +20,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { RunReport } from "@payment-collection/conformance/core/results.ts";
-import { totals } from "@payment-collection/conformance/runner/report.ts";
+import { pacingSummary, totals } from "@payment-collection/conformance/runner/report.ts";
 import { commandLine } from "@payment-collection/contract/build/command-line.ts";
 import { ROOT } from "@payment-collection/contract/build/contract-build.ts";
 
@@ -88,14 +88,7 @@ async function seedRun(plan: "default" | "generous"): Promise<{ run: Timed; repo
   }
 }
 
-function pacingLine(report: RunReport): string {
-  const pacing = report.pacing;
-  if (!pacing) return "";
-  const admitted = pacing.usage.reduce((sum, u) => sum + u.requests, 0);
-  const floor = pacing.floor;
-  const why = floor.seconds > 0 ? ` (${floor.bucket}: ${floor.requests} requests against ${floor.limit} per ${pacing.windowSeconds} s)` : "";
-  return `${admitted} requests admitted, ${s(pacing.waitedMs / 1000)} waiting; floor: the limits need at least ${s(floor.seconds)} for these requests${why}`;
-}
+const pacingLine = (report: RunReport) => (report.pacing ? pacingSummary(report.pacing) : "");
 
 let failed = false;
 console.log(`machine: ${(await import("node:os")).cpus().length} CPUs, Node ${process.version}; wall times grow when the machine is shared, CPU times do not\n`);

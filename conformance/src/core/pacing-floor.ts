@@ -2,8 +2,10 @@
  * The least time a run's requests allow: on each bucket (account), the requests the server
  * admitted must fit in windows of each limit's figure, so a bucket that needs k windows of one
  * limit spans at least k - 1 renewals, whatever the order of the requests. The longest of these
- * is the floor the report prints beside the run's time: a run shorter than it would break a
- * limit, and the waiting it needs is what its requests cannot fill of it.
+ * is the floor the report prints beside the run's time: on a server whose windows start with an
+ * account's first request, a run shorter than it would break a limit, and the waiting it needs
+ * is what its requests cannot fill of it. Where windows align to the clock (the sandbox's), the
+ * first window is partly over when the run starts, and the run may be up to a window shorter.
  *
  * A lower bound: a request counts against the specific limit (PIX, transactions, queries) only
  * when its response reported that limit, and two buckets the target names apart may be one

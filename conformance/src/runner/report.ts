@@ -107,14 +107,23 @@ export function formatTimings(report: RunReport): string {
     lines.push(`  ${t.family ?? "-"} ${t.suite}: ${seconds(t.durationMs)} (${t.requests} requests${wait})`);
   }
   lines.push(`  total: ${seconds(report.durationMs)}`);
-  const pacing = report.pacing;
-  if (pacing && pacing.usage.length > 0) {
-    const admitted = pacing.usage.reduce((sum, u) => sum + u.requests, 0);
-    const floor = pacing.floor;
-    const why = floor.seconds > 0 ? ` (${floor.bucket}: ${floor.requests} requests against a limit of ${floor.limit} per ${pacing.windowSeconds} s)` : "";
-    lines.push(`  pacing: ${admitted} requests admitted on ${pacing.usage.length} accounts, ${seconds(pacing.waitedMs)} waiting; the limits need at least ${seconds(floor.seconds * 1000)} for them${why}`);
-  }
+  if (report.pacing && report.pacing.usage.length > 0) lines.push(`  pacing: ${pacingSummary(report.pacing)}`);
   return lines.join("\n");
+}
+
+/**
+ * The requests a run's pacing fitted in the windows, the time it waited, and the floor its
+ * requests allow (pacing-floor.ts): computed for windows that start with an account's first
+ * request, so a server whose windows align to the clock may allow a run up to a window shorter.
+ */
+export function pacingSummary(pacing: NonNullable<RunReport["pacing"]>): string {
+  const admitted = pacing.usage.reduce((sum, u) => sum + u.requests, 0);
+  const { floor } = pacing;
+  const why =
+    floor.seconds > 0
+      ? ` (${floor.bucket}: ${floor.requests} requests against a limit of ${floor.limit} per ${pacing.windowSeconds} s; up to a window less where windows align to the clock)`
+      : "";
+  return `${admitted} requests admitted on ${pacing.usage.length} accounts, ${seconds(pacing.waitedMs)} waiting; the limits need at least ${seconds(floor.seconds * 1000)} for them${why}`;
 }
 
 export interface SummaryOptions {
