@@ -8,9 +8,9 @@
  * refused request (429) consumes nothing.
  *
  * Windows are fixed, aligned to multiples of the window length on the base clock (real time;
- * an account's clock control does not move them). The headers describe the limit closest to exhaustion for this request: Limit, what
- * is left after it (never negative) and the Unix time at which its window renews; a 429 adds
- * Retry-After, the whole seconds until then (at least 1).
+ * an account's clock control does not move them). The headers describe the limit closest to
+ * exhaustion for this request: Limit, what is left after it (never negative) and the Unix time
+ * at which its window renews; a 429 adds Retry-After, the whole seconds until then (at least 1).
  *
  * The counters are behind the store (`SandboxStore.admit`): in memory for SQLite
  * (rate-limit-counter.ts), in a table shared by every instance for PostgreSQL.
