@@ -5,7 +5,7 @@
  * Dredd would send empty).
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { validateAgainstOpenApiSchema, validateSpecRules } from "../src/openapi-validity.ts";
@@ -128,13 +128,25 @@ interface DreddDryRun {
 
 function dreddDryRun(file: string): DreddDryRun {
   const started = performance.now();
-  // Port 9 (discard): a dry run sends nothing.
-  const run = spawnSync(process.execPath, [join(ROOT, "node_modules/dredd/bin/dredd"), file, "http://127.0.0.1:9", "--dry-run", "--color=false"], {
-    cwd: ROOT,
-    encoding: "utf8",
-    timeout: 120_000,
-  });
-  const output = `${run.stdout}\n${run.stderr}`;
+  // Dredd's output goes to a file, not a pipe: Dredd ends with process.exit(), which drops what
+  // it still had queued for a pipe the reader had not drained (on a loaded machine, the summary
+  // line and the last transactions). Writes to a file are synchronous: nothing is left queued.
+  const dir = mkdtempSync(join(tmpdir(), "dredd-dry-run-"));
+  const outputFile = join(dir, "output.txt");
+  const fd = openSync(outputFile, "w");
+  let run;
+  try {
+    // Port 9 (discard): a dry run sends nothing.
+    run = spawnSync(process.execPath, [join(ROOT, "node_modules/dredd/bin/dredd"), file, "http://127.0.0.1:9", "--dry-run", "--color=false"], {
+      cwd: ROOT,
+      stdio: ["ignore", fd, fd],
+      timeout: 120_000,
+    });
+  } finally {
+    closeSync(fd);
+  }
+  const output = readFileSync(outputFile, "utf8");
+  rmSync(dir, { recursive: true, force: true });
   const lines = output.split("\n");
   return {
     status: run.status,
