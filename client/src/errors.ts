@@ -4,6 +4,24 @@
  */
 import type { RateLimitInfo } from "./rate-limit.ts";
 
+/** Longest server explanation an error's message quotes; the whole text stays in a field. */
+const MESSAGE_CAUSE_LENGTH = 300;
+
+/**
+ * A server's explanation as it goes into an error's message: on one line, whole when short;
+ * longer, cut at the last boundary (`; ` between problems, else a space) and saying where the
+ * whole text is, so a message never ends in half a word.
+ */
+export function causeText(text: string, wholeIn: string, max: number = MESSAGE_CAUSE_LENGTH): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (flat.length <= max) return flat;
+  const head = flat.slice(0, max);
+  const between = head.lastIndexOf("; ");
+  const cut = between > max / 2 ? between : head.lastIndexOf(" ");
+  const kept = (cut > max / 2 ? head.slice(0, cut) : head).replace(/[\s;,:]+$/, "");
+  return `${kept} ... (${flat.length - kept.length} more characters in ${wholeIn})`;
+}
+
 /** Base class of every error thrown by this package's clients. */
 export class PaymentClientError extends Error {
   override name = "PaymentClientError";
@@ -60,6 +78,7 @@ export class UnexpectedResponseError extends PaymentClientError {
     readonly response: Response,
     readonly rateLimit: RateLimitInfo | undefined,
   ) {
-    super(`Unexpected HTTP ${status} response`);
+    const text = body === undefined || body === null || body === "" ? "" : typeof body === "string" ? body : JSON.stringify(body);
+    super(`Unexpected HTTP ${status} response${text ? `: ${causeText(text, "error.body", 200)}` : ""}`);
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { operations } from "../../generated/types/family-a.ts";
 import type { ErrorBodies } from "./contract-types.ts";
-import { PaymentClientError, UnexpectedResponseError } from "./errors.ts";
+import { causeText, PaymentClientError, UnexpectedResponseError } from "./errors.ts";
 import { readRateLimit, type RateLimitInfo } from "./rate-limit.ts";
 
 /** Every problem body family A can answer with. */
@@ -24,11 +24,19 @@ export class FamilyAApiError extends PaymentClientError {
   readonly status: number;
   /** The RFC 9457 problem body: type, title, status, detail, code. */
   readonly problem: FamilyAProblem;
+  /** The problem's summary of its type (`Not found`). */
+  readonly title: string;
+  /** The problem's explanation of this occurrence, whole (the message may shorten it). */
+  readonly detail: string | undefined;
   readonly response: Response;
   readonly rateLimit: RateLimitInfo | undefined;
   constructor(problem: FamilyAProblem, response: Response) {
-    super(`HTTP ${response.status} ${problem.code}: ${problem.detail ?? problem.title}`);
+    // The title names the kind of problem, the detail this occurrence (which member, which rule).
+    const detail = typeof problem.detail === "string" && problem.detail.trim() !== "" ? causeText(problem.detail, "error.detail") : undefined;
+    super(`HTTP ${response.status} ${problem.code}${detail ? ` (${problem.title}): ${detail}` : `: ${problem.title}`}`);
     this.code = problem.code;
+    this.title = problem.title;
+    this.detail = problem.detail;
     this.status = response.status;
     this.problem = problem;
     this.response = response;

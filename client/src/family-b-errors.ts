@@ -8,7 +8,7 @@
  */
 import type { operations } from "../../generated/types/family-b.ts";
 import type { ErrorBodies } from "./contract-types.ts";
-import { PaymentClientError, UnexpectedResponseError } from "./errors.ts";
+import { causeText, PaymentClientError, UnexpectedResponseError } from "./errors.ts";
 import { readRateLimit, type RateLimitInfo } from "./rate-limit.ts";
 
 /** Every error body family B can answer with. */
@@ -38,15 +38,26 @@ export abstract class FamilyBApiError extends PaymentClientError {
   }
 }
 
+/**
+ * Envelope 1's message and details on one line: the message says what kind of refusal
+ * (`The request is invalid.`), the details say why (`body/address/postalCode: must match ...`).
+ */
+function envelope1Text(message: string, details: unknown): string {
+  const said = typeof details === "string" ? details.trim() : "";
+  if (said === "" || said === message.trim()) return message;
+  return `${message.trim().replace(/[.:;\s]+$/, "")}: ${causeText(said, "error.details")}`;
+}
+
 /** Envelope 1 error (`error.code`). */
 export class FamilyBEnvelope1Error extends FamilyBApiError {
   override name = "FamilyBEnvelope1Error";
   readonly envelope = 1 as const;
   readonly code: FamilyBEnvelope1Code;
+  /** The server's `error.details`, whole (the message may shorten it). */
   readonly details: string;
   readonly body: FamilyBEnvelope1Body;
   constructor(body: FamilyBEnvelope1Body, response: Response) {
-    super(`HTTP ${response.status} ${body.error.code}: ${body.error.message}`, response);
+    super(`HTTP ${response.status} ${body.error.code}: ${envelope1Text(body.error.message, body.error.details)}`, response);
     this.code = body.error.code;
     this.details = body.error.details;
     this.body = body;
