@@ -37,12 +37,14 @@ export interface RunSetup {
   derived?: RunOptions["derived"];
   /** Changes the target before the run (a second key of the primary account...). */
   adjustTarget?: (target: Target) => void;
+  /** Let the sandbox's webhooks reach loopback addresses (default true, as `--allow-private-webhooks`). */
+  allowPrivateWebhooks?: boolean;
   /** Stops the run after the first result it names (a broken server's kill: nothing after it can matter). */
   stopWhen?: RunOptions["stopWhen"];
 }
 
 export async function runAgainstSandbox(setup: RunSetup, cleanups: Array<() => Promise<void>>): Promise<RunReport> {
-  const sandbox = await startTemporarySandbox({ plan: setup.plan ?? "generous", useRateLimitAccount: true });
+  const sandbox = await startTemporarySandbox({ plan: setup.plan ?? "generous", useRateLimitAccount: true, allowPrivateWebhookTargets: setup.allowPrivateWebhooks });
   cleanups.push(sandbox.close);
   const target = parseTarget(sandbox.target, `the sandbox at ${sandbox.url}`);
   if (setup.proxy) {

@@ -17,6 +17,9 @@ describe("webhook targets", () => {
         expect(created.status, url).toBe(400);
         expect(created.json.code).toBe("VALIDATION_ERROR");
       }
+      // The refusal says how to allow it, for a receiver on the sandbox's own machine.
+      const loopback = await t.a.post("/v1/charges", { amount: 700, method: "pix", webhook_url: "http://127.0.0.1:9/hooks" }, { headers: { "Idempotency-Key": freshKey() } });
+      expect(loopback.json.detail).toBe("body/webhook_url: 127.0.0.1 is a non-public address: refused unless the sandbox runs with --allow-private-webhooks (SANDBOX_ALLOW_PRIVATE_WEBHOOKS=1)");
       const publicTarget = await t.a.post("/v1/charges", { amount: 700, method: "pix", webhook_url: "https://loja.example.com.br/webhooks" }, { headers: { "Idempotency-Key": freshKey() } });
       expect(publicTarget.status).toBe(201);
       expectAllConformant(t);

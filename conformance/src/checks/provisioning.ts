@@ -11,6 +11,7 @@ import { cpf } from "cpf-cnpj-validator";
 import { asserted } from "../core/profiles/document-word.ts";
 import { NotApplicable, type FamilyContext, type KeyName } from "../core/check-context.ts";
 import { parseJsonBody, type ObservedResponse } from "../core/validate.ts";
+import { describeResponse as describe } from "../core/describe-response.ts";
 
 type Json = Record<string, unknown>;
 
@@ -41,9 +42,6 @@ export function exampleBody(ctx: FamilyContext, operationId: string): Json {
   return example;
 }
 
-function describe(response: ObservedResponse): string {
-  return `${response.status} ${response.body.slice(0, 160)}`;
-}
 
 /** The first string found at one of the given dotted paths of a JSON body. */
 export function pick(response: ObservedResponse, paths: string[]): string | undefined {

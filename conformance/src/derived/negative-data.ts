@@ -11,6 +11,7 @@ import { createdIdOf, creationOf, isCreation, isList, pathParameters, resourceOf
 import { keywordOf, objectView, requestSchema, typeOf } from "./request-schema.ts";
 import { exampleRequestBody, freshRecord, plannedRequest, readerOf, successes } from "./traffic.ts";
 import { describe, is2xx, isObject, jsonOf, sameValue, stable, type DerivedEnv, type Json } from "./shared.ts";
+import { quoted } from "../core/describe-response.ts";
 
 /** The integer statement: only the fraction variants of family A enforce it. */
 export const VARIANT_STATEMENTS = ["A-SERVICE-PRINCIPLE-amount-integer"];
@@ -102,7 +103,7 @@ async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> 
     }
     if (reader) {
       const recordAfter = await readOwner();
-      env.judge({ operationId: op.operationId, variant: "nothing-changed", title: "refused changes left the record as it was", covers: [], reproduction: env.reproduce(plannedRequest(env, reader, { [parameter!]: id! }), "primary") }, sameValue(recordBefore, recordAfter) ? [] : [`the record changed after refused bodies only: ${JSON.stringify(recordAfter).slice(0, 200)}`]);
+      env.judge({ operationId: op.operationId, variant: "nothing-changed", title: "refused changes left the record as it was", covers: [], reproduction: env.reproduce(plannedRequest(env, reader, { [parameter!]: id! }), "primary") }, sameValue(recordBefore, recordAfter) ? [] : [`the record changed after refused bodies only: ${quoted(recordAfter, 200)}`]);
     }
   });
 }

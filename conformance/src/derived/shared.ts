@@ -12,6 +12,7 @@ import type { ResponsePair, Verdict } from "../core/results.ts";
 import { parseJsonBody, type ObservedResponse } from "../core/validate.ts";
 import { responseFor, type FamilyId } from "@payment-collection/contract/model/index.ts";
 import { curlOf, type PlannedRequest } from "./reproduction.ts";
+import { describeResponse } from "../core/describe-response.ts";
 
 export type { PlannedRequest };
 
@@ -199,9 +200,8 @@ export function jsonOf(text: string | undefined): unknown {
   return parsed.ok ? parsed.value : undefined;
 }
 
-export function describe(response: ObservedResponse): string {
-  return `${response.status} ${response.body.replace(/\s+/g, " ").slice(0, 160)}`;
-}
+/** A response in a reason: the status and the error's explanation whole (core/describe-response.ts). */
+export const describe = describeResponse;
 
 /** The record of an envelope: `data` when the body is `{data: {...}}`, else the body. */
 export function recordOf(body: unknown): unknown {

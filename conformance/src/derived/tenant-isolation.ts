@@ -13,6 +13,7 @@ import { createdIdOf } from "./id-links.ts";
 import { describe, is2xx, isObject, jsonOf, sameValue, stable, type DerivedEnv, type PlannedRequest } from "./shared.ts";
 import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
 import { asserted } from "../core/profiles/document-word.ts";
+import { quoted } from "../core/describe-response.ts";
 
 /** The owner's view of a record (undefined when it cannot be read). */
 async function ownerRead(env: DerivedEnv, reader: ContractOperation | undefined, parameter: string, id: string): Promise<unknown> {
@@ -40,7 +41,7 @@ async function recordOperation(env: DerivedEnv, op: ContractOperation): Promise<
     if (response.status >= 500) problems.push(`the second account's valid key was answered ${response.status}`);
     if (reader) {
       const after = await ownerRead(env, reader, parameter!, id);
-      if (!sameValue(before, after)) problems.push(`the owner's read of ${id} changed after the second account's attempt: ${JSON.stringify(after).slice(0, 200)}`);
+      if (!sameValue(before, after)) problems.push(`the owner's read of ${id} changed after the second account's attempt: ${quoted(after, 200)}`);
     }
     env.judge({ operationId: op.operationId, variant: "second-account", title, covers: env.covered(op.operationId, response.status), reproduction: env.reproduce(request, "secondAccount") }, problems);
   });

@@ -10,6 +10,7 @@ import { statementAppliesTo } from "@payment-collection/contract/statements.ts";
 import { coverage, stoppedEarlyLine, type CheckResult, type RunReport } from "../core/results.ts";
 import { formatDerivedCoverage } from "./derived-coverage.ts";
 import { coverageShortfall, formatPercent, responseCoverage } from "./response-coverage.ts";
+import { shortened } from "../core/describe-response.ts";
 
 const MARK: Record<CheckResult["verdict"], string> = { pass: "pass", fail: "FAIL", "not-applicable": "n/a " };
 
@@ -21,7 +22,7 @@ function resultLines(result: CheckResult, indent: string): string[] {
   const lines = [`${indent}${MARK[result.verdict]}  ${result.title}`];
   for (const reason of result.reasons) lines.push(`${indent}        ${result.verdict === "fail" ? "- " : ""}${reason}`);
   if (result.verdict === "fail") {
-    for (const e of result.exchanges ?? []) lines.push(`${indent}        > ${e.method} ${e.url} -> ${e.status} ${e.body.replace(/\s+/g, " ").slice(0, 160)}`);
+    for (const e of result.exchanges ?? []) lines.push(`${indent}        > ${e.method} ${e.url} -> ${e.status} ${shortened(e.body, 160)}`);
     for (const line of (result.reproduction ?? "").split("\n").filter(Boolean)) lines.push(`${indent}        $ ${line}`);
   }
   return lines;

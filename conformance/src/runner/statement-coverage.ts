@@ -9,6 +9,7 @@ import { familyName } from "@payment-collection/contract/model/index.ts";
 import { statementAppliesTo, type Statement } from "@payment-collection/contract/statements.ts";
 import type { Catalogue } from "../core/statement-map.ts";
 import { stoppedEarlyLine, type CheckResult, type RunReport } from "../core/results.ts";
+import { shortened } from "../core/describe-response.ts";
 
 /** Why a statement cannot be observed in HTTP exchanges (undefined for wire statements). */
 export function notCheckableReason(statement: Statement): string | undefined {
@@ -115,7 +116,7 @@ export function statementReportMarkdown(report: RunReport, entries: StatementCov
         ? e.checks.map((r) => `${VERDICT_MARK[r.verdict]} \`${r.id}\``).join("<br>")
         : cell(e.why ?? "");
     const state = e.state === "not-checkable" ? `not checkable: ${cell(e.why ?? "")}` : e.state === "not-run" ? `not run: ${cell(e.why ?? "")}` : LABEL[e.state].trim();
-    lines.push(`| \`${e.statement.id}\` | ${state} | ${cell(e.statement.quote).slice(0, 160)} | ${e.state === "not-checkable" ? "" : checks} |`);
+    lines.push(`| \`${e.statement.id}\` | ${state} | ${shortened(cell(e.statement.quote), 160)} | ${e.state === "not-checkable" ? "" : checks} |`);
   }
   lines.push(...derivedCoverageMarkdown(report));
   const failures = report.results.filter((r) => r.verdict === "fail");
@@ -124,7 +125,7 @@ export function statementReportMarkdown(report: RunReport, entries: StatementCov
     for (const f of failures) {
       lines.push(`### \`${f.id}\``, "", `${cell(f.title)} (statements: ${f.statements.join(", ") || "none"})`, "");
       for (const reason of f.reasons) lines.push(`- ${cell(reason)}`);
-      for (const e of f.exchanges ?? []) lines.push(`- \`${e.method} ${e.url}\` -> ${e.status}: \`${cell(e.body).slice(0, 200)}\``);
+      for (const e of f.exchanges ?? []) lines.push(`- \`${e.method} ${e.url}\` -> ${e.status}: \`${shortened(cell(e.body), 200)}\``);
       const repro = reproductionText(f);
       if (repro.length > 0) lines.push("", "```sh", ...repro, "```");
       lines.push("");
@@ -137,7 +138,7 @@ export function statementReportMarkdown(report: RunReport, entries: StatementCov
 export function statementJunitSuite(entries: StatementCoverage[], escape: (text: string) => string): string {
   const c = coverageCounts(entries);
   const cases = entries.map((e) => {
-    const name = `${e.statement.id}: ${e.statement.quote.slice(0, 120)}`;
+    const name = `${e.statement.id}: ${shortened(e.statement.quote, 120)}`;
     const checks = e.checks.map((r) => `${r.id} ${r.verdict}`).join("\n");
     let inner = "";
     if (e.state === "fail") inner = `<failure message="${escape(`broken: ${e.checks.filter((r) => r.verdict === "fail").map((r) => r.id).join(", ")}`)}">${escape(checks)}</failure>`;

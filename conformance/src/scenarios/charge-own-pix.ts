@@ -7,6 +7,7 @@
  */
 import type { Scenario } from "../core/scenario.ts";
 import { at, bodyIsStated, chargeRequest, is2xx, require2xx, responseMemberSchema, sender } from "./support.ts";
+import { quoted } from "../core/describe-response.ts";
 
 export const chargeOwnPix: Scenario = {
   id: "family-a/charges/own-br-code",
@@ -33,8 +34,8 @@ export const chargeOwnPix: Scenario = {
       // That the member is always present may be a decision (D35); when present, it is the charge's own.
       const alwaysThere = ctx.asserts({ kind: "keyword", schema: responseMemberSchema(ctx, "createCharge", "201", path), keyword: "required" });
       if (!alwaysThere && (a === undefined || b === undefined)) continue;
-      check.that(typeof a === "string" && a.length > 0 && typeof b === "string" && b.length > 0, `a new charge has ${path} ${JSON.stringify(a)?.slice(0, 60)} / ${JSON.stringify(b)?.slice(0, 60)}`);
-      check.that(a !== b, `two charges (${String(at(charges[0], "id"))}, ${String(at(charges[1], "id"))}) carry the same ${path} ${JSON.stringify(a)?.slice(0, 80)}`);
+      check.that(typeof a === "string" && a.length > 0 && typeof b === "string" && b.length > 0, `a new charge has ${path} ${quoted(a, 60)} / ${quoted(b, 60)}`);
+      check.that(a !== b, `two charges (${String(at(charges[0], "id"))}, ${String(at(charges[1], "id"))}) carry the same ${path} ${quoted(a, 80)}`);
     }
     // The reading's body is decision D06: seed compares it only where the profile holds it.
     if (!bodyIsStated(ctx, "getCharge", "200")) return;

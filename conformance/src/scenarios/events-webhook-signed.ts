@@ -12,6 +12,7 @@
 import type { Scenario } from "../core/scenario.ts";
 import { parseJsonBody, schemaProblems } from "../core/validate.ts";
 import { eventHeader, eventOperation, eventSchema, payChargeTowards, startReceiver } from "./events-webhook-support.ts";
+import { shortened } from "../core/describe-response.ts";
 
 /** How long the receiver waits for the event after the payment. */
 const WAIT_MS = 5_000;
@@ -62,7 +63,7 @@ export const webhookSignedWithHmac: Scenario = {
         const schema = eventSchema(ctx.contract.document, "charge.paid");
         if (!schema) throw new Error("the contract publishes no charge.paid body");
         const parsed = parseJsonBody(event.body);
-        check.that(parsed.ok, `D24: the webhook body is not JSON: ${event.body.slice(0, 120)}`);
+        check.that(parsed.ok, `D24: the webhook body is not JSON: ${shortened(event.body, 120)}`);
         if (!parsed.ok) return;
         for (const problem of schemaProblems(schema, parsed.value, "D24: charge.paid body")) check.that(false, problem);
         const data = (parsed.value as Json | null)?.data as Json | undefined;

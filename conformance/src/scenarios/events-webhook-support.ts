@@ -2,7 +2,7 @@
  * What the webhook scenarios share: a receiver on 127.0.0.1 and a charge, aimed at it, paid.
  *
  * Payment needs either the sandbox control `POST /_sandbox/charges/{id}/pay` (the project's
- * sandbox; start it with `allowPrivateWebhookTargets` so it may call a loopback receiver) or a
+ * sandbox; start it with `--allow-private-webhooks` so it may call a loopback receiver) or a
  * real payment, which a conformance run cannot make: without the control the scenarios are not
  * applicable, and so they are for a server not on this machine (it cannot reach the receiver).
  */
@@ -13,7 +13,7 @@ import { toJsonSchema } from "@payment-collection/contract/model/json-schema.ts"
 import { profileSchema } from "../core/profiles/schema-profile.ts";
 import { NotApplicable, type FamilyContext } from "../core/check-context.ts";
 import type { ScenarioAssertions } from "../core/scenario.ts";
-import { at, chargeRequest, describe, require2xx, sender, type Json } from "./support.ts";
+import { at, chargeRequest, describe, is4xx, require2xx, sender, type Json } from "./support.ts";
 
 export interface ReceivedWebhook {
   method: string;
@@ -98,6 +98,12 @@ export async function payChargeTowards(
   const send = sender(ctx, scenarioId);
   const request = chargeRequest(ctx, ctx.idempotencyKey());
   const created = await send("createCharge", { ...request, body: { ...(request.body as Json), webhook_url: receiver.url } });
+  if (is4xx(created)) {
+    // A server that keeps webhooks off private addresses (as it should in production) refuses the receiver.
+    throw new NotApplicable(
+      `the server refused a webhook_url on 127.0.0.1, where this run's receiver listens (answered ${describe(created)}); let it call private addresses for this run: the project's sandbox with --allow-private-webhooks`,
+    );
+  }
   require2xx(created, "create a charge with a webhook_url on 127.0.0.1");
   check.response("createCharge", "201", created);
   const id = at(created, "id");

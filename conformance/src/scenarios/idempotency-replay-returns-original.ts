@@ -6,6 +6,7 @@
  */
 import type { Scenario } from "../core/scenario.ts";
 import { at, bodyIsStated, chargeRequest, differences, is2xx, json, require2xx, sender } from "./support.ts";
+import { quoted } from "../core/describe-response.ts";
 
 /** Members a charge may change on its own between two reads (it gets paid). */
 const MOVING = /^(status|paid_at|pix\.end_to_end_id):/;
@@ -34,7 +35,7 @@ export const replayReturnsOriginal: Scenario = {
     for (const path of ["id", "pix.br_code", "pix.txid", "amount", "created_at"]) {
       // That a charge always carries these members is decision D35: the seed profile compares those the original carries.
       if (ctx.profile === "seed" && path !== "id" && at(first, path) === undefined) continue;
-      check.that(at(first, path) !== undefined && at(first, path) === at(replay, path), `the replay's ${path} is ${JSON.stringify(at(replay, path))?.slice(0, 80)}, the original's ${JSON.stringify(at(first, path))?.slice(0, 80)}`);
+      check.that(at(first, path) !== undefined && at(first, path) === at(replay, path), `the replay's ${path} is ${quoted(at(replay, path), 80)}, the original's ${quoted(at(first, path), 80)}`);
     }
     const id = at(first, "id");
     if (typeof id !== "string") return;

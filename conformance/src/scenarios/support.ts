@@ -7,6 +7,7 @@ import { customerBody, exampleBody } from "../checks/provisioning.ts";
 import { NotApplicable, type FamilyContext, type RequestOptions } from "../core/check-context.ts";
 import type { ScenarioAssertions } from "../core/scenario.ts";
 import { errorCodeOf, parseJsonBody, type ObservedResponse } from "../core/validate.ts";
+import { describeResponse, quoted } from "../core/describe-response.ts";
 
 export type Json = Record<string, unknown>;
 
@@ -45,9 +46,8 @@ export function codeOf(response: ObservedResponse): string | undefined {
   return errorCodeOf(json(response));
 }
 
-export function describe(response: ObservedResponse): string {
-  return `${response.status} ${response.body.replace(/\s+/g, " ").slice(0, 160)}`;
-}
+/** A response in a reason: the status and the error's explanation whole (core/describe-response.ts). */
+export const describe = describeResponse;
 
 /**
  * Whether the run's profile holds the body of a documented response: under seed a body the
@@ -109,7 +109,7 @@ export function differences(expected: Json, actual: Json, prefix = ""): string[]
     if (typeof value === "object" && value !== null && !Array.isArray(value) && typeof other === "object" && other !== null && prefix === "") {
       out.push(...differences(value as Json, other as Json, `${key}.`));
     } else {
-      out.push(`${prefix}${key}: ${JSON.stringify(value)?.slice(0, 60)} then ${JSON.stringify(other)?.slice(0, 60)}`);
+      out.push(`${prefix}${key}: ${quoted(value, 60)} then ${quoted(other, 60)}`);
     }
   }
   return out;

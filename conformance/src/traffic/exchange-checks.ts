@@ -27,6 +27,7 @@ import { responseExpectation, mediaTypeAccepted, statusAccepted, describeStatusR
 import { profileSchema } from "../core/profiles/schema-profile.ts";
 import { absentMembers, valuesAt, type Catalogue } from "../core/statement-map.ts";
 import { errorCodeOf } from "../core/validate.ts";
+import { quoted, shortened } from "../core/describe-response.ts";
 import { objectView } from "../derived/request-schema.ts";
 import type { Finding } from "./attribution.ts";
 import { statedMemberFindings } from "./stated-rules.ts";
@@ -54,10 +55,7 @@ function expectationOf(op: ContractOperation, status: string, profile: Profile, 
   return found;
 }
 
-const show = (value: unknown) => {
-  const text = value === undefined ? "(absent)" : JSON.stringify(value);
-  return text.length > 300 ? `${text.slice(0, 297)}...` : text;
-};
+const show = (value: unknown) => (value === undefined ? "(absent)" : quoted(value, 300));
 
 /** A value at an ajv instance path (`/data/items/0/name`). */
 function valueAtPointer(root: unknown, pointer: string): unknown {
@@ -165,7 +163,7 @@ export function checkResponse(op: OperationMatch, exchange: TrafficExchange, pro
     findings.push({ place: "content-type", expected: expectation.mediaType.anyJson ? `a JSON media type (contract: ${expectation.mediaType.documented})` : expectation.mediaType.documented, seen: contentType ?? "(none)" });
   }
   if (!parsed?.ok) {
-    if (expectation.bodySchema) findings.push({ place: "body", path: "(root)", expected: "a JSON body", seen: show(body.slice(0, 80)) });
+    if (expectation.bodySchema) findings.push({ place: "body", path: "(root)", expected: "a JSON body", seen: show(shortened(body, 80)) });
     return verdict;
   }
   if (expectation.bodySchema) {
@@ -270,7 +268,7 @@ export function checkRequest(op: OperationMatch | null, exchange: TrafficExchang
     return findings;
   }
   const parsed = parseJsonBody(text);
-  if (!parsed.ok) return [...findings, { place: "request-body", path: "(root)", expected: "a JSON body", seen: show(text.slice(0, 80)) }];
+  if (!parsed.ok) return [...findings, { place: "request-body", path: "(root)", expected: "a JSON body", seen: show(shortened(text, 80)) }];
   const validate = compileJsonSchema(schema, "3.0");
   if (!validate(parsed.value)) findings.push(...schemaFindings(validate.errors, parsed.value, "request-body", schema));
   for (const member of unknownMembers(profiledRequestSchema(op, profile), parsed.value, "")) {

@@ -27,6 +27,8 @@ export interface TemporarySandboxOptions extends SandboxTargetOptions {
    * requests of one scenario alternate between the instances.
    */
   instances?: number;
+  /** Let webhooks reach loopback and private addresses (default true: the webhook scenarios receive on 127.0.0.1). */
+  allowPrivateWebhookTargets?: boolean;
 }
 
 export interface TemporarySandbox {
@@ -53,9 +55,9 @@ export async function startTemporarySandbox(options: TemporarySandboxOptions = {
   };
   try {
     for (let i = 0; i < count; i++) {
-      // Loopback webhook targets allowed: the webhook scenarios receive on 127.0.0.1.
+      // Loopback webhook targets allowed unless told otherwise: the webhook scenarios receive on 127.0.0.1.
       instances.push(
-        await startSandbox({ port: 0, dataDir, plan: options.plan ?? "generous", allowPrivateWebhookTargets: true, store: options.store, instanceId: count > 1 ? `instance-${i + 1}` : undefined }),
+        await startSandbox({ port: 0, dataDir, plan: options.plan ?? "generous", allowPrivateWebhookTargets: options.allowPrivateWebhookTargets ?? true, store: options.store, instanceId: count > 1 ? `instance-${i + 1}` : undefined }),
       );
     }
     const sandbox = instances[0];

@@ -17,6 +17,9 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
 
+/** What a refusal of a private target tells the person who runs the sandbox on one machine with the receiver. */
+export const ALLOW_PRIVATE_HINT = "refused unless the sandbox runs with --allow-private-webhooks (SANDBOX_ALLOW_PRIVATE_WEBHOOKS=1)";
+
 /** Longest webhook URL accepted (decision D01). */
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
@@ -62,8 +65,8 @@ function urlShapeProblem(url: string, allowPrivate: boolean): { problem: string 
   if (parsed.username || parsed.password) return { problem: "credentials in the URL are not accepted" };
   const host = parsed.hostname.replace(/^\[|\]$/g, "");
   if (!allowPrivate) {
-    if (isIP(host) && isNonPublic(host)) return { problem: `${host} is a non-public address` };
-    if (isLoopbackName(host)) return { problem: `${host} is a loopback name` };
+    if (isIP(host) && isNonPublic(host)) return { problem: `${host} is a non-public address: ${ALLOW_PRIVATE_HINT}` };
+    if (isLoopbackName(host)) return { problem: `${host} is a loopback name: ${ALLOW_PRIVATE_HINT}` };
   }
   return { parsed, host };
 }
@@ -116,7 +119,7 @@ export function createTargetGuard(allowPrivate: boolean, resolver: Resolver = sy
       }
       if (!allowPrivate) {
         const blocked = addresses.find(isNonPublic);
-        if (blocked) return { kind: "refused", problem: `${host} resolves to the non-public address ${blocked}` };
+        if (blocked) return { kind: "refused", problem: `${host} resolves to the non-public address ${blocked}: ${ALLOW_PRIVATE_HINT}` };
       }
       const address = addresses[0];
       return { kind: "ok", url: parsed, host, address, family: isIP(address) === 6 ? 6 : 4 };
