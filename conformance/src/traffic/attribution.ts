@@ -45,6 +45,27 @@ function pathScore(findingPath: string, encoded: string, anchored: boolean): num
   return 0;
 }
 
+/** The member lists an encoding states for a body (which members it has, which it requires). */
+const MEMBER_LISTS = ["propertiesInclude", "requiredInclude", "requiredSubsetOf", "requiredExactly"] as const;
+
+/**
+ * How well a body's member-list statement (`propertiesInclude: [amount, method, ...]`, no path)
+ * names a finding: a member it lists (higher for a missing member of a required list); an
+ * unknown member of the body, when the statement lists the body's members. 0 otherwise: a
+ * statement about another part of the exchange never names a member's finding.
+ */
+function memberListScore(finding: Finding, encoding: Record<string, unknown>): number {
+  // The lists are of the body's own members: a finding deeper in the body is another statement's.
+  const segments = segmentsOf(finding.path ?? "");
+  const member = segments[0];
+  if (segments.length !== 1 || member === "(root)") return 0;
+  const listed = (key: (typeof MEMBER_LISTS)[number]) => Array.isArray(encoding[key]) && (encoding[key] as unknown[]).includes(member);
+  if (finding.keyword === "required" && (listed("requiredInclude") || listed("requiredSubsetOf") || listed("requiredExactly"))) return 0.95;
+  if (MEMBER_LISTS.some(listed)) return 0.9;
+  if (finding.keyword === "additionalProperties" && Array.isArray(encoding.propertiesInclude)) return 0.75;
+  return 0;
+}
+
 /** The rules that span exchanges. */
 export type CrossRule = "idempotency" | "tenant-isolation" | "rate-limit-window" | "created-then-read" | "authentication";
 
@@ -117,9 +138,9 @@ export function nameFinding(catalogue: Catalogue, target: NamingTarget, finding:
     for (const encoding of checksFor(statement, target.family)) {
       const e = encoding as unknown as Record<string, unknown>;
       let score = 0;
-      if ((finding.place === "body" || finding.place === "request-body") && (e.check === "property" || e.check === "enum") && typeof e.path === "string") {
+      if ((finding.place === "body" || finding.place === "request-body") && (e.check === "property" || e.check === "enum")) {
         if ((e.request === true) !== request) continue;
-        score = pathScore(finding.path ?? "", e.path, typeof e.schema !== "string");
+        score = typeof e.path === "string" ? pathScore(finding.path ?? "", e.path, typeof e.schema !== "string") : memberListScore(finding, e);
       } else if (finding.place === "header" && e.check === "response-header" && String(e.name).toLowerCase() === finding.path?.toLowerCase()) {
         score = 10;
       } else if (finding.place === "parameter" && e.check === "parameter" && String(e.name).toLowerCase() === finding.path?.toLowerCase()) {
@@ -130,7 +151,11 @@ export function nameFinding(catalogue: Catalogue, target: NamingTarget, finding:
       } else if ((finding.place === "status" || finding.place === "content-type") && (e.check === "response" || e.check === "operation" || e.check === "content-types")) {
         score = e.check === "response" ? 2 : 1;
       } else if (finding.place === "request-body" && e.check === "request-body") {
-        score = 0.25;
+        // The body as a whole (present, JSON) breaks any statement that declares it. A member's
+        // finding breaks the statement of the body (an endpoint's row: `body {reason: string}`),
+        // never one of a header's (`Content-Type: application/json`).
+        if (finding.path === "(root)") score = 0.25;
+        else if (statement.kind !== "header") score = 0.2;
       }
       if (score > 0 && (!best || score > best.score)) best = { id, score };
     }
