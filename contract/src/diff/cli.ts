@@ -34,13 +34,31 @@ export interface DiffRun {
   head: LoadedSide;
   changes: JudgedChange[];
   blocking: JudgedChange[];
+  /** What the comparison left out or read alike (one family of a lone document, OpenAPI versions that differ). */
+  notes: string[];
   milliseconds: number;
+}
+
+const openapiOf = (document: unknown): string | undefined => {
+  const version = (document as { openapi?: unknown } | undefined)?.openapi;
+  return typeof version === "string" ? version : undefined;
+};
+
+/** Each family compared whose documents declare different OpenAPI versions, said once. */
+function versionNotes(base: LoadedSide, head: LoadedSide): string[] {
+  const notes: string[] = [];
+  for (const [family, before] of base.documents) {
+    const [from, to] = [openapiOf(before), openapiOf(head.documents.get(family))];
+    if (from === undefined || to === undefined || from.split(".").slice(0, 2).join(".") === to.split(".").slice(0, 2).join(".")) continue;
+    notes.push(`${family}: the base is OpenAPI ${from} and the head ${to}; compared as one contract (schemas in either form; a 3.0 document's x-webhooks as its webhooks)`);
+  }
+  return notes;
 }
 
 /** Runs one comparison (library form of the command; the gate and tests use it too). */
 export function runDiff(baseSpec: string, headSpec?: string, cwd: string = process.cwd()): DiffRun {
   const started = performance.now();
-  const base = loadBase(baseSpec, cwd);
+  const loaded = loadBase(baseSpec, cwd);
   let head: LoadedSide;
   if (headSpec) {
     const path = resolve(cwd, headSpec);
@@ -49,14 +67,25 @@ export function runDiff(baseSpec: string, headSpec?: string, cwd: string = proce
   } else {
     head = loadWorkingTree();
   }
-  if (base.documents.size === 1) head = restrictTo(head, base.documents.keys());
+  // A lone document on either side is one family: only that family is compared.
+  const notes: string[] = [];
+  let base = loaded;
+  const lone = [base.oneDocumentOf, head.oneDocumentOf].filter((family): family is string => family !== undefined);
+  if (lone.length === 2 && lone[0] !== lone[1]) throw new BadInput(`--base is a ${lone[0]} document and --head a ${lone[1]} one: give two documents of one family`);
+  if (lone.length > 0) {
+    base = restrictTo(base, lone);
+    head = restrictTo(head, lone);
+    const given = [base.oneDocumentOf ? "--base" : undefined, head.oneDocumentOf ? "--head" : undefined].filter(Boolean).join(" and ");
+    notes.push(`${lone[0]} only: ${given} ${lone.length === 2 ? "are documents" : "is one document"} of that family`);
+  }
+  notes.push(...versionNotes(base, head));
   const raw = diffFamilies(base.documents, head.documents);
   const changes = judge(raw, {
     baseVersion: base.packageVersion,
     headVersion: head.packageVersion,
     publishedPathVersions: pathVersionsOf(base.documents.get("family-a")),
   });
-  return { base, head, changes, blocking: changes.filter((c) => !c.allowed), milliseconds: performance.now() - started };
+  return { base, head, changes, blocking: changes.filter((c) => !c.allowed), notes, milliseconds: performance.now() - started };
 }
 
 const ORDER = { breaking: 0, compatible: 1, informational: 2 } as const;
@@ -73,7 +102,7 @@ export function textReport(run: DiffRun): string {
     const allowance = c.allowance ? ` [allowed: ${c.allowance}]` : "";
     return `${flag.padEnd(18)} ${c.family}  ${c.operation ?? "(document)"}  ${c.rule}: ${c.message}${allowance}\n${" ".repeat(19)}at ${c.pointer || "/"}${c.origin ? ` (${c.origin})` : ""}`;
   });
-  return [...lines, summaryLine(run)].join("\n");
+  return [...lines, ...run.notes.map((note) => `note: ${note}`), summaryLine(run)].join("\n");
 }
 
 export function main(argv: readonly string[]): number {
@@ -111,12 +140,12 @@ export function main(argv: readonly string[]): number {
   }
   if (values.json) {
     const counts = countByVerdict(run.changes);
-    const body = { base: run.base.label, head: run.head.label, summary: { ...counts, notAllowed: run.blocking.length }, milliseconds: Math.round(run.milliseconds), changes: run.changes };
+    const body = { base: run.base.label, head: run.head.label, summary: { ...counts, notAllowed: run.blocking.length }, notes: run.notes, milliseconds: Math.round(run.milliseconds), changes: run.changes };
     process.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
-    process.stderr.write(`${summaryLine(run)}\n`);
+    process.stderr.write(`${[...run.notes.map((note) => `note: ${note}`), summaryLine(run)].join("\n")}\n`);
   } else if (values.markdown) {
     process.stdout.write(renderChangelog(run.changes, { title: `Contract changes since ${run.base.label}` }));
-    process.stderr.write(`${summaryLine(run)}\n`);
+    process.stderr.write(`${[...run.notes.map((note) => `note: ${note}`), summaryLine(run)].join("\n")}\n`);
   } else {
     process.stdout.write(`${textReport(run)}\n`);
   }

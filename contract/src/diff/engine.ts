@@ -35,18 +35,28 @@ interface OperationEntry {
 
 const templateOf = (path: string): string => path.replace(/\{[^}]*\}/g, "{}");
 
+/**
+ * Where a document keeps its webhooks: `webhooks` (OpenAPI 3.1); a 3.0 document cannot have
+ * them and keeps them in `x-webhooks` (as this contract's 3.0 variant does), read alike so that
+ * a 3.0 document compared with a 3.1 one shows no webhook as added or removed.
+ */
+export function webhooksKey(document: Json): "webhooks" | "x-webhooks" {
+  return document.webhooks === undefined && typeof document.openapi === "string" && document.openapi.startsWith("3.0.") && isObject(document["x-webhooks"]) ? "x-webhooks" : "webhooks";
+}
+
 function operationsOf(ctx: DiffContext, which: "base" | "head", section: "paths" | "webhooks"): Map<string, OperationEntry> {
   const document = which === "base" ? ctx.base : ctx.head;
+  const key = section === "webhooks" ? webhooksKey(document) : section;
   const out = new Map<string, OperationEntry>();
-  for (const [path] of entriesOf(document[section])) {
-    const pathItem = ctx.resolve(which, { node: (document[section] as Json)[path], pointer: joinPointer("", section, path) });
+  for (const [path] of entriesOf(document[key])) {
+    const pathItem = ctx.resolve(which, { node: (document[key] as Json)[path], pointer: joinPointer("", key, path) });
     for (const method of HTTP_METHODS) {
       const operation = child(pathItem, method);
       if (!isObject(operation.node)) continue;
       const template = section === "paths" ? templateOf(path) : path;
-      const key = `${method} ${template}`;
+      const entryKey = `${method} ${template}`;
       const operationId = typeof operation.node.operationId === "string" ? operation.node.operationId : undefined;
-      out.set(key, { key, method, path, template, operationId, pathItem, operation });
+      out.set(entryKey, { key: entryKey, method, path, template, operationId, pathItem, operation });
     }
   }
   return out;

@@ -26,6 +26,8 @@ export interface LoadedSide {
   documents: FamilyDocuments;
   /** contract/package.json version on that side, when known. */
   packageVersion?: string;
+  /** The family of a side given as one document: the comparison is of that family only. */
+  oneDocumentOf?: string;
 }
 
 function parseDocument(text: string, where: string): Json {
@@ -111,7 +113,7 @@ export function loadFile(file: string): LoadedSide {
   const byTitle = typeof title === "string" ? /family\s+([ab])\b/i.exec(title)?.[1]?.toLowerCase() : undefined;
   const family = byName ?? (byTitle ? `family-${byTitle}` : undefined);
   if (!family) throw new BadInput(`cannot tell which family ${file} describes (name it family-a*.json or family-b*.json)`);
-  return { label: file, documents: new Map([[family, document]]) };
+  return { label: file, documents: new Map([[family, document]]), oneDocumentOf: family };
 }
 
 /** `--base`: an existing file or folder first, else a git ref. */

@@ -10,6 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { runDiff, textReport } from "../../src/diff/cli.ts";
+import { BadInput } from "../../src/diff/sources.ts";
 import { runGate } from "../../src/diff/gate.ts";
 import { OPENAPI_31_DIR } from "./support.ts";
 
@@ -86,6 +88,43 @@ describe("contract diff command", () => {
     const run = cli("--help");
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("Exit codes: 0");
+  });
+});
+
+describe("what contract diff compares", () => {
+  const OPENAPI_30_DIR = join(OPENAPI_31_DIR, "../3.0");
+
+  it("a lone document on either side compares its family only, and says so", () => {
+    const run = runDiff(OPENAPI_31_DIR, join(OPENAPI_31_DIR, "family-a.json"), ROOT);
+    expect(run.changes.filter((c) => c.family === "family-b")).toEqual([]);
+    expect(run.changes).toEqual([]);
+    expect(run.notes).toEqual(["family-a only: --head is one document of that family"]);
+    expect(textReport(run).split("\n").at(-2)).toBe("note: family-a only: --head is one document of that family");
+    // The other way round, as before: a lone base document.
+    expect(runDiff(join(OPENAPI_31_DIR, "family-b.json"), OPENAPI_31_DIR, ROOT).changes).toEqual([]);
+  });
+
+  it("a 3.0 document against the same contract's 3.1 document shows no change, and the note names both versions", () => {
+    for (const family of ["family-a", "family-b"]) {
+      const run = runDiff(join(OPENAPI_30_DIR, `${family}.json`), join(OPENAPI_31_DIR, `${family}.json`), ROOT);
+      expect(run.changes.map((c) => `${c.rule}: ${c.message}`), family).toEqual([]);
+      expect(run.notes).toContain(`${family}: the base is OpenAPI 3.0.0 and the head 3.1.0; compared as one contract (schemas in either form; a 3.0 document's x-webhooks as its webhooks)`);
+    }
+  });
+
+  it("a webhook removed from a 3.0 base's x-webhooks is still seen against a 3.1 head", () => {
+    const base = JSON.parse(readFileSync(join(OPENAPI_30_DIR, "family-a.json"), "utf8"));
+    base["x-webhooks"]["charge.refunded"] = base["x-webhooks"]["charge.paid"];
+    const file = join(scratch, "family-a-3.0-extra-webhook.json");
+    writeFileSync(file, JSON.stringify(base));
+    const run = runDiff(file, join(OPENAPI_31_DIR, "family-a.json"), ROOT);
+    expect(run.changes.map((c) => c.rule)).toEqual(["webhook-removed"]);
+  });
+
+  it("two lone documents of different families are bad input (the command: one line, exit 2)", () => {
+    expect(() => runDiff(join(OPENAPI_31_DIR, "family-b.json"), join(OPENAPI_31_DIR, "family-a.json"), ROOT)).toThrow(
+      new BadInput("--base is a family-b document and --head a family-a one: give two documents of one family"),
+    );
   });
 });
 
