@@ -3,6 +3,7 @@
  * Each subcommand lives in the package that owns it; this module only dispatches, so that
  * `--help` and `--version` behave the same everywhere and asking for help starts nothing.
  */
+import { didYouMean, refuse } from "@payment-collection/contract/command/command-line.ts";
 import { versionLine } from "./versions.ts";
 
 interface Subcommand {
@@ -63,10 +64,8 @@ function options(argv: string[]): string[] {
 /** Runs the command line (without `node` and the script) and resolves with the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined) {
-    console.error(`payment-collection: a command is required\n\n${USAGE}`);
-    return 2;
-  }
+  const names = Object.keys(SUBCOMMANDS);
+  if (name === undefined) return refuse("", `a command is required: ${names.join(", ")} (payment-collection --help says what each does)`);
   if (name === "--help" || name === "-h" || name === "help") {
     console.log(USAGE);
     return 0;
@@ -76,10 +75,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const subcommand = SUBCOMMANDS[name];
-  if (!subcommand) {
-    console.error(`payment-collection: unknown command ${JSON.stringify(name)}\n\n${USAGE}`);
-    return 2;
-  }
+  if (!subcommand) return refuse("", `unknown command ${JSON.stringify(name)}${didYouMean(name, names) || `; the commands are ${names.join(", ")} (payment-collection --help says what each does)`}`);
   // --version wins over everything else of a subcommand, and starts nothing.
   if (options(rest).includes("--version")) {
     console.log(versionLine());

@@ -5,6 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { refuse } from "@payment-collection/contract/command/command-line.ts";
 
 /** Where the sandbox's command module is, or undefined when the optional package is not installed. */
 function sandboxEntry(): string | undefined {
@@ -31,8 +32,7 @@ function sourceEnv(entry: string): NodeJS.ProcessEnv {
 export async function runSandboxProcess(argv: string[]): Promise<number> {
   const entry = sandboxEntry();
   if (!entry) {
-    console.error("sandbox: the @payment-collection/sandbox package is not installed (it is optional: its SQLite binding may have failed to build); install it with `npm install @payment-collection/sandbox`");
-    return 2;
+    return refuse("sandbox", "the @payment-collection/sandbox package is not installed (it is optional: its SQLite binding may have failed to build); install it with `npm install @payment-collection/sandbox`");
   }
   // Help and bad input are answered here, before any process starts.
   const { sandboxOptions } = (await import("@payment-collection/sandbox/cli.ts")) as { sandboxOptions(argv: string[]): unknown };
@@ -52,8 +52,7 @@ export async function runSandboxProcess(argv: string[]): Promise<number> {
       done(code ?? (signal ? 128 + (signal === "SIGINT" ? 2 : 15) : 1));
     });
     child.on("error", (error) => {
-      console.error(`sandbox: could not start: ${error.message}`);
-      done(1);
+      done(refuse("sandbox", `could not start: ${error.message}`, 1));
     });
   });
 }

@@ -1,9 +1,15 @@
 /**
  * The command line of `payment-collection`, in process: every subcommand answers --help and
- * --version without starting anything, and bad input gets one line, the usage and exit 2.
+ * --version without starting anything, and bad input gets one line in one style,
+ * `payment-collection <command>: <what is wrong>; <what to do>`, and exit 2.
  * (The same commands from an installed package, through npx: test/install/.)
  */
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { main } from "../src/main.ts";
 
 const SUBCOMMANDS = ["conformance", "mock", "sandbox", "portal", "contract", "proxy", "traffic"];
@@ -33,11 +39,16 @@ describe("payment-collection", () => {
     expect(out).toMatch(/^payment-collection \d+\.\d+\.\d+ \(contract \d+\.\d+\.\d+, conformance \d+\.\d+\.\d+, sandbox \d+\.\d+\.\d+\)$/);
   });
 
-  it("refuses an unknown command and a missing one with the usage and exit 2", async () => {
-    for (const argv of [["lint"], []]) {
+  it("refuses an unknown command and a missing one with one line that says what to do, exit 2", async () => {
+    const cases: Array<[string[], string]> = [
+      [["conformace"], 'payment-collection: unknown command "conformace"; did you mean conformance?'],
+      [["lint"], 'payment-collection: unknown command "lint"; the commands are conformance, mock, proxy, traffic, sandbox, portal, contract (payment-collection --help says what each does)'],
+      [[], "payment-collection: a command is required: conformance, mock, proxy, traffic, sandbox, portal, contract (payment-collection --help says what each does)"],
+    ];
+    for (const [argv, line] of cases) {
       const { code, err } = await run(argv);
-      expect(code).toBe(2);
-      expect(err).toMatch(/^payment-collection: (unknown command "lint"|a command is required)\n\nusage: payment-collection <command>/);
+      expect(code, argv.join(" ")).toBe(2);
+      expect(err).toBe(line);
     }
   });
 
@@ -57,11 +68,76 @@ describe("payment-collection", () => {
         expect(out).toMatch(/^payment-collection \d+\.\d+\.\d+ \(/);
       });
 
-      it("refuses an unknown flag with one line, the usage and exit 2", async () => {
-        const { code, err } = await run(name === "contract" ? [name, "path", "--bogus"] : [name, "--bogus"]);
+      it("refuses an unknown flag with one line naming the command and where the options are, exit 2", async () => {
+        const command = name === "contract" ? "contract path" : name;
+        const { code, err } = await run([...command.split(" "), "--bogus"]);
         expect(code).toBe(2);
-        expect(err).toMatch(/--bogus.*\n\nusage: payment-collection /);
+        expect(err).toBe(`payment-collection ${command}: unknown option --bogus; payment-collection ${command} --help lists the options`);
       });
     });
   }
+});
+
+/** A folder and a file for the path checks, and a port someone holds. */
+const scratch = mkdtempSync(join(tmpdir(), "cli-messages-"));
+const aFile = join(scratch, "a-file.txt");
+writeFileSync(aFile, "not a folder\n");
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe("bad input, one line per command", () => {
+  // Every message a user met in the issue, and its kin in each command.
+  const cases: Array<[string, string[], string]> = [
+    ["conformance", ["--targte", "t.json"], "unknown option --targte; did you mean --target?"],
+    ["conformance", ["--target"], "--target needs a value; payment-collection conformance --help lists the options"],
+    ["conformance", ["--quiet=yes"], "--quiet takes no value; payment-collection conformance --help lists the options"],
+    ["conformance", ["extra"], 'unexpected argument "extra"; payment-collection conformance --help lists the options'],
+    ["conformance", [], "--target FILE is required: the servers to check (payment-collection sandbox --write-target FILE writes a target for the sandbox)"],
+    ["conformance", ["--target", scratch], `${scratch}: a folder, not a target file; give the target file (JSON or YAML) in it (\`payment-collection sandbox --write-target FILE\` writes one for the sandbox)`],
+    ["conformance", ["--target", "t.json", "--junit", scratch], `--junit ${scratch} is a folder; give a file path (--junit ${scratch}/conformance.xml)`],
+    ["conformance", ["--target", "t.json", "--json", join(aFile, "report.json")], `--json ${join(aFile, "report.json")}: ${aFile} is a file, not a folder`],
+    ["mock", ["--port-family-a", "-5"], "--port-family-a must be a port number from 0 to 65535 (0: any free port), not -5"],
+    ["mock", ["--dinamic"], "unknown option --dinamic; did you mean --dynamic?"],
+    ["portal", ["--port", "-1"], "--port must be a port number from 0 to 65535 (0: any free port), not -1"],
+    ["portal", ["--dir", aFile], `--dir ${aFile} is a file; give the folder of a built portal (npm run docs writes docs-site/)`],
+    ["portal", ["--dir", scratch], `--dir ${scratch} holds no index.html: not a built portal (npm run docs writes one into docs-site/)`],
+    ["proxy", ["--prot", "8080"], "unknown option --prot; did you mean --port?"],
+    ["proxy", ["--family-a-upstream", "http://127.0.0.1:1", "--port", "65536"], "--port must be a port number from 0 to 65535 (0: any free port), not 65536"],
+    ["proxy", ["--family-a-upstream", "http://127.0.0.1:1", "--target", scratch], `--target ${scratch} is a folder; give a file in it (--target ${scratch}/target.json)`],
+    ["proxy", ["--family-a-upstream", "http://127.0.0.1:1", "--html", scratch], `--html ${scratch} is a folder; give a file path (--html ${scratch}/traffic.html)`],
+    ["traffic", ["chek", "x.har"], 'unknown subcommand "chek"; did you mean check?'],
+    ["traffic", ["check", scratch], `check ${scratch} is a folder; give a file in it (check ${scratch}/session.har)`],
+    ["traffic", ["check", join(scratch, "none.har")], `check ${join(scratch, "none.har")}: no such file`],
+    ["sandbox", ["--port", "-1"], "--port must be a port number from 0 to 65535 (0: any free port), not -1"],
+    ["sandbox", ["--allow-private-webhook"], "unknown option --allow-private-webhook; did you mean --allow-private-webhooks?"],
+    ["sandbox", ["--write-target", scratch], `--write-target ${scratch} is a folder; give a file path (--write-target ${scratch}/target.json)`],
+    ["contract", ["pth"], 'unknown subcommand "pth"; did you mean path?'],
+    ["contract", [], "a subcommand is required: path, validate or diff (payment-collection contract --help says what each does)"],
+    ["contract validate", [scratch], `${scratch} is a folder; give the OpenAPI documents in it (YAML or JSON files)`],
+    ["contract diff", ["--bse", "HEAD"], "unknown option --bse; did you mean --base?"],
+    ["contract diff", [], "--base <git ref | folder | file> is required: the version to compare with (HEAD, a release tag, a folder or one document)"],
+  ];
+  for (const [command, argv, message] of cases) {
+    it(`${command} ${argv.join(" ")}`.trim(), async () => {
+      const { code, out, err } = await run([...command.split(" "), ...argv]);
+      expect(code).toBe(2);
+      expect(out).toBe("");
+      expect(err).toBe(`payment-collection ${command}: ${message}`);
+    });
+  }
+
+  it("a port in use: the proxy and the portal say which option picks another", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const port = String((taken.address() as AddressInfo).port);
+    const portal = mkdtempSync(join(scratch, "portal-"));
+    writeFileSync(join(portal, "index.html"), "<!doctype html>");
+    try {
+      const proxy = await run(["proxy", "--family-a-upstream", "http://127.0.0.1:1", "--port", port]);
+      expect(proxy).toEqual({ code: 2, out: "", err: `payment-collection proxy: port ${port} on 127.0.0.1 is in use; pick another with --port (0: any free port)` });
+      const site = await run(["portal", "--dir", portal, "--server", "http://127.0.0.1:4010", "--port", port]);
+      expect(site).toEqual({ code: 2, out: "", err: `payment-collection portal: port ${port} on 127.0.0.1 is in use; pick another with --port (0: any free port)` });
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
+  });
 });

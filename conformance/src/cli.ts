@@ -5,6 +5,8 @@
  * check passed; 1 a check failed or coverage is below --min-coverage; 2 bad options or target
  * file, a server unreachable, a key refused, or a run that stopped early.
  */
+import { refusal, refuse } from "@payment-collection/contract/command/command-line.ts";
+import type { Target } from "./core/target.ts";
 import { parseCliOptions, USAGE, UsageError } from "./runner/cli-options.ts";
 import { EXIT } from "./runner/exit-codes.ts";
 import { isMain } from "./runner/is-main.ts";
@@ -18,34 +20,33 @@ export async function conformanceCommand(argv: string[]): Promise<number> {
       console.log(USAGE);
       return EXIT.pass;
     }
-    if (!options.target) throw new UsageError("--target FILE is required");
+    if (!options.target) throw new UsageError("--target FILE is required: the servers to check (payment-collection sandbox --write-target FILE writes a target for the sandbox)");
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    console.error(`payment-collection conformance: ${error.message}\n\n${USAGE}`);
-    return EXIT.stopped;
+    return refuse("conformance", error.message, EXIT.stopped);
   }
   // The runner and the contract model load only now: help and bad options answer at once.
   const [{ emptyReport, runAndReport, writeStoppedReports }, { loadTarget, TargetError }] = await Promise.all([
     import("./runner/run-and-report.ts"),
     import("./core/target.ts"),
   ]);
-  const profile = options.profile ?? "seed";
+  let target: Target;
   try {
-    const target = loadTarget(options.target, process.env, { families: options.families });
-    return (await runAndReport(target, { ...options, profile })).code;
+    target = loadTarget(options.target!, process.env, { families: options.families });
   } catch (error) {
     if (!(error instanceof TargetError)) throw error;
-    console.error(error.message);
-    writeStoppedReports(options, `${error.source}: ${error.problems.join("; ")}`, emptyReport(options.target, { ...options, profile }));
+    console.error(refusal("conformance", error.message));
+    writeStoppedReports(options, `${error.source}: ${error.problems.join("; ")}`, emptyReport(options.target!, { ...options, profile: options.profile ?? "seed" }));
     return EXIT.stopped;
   }
+  return (await runAndReport(target, { ...options, profile: options.profile ?? "seed" })).code;
 }
 
 if (isMain(import.meta.url)) {
   conformanceCommand(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (error: unknown) => {
-      console.error(`payment-collection conformance: ${(error as Error).message ?? String(error)}`);
+      console.error(refusal("conformance", (error as Error).message ?? String(error)));
       process.exit(EXIT.stopped);
     },
   );

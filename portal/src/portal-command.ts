@@ -8,10 +8,10 @@
  * and the console is told its address and documented keys through `assets/console-config.js`,
  * answered from memory.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
+import { portInUse, portNumber, readCommandLine, refuse as refuseLine, UsageError } from "@payment-collection/contract/command/command-line.ts";
 import { CONTRACT_ROOT } from "@payment-collection/contract/model/layout.ts";
 import { consoleConfigScript, type ConsoleConfig } from "./console/config.ts";
 import { CONSOLE_SCRIPTS } from "./layout.ts";
@@ -56,45 +56,46 @@ export interface PortalOptions {
   json: boolean;
 }
 
-function refuse(message: string, usage = false): number {
-  console.error(usage ? `portal: ${message}\n\n${USAGE}` : `portal: ${message}`);
-  return 2;
+function refuse(message: string, code = 2): number {
+  return refuseLine("portal", message, code);
 }
 
-function portOf(text: string, flag: string): number | string {
-  const port = Number(text);
-  return text.trim() !== "" && Number.isInteger(port) && port >= 0 && port <= 65535 ? port : `invalid ${flag} ${text}: give 0 to 65535`;
+/** A built portal's folder: it must exist, be a folder, and hold an index.html. */
+function builtPortal(dir: string): string {
+  if (!existsSync(dir)) throw new UsageError(`--dir ${dir}: no such folder; build one with npm run docs, or leave --dir out to build it now`);
+  if (!statSync(dir).isDirectory()) throw new UsageError(`--dir ${dir} is a file; give the folder of a built portal (npm run docs writes docs-site/)`);
+  if (!existsSync(join(dir, "index.html"))) throw new UsageError(`--dir ${dir} holds no index.html: not a built portal (npm run docs writes one into docs-site/)`);
+  return dir;
 }
 
 /** The command line checked without starting anything: the options, or the exit code once help or one line is printed. */
 export function portalOptions(argv: string[]): PortalOptions | number {
-  let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
-  } catch (error) {
-    return refuse((error as Error).message.split("\n")[0]!, true);
-  }
-  if (values.help) {
-    console.log(USAGE);
-    return 0;
-  }
-  const port = portOf(values.port ?? "4000", "--port");
-  if (typeof port === "string") return refuse(port);
-  const sandboxPort = portOf(values["sandbox-port"] ?? "0", "--sandbox-port");
-  if (typeof sandboxPort === "string") return refuse(sandboxPort);
-  if (values.server !== undefined && values["sandbox-port"] !== undefined) return refuse("--server and --sandbox-port exclude each other: with --server no sandbox is started");
-  let server: string | undefined;
-  if (values.server !== undefined) {
-    let url: URL;
-    try {
-      url = new URL(values.server);
-    } catch {
-      return refuse(`invalid --server ${values.server}: give a URL such as http://127.0.0.1:4010`);
+    const { values } = readCommandLine("portal", argv, OPTIONS);
+    if (values.help) {
+      console.log(USAGE);
+      return 0;
     }
-    if (url.protocol !== "http:" && url.protocol !== "https:") return refuse(`invalid --server ${values.server}: give an http:// or https:// URL`);
-    server = values.server.replace(/\/+$/, "");
+    const port = portNumber(values.port ?? "4000", "--port");
+    const sandboxPort = portNumber(values["sandbox-port"] ?? "0", "--sandbox-port");
+    if (values.server !== undefined && values["sandbox-port"] !== undefined) throw new UsageError("--server and --sandbox-port exclude each other: with --server no sandbox is started");
+    let server: string | undefined;
+    if (values.server !== undefined) {
+      let url: URL;
+      try {
+        url = new URL(values.server);
+      } catch {
+        throw new UsageError(`invalid --server ${values.server}: give a URL such as http://127.0.0.1:4010`);
+      }
+      if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`invalid --server ${values.server}: give an http:// or https:// URL`);
+      server = values.server.replace(/\/+$/, "");
+    }
+    const dir = values.dir === undefined ? undefined : builtPortal(values.dir);
+    return { host: values.host ?? "127.0.0.1", port, sandboxPort, server, dir, json: values.json ?? false };
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return refuse(error.message);
   }
-  return { host: values.host ?? "127.0.0.1", port, sandboxPort, server, dir: values.dir, json: values.json ?? false };
 }
 
 /** The origins a page of the portal may have: both loopback names when bound to the loopback. */
@@ -179,11 +180,14 @@ export async function portalCommand(argv: string[]): Promise<number> {
   } catch (error) {
     const message = ((error as Error).message ?? String(error)).split("\n")[0]!;
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EADDRINUSE") return refuse(`a port is in use (${message}); pick another with --port or --sandbox-port (0: any free port)`);
-    if (code === "EACCES") return refuse(`cannot bind: permission denied (${message})`);
+    if (code === "EADDRINUSE") {
+      // Which of the two ports: the error names the one it could not bind.
+      const sandboxPort = options.sandboxPort !== 0 && message.includes(`:${options.sandboxPort}`);
+      return refuse(sandboxPort ? portInUse("127.0.0.1", options.sandboxPort, "--sandbox-port") : portInUse(options.host, options.port, "--port"));
+    }
+    if (code === "EACCES") return refuse(`cannot bind: permission denied (${message}); pick a port above 1023 with --port (0: any free port)`);
     if (code === "ERR_MODULE_NOT_FOUND") return refuse("the sandbox package (@payment-collection/sandbox) is not installed; install it, or give --server URL");
-    console.error(`portal: cannot start the sandbox: ${message}`);
-    return 4;
+    return refuse(`cannot start the sandbox: ${message}`, 4);
   }
   if (options.json) {
     console.log(JSON.stringify({ portal: portal.url, server: portal.server, sandbox: portal.startedSandbox }));

@@ -27,7 +27,7 @@ describe("payment-collection portal options", () => {
       const { code, lines } = refused(argv);
       expect(code, argv.join(" ")).toBe(2);
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^portal: /);
+      expect(lines[0]).toMatch(/^payment-collection portal: /);
       expect(lines[0]).not.toContain("\n");
     }
   });

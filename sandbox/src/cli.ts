@@ -24,7 +24,7 @@
 import { renameSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { outputFile, portInUse, portNumber, readCommandLine, refuse as refuseLine, UsageError } from "@payment-collection/contract/command/command-line.ts";
 import { RATE_LIMIT_PLANS, resolvePlan, type PlanName } from "./plans.ts";
 import { startSandbox, type SandboxKeys } from "./server.ts";
 import { SchemaTooNewError } from "./store/sqlite/schema.ts";
@@ -79,9 +79,8 @@ const OPTIONS = {
 } as const;
 
 /** One line on stderr and the exit code: bad input never ends in a stack trace. */
-function refuse(message: string, code: number, usage = false): number {
-  console.error(usage ? `sandbox: ${message}\n\n${USAGE}` : `sandbox: ${message}`);
-  return code;
+function refuse(message: string, code: number): number {
+  return refuseLine("sandbox", message, code);
 }
 
 /** The banner's key lines, every key of the ring in order, so a new key shows without an edit here. */
@@ -103,9 +102,10 @@ type StartOptions = Parameters<typeof startSandbox>[0] & { plan: PlanName; durab
 export function sandboxOptions(argv: string[], env: NodeJS.ProcessEnv = process.env): StartOptions | number {
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }));
+    ({ values } = readCommandLine("sandbox", argv, OPTIONS));
   } catch (error) {
-    return refuse((error as Error).message.split("\n")[0]!, 2, true);
+    if (!(error instanceof UsageError)) throw error;
+    return refuse(error.message, 2);
   }
   if (values.help) {
     console.log(USAGE);
@@ -115,9 +115,16 @@ export function sandboxOptions(argv: string[], env: NodeJS.ProcessEnv = process.
   if (!(plan in RATE_LIMIT_PLANS)) return refuse(`unknown plan "${plan}"; known: ${Object.keys(RATE_LIMIT_PLANS).join(", ")}`, 2);
   const durability = values.durability ?? env.SANDBOX_DURABILITY ?? "process";
   if (durability !== "process" && durability !== "power") return refuse(`unknown durability "${durability}"; known: process, power`, 2);
-  const portText = values.port ?? env.SANDBOX_PORT ?? "4010";
-  const port = Number(portText);
-  if (portText.trim() === "" || !Number.isInteger(port) || port < 0 || port > 65535) return refuse(`invalid port ${portText}: give 0 to 65535`, 2);
+  let port: number;
+  let writeTarget: string | undefined;
+  try {
+    port = portNumber(values.port ?? env.SANDBOX_PORT ?? "4010", values.port === undefined && env.SANDBOX_PORT !== undefined ? "SANDBOX_PORT" : "--port");
+    // From the folder the command was typed in (npm records it in INIT_CWD).
+    writeTarget = values["write-target"] === undefined ? undefined : outputFile(resolve(env.INIT_CWD ?? process.cwd(), values["write-target"]), "--write-target", "target.json");
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    return refuse(error.message, 2);
+  }
   const originTexts = values["cors-origin"] ?? (env.SANDBOX_CORS_ORIGINS ?? "").split(",").map((text) => text.trim()).filter(Boolean);
   const corsOrigins: string[] = [];
   for (const text of originTexts) {
@@ -137,8 +144,7 @@ export function sandboxOptions(argv: string[], env: NodeJS.ProcessEnv = process.
     accessLog: values["access-log"] ?? env.SANDBOX_ACCESS_LOG === "1",
     corsOrigins,
     json: values.json ?? false,
-    // From the folder the command was typed in (npm records it in INIT_CWD).
-    writeTarget: values["write-target"] === undefined ? undefined : resolve(env.INIT_CWD ?? process.cwd(), values["write-target"]),
+    writeTarget,
   };
 }
 
@@ -158,11 +164,11 @@ export async function sandboxCommand(argv: string[], env: NodeJS.ProcessEnv = pr
     const message = ((error as Error).message ?? String(error)).split("\n")[0]!;
     if (error instanceof SchemaTooNewError) return refuse(message, 3);
     if (/^unknown store/.test(message)) return refuse(message, 2);
-    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") return refuse(`port ${port} is in use; pick another with --port (0: any free port)`, 2);
+    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") return refuse(portInUse(options.host ?? "127.0.0.1", port, "--port"), 2);
     if (/bindings file|better_sqlite3\.node/.test(message)) {
       return refuse("the SQLite binding (better-sqlite3) is not built: npm 11 skips install scripts unless allowed; reinstall with `npm install --allow-scripts=better-sqlite3 ...`, or use --store postgres://...", 4);
     }
-    if ((error as NodeJS.ErrnoException).code === "EACCES") return refuse(`cannot bind ${options.host}:${port}: permission denied`, 2);
+    if ((error as NodeJS.ErrnoException).code === "EACCES") return refuse(`cannot bind ${options.host}:${port}: permission denied; pick a port above 1023 with --port (0: any free port)`, 2);
     return refuse(`cannot open the store: ${message}`, 4);
   }
 

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { Ajv, type ErrorObject } from "ajv";
-import { closestName } from "./did-you-mean.ts";
+import { closestName } from "@payment-collection/contract/command/did-you-mean.ts";
 import { formatPath, type MemberPath, type UnsetVariable } from "./target-variables.ts";
 
 type Schema = Record<string, unknown>;

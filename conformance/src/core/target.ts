@@ -92,7 +92,8 @@ export class TargetError extends Error {
     readonly source: string,
     readonly problems: string[],
   ) {
-    super(`${source}: ${problems.length === 1 ? "a problem" : `${problems.length} problems`} in the target file:\n  ${problems.join("\n  ")}`);
+    // One problem on one line; several listed at once, one line each with its path.
+    super(problems.length === 1 ? `${source}: ${problems[0]}` : `${source}: ${problems.length} problems in the target file:\n  ${problems.join("\n  ")}`);
   }
 }
 
@@ -182,7 +183,9 @@ export function loadTarget(path: string, env: NodeJS.ProcessEnv = process.env, o
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    throw new TargetError(path, [`cannot read the file: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`]);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EISDIR") throw new TargetError(path, ["a folder, not a target file; give the target file (JSON or YAML) in it (`payment-collection sandbox --write-target FILE` writes one for the sandbox)"]);
+    throw new TargetError(path, [`cannot read the file: ${code === "ENOENT" ? "no such file" : (error as Error).message}`]);
   }
   let raw: unknown;
   const json = extname(path).toLowerCase() === ".json";

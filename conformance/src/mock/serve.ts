@@ -10,7 +10,7 @@
  */
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
+import { portInUse, portNumber, readCommandLine, refuse, UsageError } from "@payment-collection/contract/command/command-line.ts";
 import { FAMILY_IDS, loadFamilyContract } from "@payment-collection/contract/model/index.ts";
 import { prismEntry, prismMissing } from "./prism.ts";
 import { startMock } from "./start-mock.ts";
@@ -27,16 +27,20 @@ Ctrl-C stops it.
   --dynamic           bodies generated from the schemas instead of the documented examples
   -h, --help          this help
 
-Exit codes: 0 stopped by SIGINT/SIGTERM; 2 bad option, or Prism not installed (an optional
-peer dependency: npm install --save-dev @stoplight/prism-cli); 1 Prism could not start.`;
-
-class BadOption extends Error {}
+Exit codes: 0 stopped by SIGINT/SIGTERM; 2 bad option, a port in use, or Prism not installed
+(an optional peer dependency: npm install --save-dev @stoplight/prism-cli); 1 Prism could not
+start.`;
 
 function port(value: string | undefined, name: string): number | undefined {
-  if (value === undefined || value === "") return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new BadOption(`${name} must be a port number (0 to 65535), got ${value}`);
-  return n;
+  return value === undefined || value === "" ? undefined : portNumber(value, name);
+}
+
+/** Why Prism did not start: a port in use is bad input (exit 2), named with the option that picks another. */
+function prismFailure(error: unknown, host: string, ports: Partial<Record<string, number>>): { message: string; code: number } {
+  const output = (error as Error).message ?? String(error);
+  const taken = FAMILY_IDS.find((family) => ports[family] !== undefined && ports[family] !== 0 && output.includes("EADDRINUSE") && output.includes(String(ports[family])));
+  if (taken) return { message: portInUse(host, ports[taken]!, `--port-${taken}`), code: 2 };
+  return { message: `Prism did not start: ${output.split("\n")[0]}`, code: 1 };
 }
 
 /** Serves until SIGINT or SIGTERM; resolves with the exit code (at once for --help and bad input). */
@@ -44,16 +48,12 @@ export async function mockCommand(argv: string[], env: NodeJS.ProcessEnv = proce
   let ports;
   let values;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        "port-family-a": { type: "string" },
-        "port-family-b": { type: "string" },
-        host: { type: "string" },
-        dynamic: { type: "boolean", default: false },
-        help: { type: "boolean", short: "h", default: false },
-      },
+    ({ values } = readCommandLine("mock", argv, {
+      "port-family-a": { type: "string" },
+      "port-family-b": { type: "string" },
+      host: { type: "string" },
+      dynamic: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
     }));
     if (values.help) {
       console.log(USAGE);
@@ -64,19 +64,16 @@ export async function mockCommand(argv: string[], env: NodeJS.ProcessEnv = proce
       "family-b": port(values["port-family-b"] ?? env.MOCK_PORT_FAMILY_B, "--port-family-b"),
     };
   } catch (error) {
-    console.error(`mock: ${(error as Error).message.split("\n")[0]}\n\n${USAGE}`);
-    return 2;
+    if (!(error instanceof UsageError)) throw error;
+    return refuse("mock", error.message);
   }
-  if (!prismEntry()) {
-    console.error(`mock: ${prismMissing()}`);
-    return 2;
-  }
+  if (!prismEntry()) return refuse("mock", prismMissing());
   let mock;
   try {
     mock = await startMock({ host: values.host, dynamic: values.dynamic, ports });
   } catch (error) {
-    console.error(`mock: Prism did not start: ${(error as Error).message.split("\n")[0]}`);
-    return 1;
+    const failure = prismFailure(error, values.host ?? "127.0.0.1", ports);
+    return refuse("mock", failure.message, failure.code);
   }
   for (const family of FAMILY_IDS) console.log(`${loadFamilyContract(family).title}: ${mock.urls[family]}`);
   console.log('Pick a documented response with the header "Prefer: code=404" (see the conformance README). Ctrl-C stops.');

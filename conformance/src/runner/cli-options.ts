@@ -3,7 +3,7 @@
  * a fresh sandbox, which take the same options), and the usage text.
  */
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { outputFile, readCommandLine, UsageError } from "@payment-collection/contract/command/command-line.ts";
 import type { Profile } from "../core/profiles/schema-profile.ts";
 // From the layout module alone: the whole model (schemas, validators) is not needed to read options.
 import { FAMILY_IDS, isFamilyId, type FamilyId } from "@payment-collection/contract/model/layout.ts";
@@ -60,35 +60,31 @@ export interface CliOptions {
   help: boolean;
 }
 
-export class UsageError extends Error {}
+export { UsageError };
+
+const OPTIONS = {
+  target: { type: "string" },
+  family: { type: "string" },
+  profile: { type: "string" },
+  junit: { type: "string" },
+  json: { type: "string" },
+  report: { type: "string" },
+  statements: { type: "boolean", default: false },
+  coverage: { type: "boolean", default: false },
+  "no-exhaust": { type: "boolean", default: false },
+  "exhaust-cap": { type: "string", default: "1000" },
+  "fail-fast": { type: "boolean", default: false },
+  "min-coverage": { type: "string" },
+  progress: { type: "boolean", default: false },
+  quiet: { type: "boolean", default: false },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
+/** A report file's path from the caller's folder, refused when it names a folder. */
+const reportPath = (path: string | undefined, flag: string, example: string) => (path === undefined ? undefined : outputFile(callerPath(path)!, flag, example));
 
 export function parseCliOptions(argv: string[]): CliOptions {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        target: { type: "string" },
-        family: { type: "string" },
-        profile: { type: "string" },
-        junit: { type: "string" },
-        json: { type: "string" },
-        report: { type: "string" },
-        statements: { type: "boolean", default: false },
-        coverage: { type: "boolean", default: false },
-        "no-exhaust": { type: "boolean", default: false },
-        "exhaust-cap": { type: "string", default: "1000" },
-        "fail-fast": { type: "boolean", default: false },
-        "min-coverage": { type: "string" },
-        progress: { type: "boolean", default: false },
-        quiet: { type: "boolean", default: false },
-        help: { type: "boolean", short: "h", default: false },
-      },
-    }));
-  } catch (error) {
-    // parseArgs says it in a sentence or two; the first one names the option.
-    throw new UsageError((error as Error).message.split(/\.\s/)[0]!.replace(/\.$/, ""));
-  }
+  const { values } = readCommandLine("conformance", argv, OPTIONS);
   if (values.family !== undefined && !isFamilyId(values.family)) {
     throw new UsageError(`--family must be ${FAMILY_IDS.join(" or ")}, got ${values.family}`);
   }
@@ -103,9 +99,9 @@ export function parseCliOptions(argv: string[]): CliOptions {
     target: callerPath(values.target),
     families: values.family !== undefined && isFamilyId(values.family) ? [values.family] : undefined,
     profile: values.profile as Profile | undefined,
-    junit: callerPath(values.junit),
-    json: callerPath(values.json),
-    report: callerPath(values.report),
+    junit: reportPath(values.junit, "--junit", "conformance.xml"),
+    json: reportPath(values.json, "--json", "conformance.json"),
+    report: reportPath(values.report, "--report", "conformance.md"),
     statements: values.statements ?? false,
     coverage: values.coverage ?? false,
     exhaust: !values["no-exhaust"],

@@ -11,7 +11,7 @@
 import { Pacer } from "../core/pacing.ts";
 import { FamilyContext, type KeyChoice, type KeyName } from "../core/check-context.ts";
 import { familyName, loadFamilyContract, type ContractOperation, type FamilyContract, type FamilyId } from "@payment-collection/contract/model/index.ts";
-import { familyTarget, type Target } from "../core/target.ts";
+import { familyTarget, TARGET_KEYS, type Target } from "../core/target.ts";
 import { connectionProblem } from "./reachability.ts";
 
 export interface PreflightOptions {
@@ -61,10 +61,10 @@ export async function preflight(target: Target, options: PreflightOptions): Prom
         await response.arrayBuffer();
         status = response.status;
       } catch (error) {
-        problems.push(`${familyName(family)}: cannot reach ${server.baseUrl} (${connectionProblem(error, timeoutMs)})`);
+        problems.push(`${familyName(family)}: cannot reach ${server.baseUrl} (${connectionProblem(error, timeoutMs)}); start the server, or fix ${TARGET_KEYS[family]}.baseUrl in the target`);
         break;
       }
-      if (status === 401 && key !== "none") problems.push(`${familyName(family)}: key \`${key}\` was refused (401) by ${request.url}`);
+      if (status === 401 && key !== "none") problems.push(`${familyName(family)}: key \`${key}\` was refused (401) by ${request.url}; give a key this server accepts in ${TARGET_KEYS[family]}.keys.${key}`);
     }
   }
   return problems;

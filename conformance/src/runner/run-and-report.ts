@@ -8,6 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Profile } from "../core/profiles/schema-profile.ts";
 import { FAMILY_IDS } from "@payment-collection/contract/model/index.ts";
+import { refusal } from "@payment-collection/contract/command/command-line.ts";
 import { failed, type CheckResult, type RunReport } from "../core/results.ts";
 import { loadCatalogue, type Catalogue } from "../core/statement-map.ts";
 import { familyTarget, type Target } from "../core/target.ts";
@@ -60,7 +61,7 @@ export async function runAndReport(target: Target, options: ReportOptions): Prom
   const families = (options.families ?? [...FAMILY_IDS]).filter((family) => familyTarget(target, family));
   const problems = await preflight(target, { families });
   if (problems.length > 0) {
-    for (const problem of problems) console.error(problem);
+    for (const problem of problems) console.error(refusal("conformance", problem));
     writeStoppedReports(options, problems.join("; "), emptyReport(target.source, options), catalogue);
     return { code: EXIT.stopped };
   }
@@ -86,7 +87,7 @@ export async function runAndReport(target: Target, options: ReportOptions): Prom
     const stopped = error instanceof RunStopped ? error : new RunStopped(`the run stopped: ${(error as Error).message?.split("\n")[0] ?? String(error)}`, undefined, { cause: error });
     const partial = stopped.report ?? emptyReport(target.source, options);
     if (partial.results.length > 0) console.log(formatReport(partial, { catalogue }));
-    console.error(stopped.message);
+    console.error(refusal("conformance", stopped.message));
     writeStoppedReports(options, stopped.message, partial, catalogue);
     return { code: EXIT.stopped, report: stopped.report };
   }
@@ -94,7 +95,7 @@ export async function runAndReport(target: Target, options: ReportOptions): Prom
 
   const figure = responseCoverage(report, options.minCoverage);
   console.log(formatReport(report, { statements: options.statements, coverage: options.coverage, catalogue, minCoverage: options.minCoverage }));
-  if (!figure.met) console.error(coverageShortfall(figure));
+  if (!figure.met) console.error(refusal("conformance", coverageShortfall(figure)));
   if (options.junit) write(options.junit, toJunitXml(report, catalogue, { coverage: figure }));
   if (options.report) write(options.report, statementReportMarkdown(report, statementCoverage(report, catalogue)));
   if (options.json) write(options.json, `${JSON.stringify({ ...report, responseCoverage: figure }, null, 2)}\n`);

@@ -8,8 +8,7 @@
  * consumer finding, or coverage below --min-coverage; 2 bad options, an unreadable or malformed
  * HAR file, or a port the proxy cannot listen on.
  */
-import { existsSync } from "node:fs";
-import { parseArgs } from "node:util";
+import { didYouMean, inputFile, outputFile, portInUse, portNumber, readCommandLine, refuse, UsageError, type OptionSpecs } from "@payment-collection/contract/command/command-line.ts";
 import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 import { loadTarget, TargetError } from "../core/target.ts";
 import type { Profile } from "../core/profiles/index.ts";
@@ -70,8 +69,6 @@ Exit codes: 0 nothing violated; 1 a violation, a consumer finding (with --consum
 below --min-coverage; 2 bad options, or a HAR file that cannot be read (one line names the
 entry and what is wrong).`;
 
-class UsageError extends Error {}
-
 const COMMON_OPTIONS = {
   profile: { type: "string" },
   target: { type: "string" },
@@ -84,12 +81,8 @@ const COMMON_OPTIONS = {
   help: { type: "boolean", short: "h" },
 } as const;
 
-function parse<T extends Record<string, { type: "string" | "boolean"; short?: string; multiple?: boolean }>>(argv: string[], options: T) {
-  try {
-    return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError((error as Error).message.split("\n")[0]!);
-  }
+function parse<T extends OptionSpecs>(command: string, argv: string[], options: T) {
+  return readCommandLine(command, argv, options, { positionals: true });
 }
 
 function profileOf(value: string | undefined): Profile {
@@ -117,9 +110,11 @@ function urlOf(value: string, name: string): string {
 
 function accountsOf(path: string | undefined): Map<string, string> | undefined {
   if (path === undefined) return undefined;
-  if (!existsSync(path)) throw new UsageError(`--target: no file ${path}`);
-  return accountsOfTarget(loadTarget(path, process.env));
+  return accountsOfTarget(loadTarget(inputFile(path, "--target", "target.json"), process.env));
 }
+
+/** A report's path, refused when it names a folder. */
+const reportPath = (path: string | undefined, flag: string, example: string) => (path === undefined ? undefined : outputFile(path, flag, example));
 
 interface Common {
   profile: Profile;
@@ -136,7 +131,11 @@ function commonOf(values: Record<string, unknown>): Common {
     accounts: accountsOf(values.target as string | undefined),
     consumer: values.consumer === true,
     maxBody: numberOf(values["max-body"] as string | undefined, "--max-body", DEFAULT_MAX_BODY, { min: 0 })!,
-    reports: { junit: values.junit as string | undefined, json: values.json as string | undefined, html: values.html as string | undefined },
+    reports: {
+      junit: reportPath(values.junit as string | undefined, "--junit", "traffic.xml"),
+      json: reportPath(values.json as string | undefined, "--json", "traffic.json"),
+      html: reportPath(values.html as string | undefined, "--html", "traffic.html"),
+    },
     minCoverage: numberOf(values["min-coverage"] as string | undefined, "--min-coverage", undefined, { min: 0, max: 100 }),
   };
 }
@@ -153,11 +152,9 @@ function finish(engine: TrafficEngine, common: Common, meta: ReportMeta): number
   return failedReasons(summary, meta).length > 0 ? 1 : 0;
 }
 
-function usageFailure(command: string, usage: string, error: unknown): number {
-  if (error instanceof UsageError || error instanceof TargetError) {
-    console.error(`payment-collection ${command}: ${error.message.split("\n")[0]}\n\n${usage}`);
-    return 2;
-  }
+/** Bad options or target file: the one line (a target file's problems, all of them), exit 2. */
+function usageFailure(command: string, error: unknown): number {
+  if (error instanceof UsageError || error instanceof TargetError) return refuse(command, error.message);
   throw error;
 }
 
@@ -169,7 +166,7 @@ export async function proxyCommand(argv: string[], signals: NodeJS.EventEmitter 
   let duration: number | undefined;
   let host: string;
   try {
-    const { values, positionals } = parse(argv, {
+    const { values, positionals } = parse("proxy", argv, {
       ...COMMON_OPTIONS,
       "family-a-upstream": { type: "string" },
       "family-b-upstream": { type: "string" },
@@ -181,17 +178,17 @@ export async function proxyCommand(argv: string[], signals: NodeJS.EventEmitter 
       console.log(PROXY_USAGE);
       return 0;
     }
-    if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}`);
+    if (positionals.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positionals[0])}; payment-collection proxy --help lists the options`);
     upstreams = {};
     if (values["family-a-upstream"]) upstreams["family-a"] = urlOf(values["family-a-upstream"], "--family-a-upstream");
     if (values["family-b-upstream"]) upstreams["family-b"] = urlOf(values["family-b-upstream"], "--family-b-upstream");
     if (Object.keys(upstreams).length === 0) throw new UsageError("--family-a-upstream or --family-b-upstream is required");
-    port = numberOf(values.port, "--port", 8080, { min: 0, max: 65535 })!;
+    port = values.port === undefined ? 8080 : portNumber(values.port, "--port");
     duration = numberOf(values.duration, "--duration", undefined, { min: 0 });
     host = values.host ?? "127.0.0.1";
     common = commonOf(values);
   } catch (error) {
-    return usageFailure("proxy", PROXY_USAGE, error);
+    return usageFailure("proxy", error);
   }
   const routes = familyRoutes({}).filter((r) => upstreams[r.family]);
   const engine = new TrafficEngine({ profile: common.profile, routes, accounts: common.accounts, onViolation: printer(common.consumer) });
@@ -199,8 +196,11 @@ export async function proxyCommand(argv: string[], signals: NodeJS.EventEmitter 
   try {
     proxy = await startTrafficProxy({ engine, routes, upstreams, port, host, maxBody: common.maxBody });
   } catch (error) {
-    console.error(`payment-collection proxy: cannot listen on ${host}:${port}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    return 2;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EADDRINUSE") return refuse("proxy", portInUse(host, port, "--port"));
+    if (code === "EACCES") return refuse("proxy", `cannot listen on ${host}:${port}: permission denied; pick a port above 1023 with --port (0: any free port)`);
+    if (code === "EADDRNOTAVAIL") return refuse("proxy", `cannot listen on ${host}: not an address of this machine; give one with --host (default 127.0.0.1)`);
+    return refuse("proxy", `cannot listen on ${host}:${port}: ${code ?? (error as Error).message}`);
   }
   const source = Object.entries(upstreams).map(([family, url]) => `${family} -> ${url}`).join(", ");
   console.error(`payment-collection proxy: listening on ${proxy.url} (${source}; profile ${common.profile})`);
@@ -222,7 +222,7 @@ export async function trafficCommand(argv: string[]): Promise<number> {
   let file: string;
   let baseUrls: Partial<Record<FamilyId, string[]>>;
   try {
-    const { values, positionals } = parse(argv, {
+    const { values, positionals } = parse("traffic", argv, {
       ...COMMON_OPTIONS,
       "family-a-base-url": { type: "string", multiple: true },
       "family-b-base-url": { type: "string", multiple: true },
@@ -232,18 +232,17 @@ export async function trafficCommand(argv: string[]): Promise<number> {
       return 0;
     }
     const [action, path, ...rest] = positionals;
-    if (action !== "check") throw new UsageError(action === undefined ? "a subcommand is required: check" : `unknown subcommand ${JSON.stringify(action)} (known: check)`);
-    if (path === undefined) throw new UsageError("a HAR file is required");
-    if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}`);
-    if (!existsSync(path)) throw new UsageError(`no file ${path}`);
-    file = path;
+    if (action !== "check") throw new UsageError(action === undefined ? "a subcommand is required: traffic check FILE.har" : `unknown subcommand ${JSON.stringify(action)}${didYouMean(action, ["check"]) || "; the one subcommand is check (traffic check FILE.har)"}`);
+    if (path === undefined) throw new UsageError("a HAR file is required: traffic check FILE.har");
+    if (rest.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(rest[0])}: traffic check takes one HAR file`);
+    file = inputFile(path, "check", "session.har");
     baseUrls = {
       "family-a": (values["family-a-base-url"] ?? []).map((u) => urlOf(u, "--family-a-base-url")),
       "family-b": (values["family-b-base-url"] ?? []).map((u) => urlOf(u, "--family-b-base-url")),
     };
     common = commonOf(values);
   } catch (error) {
-    return usageFailure("traffic", TRAFFIC_USAGE, error);
+    return usageFailure("traffic", error);
   }
   const routes = familyRoutes(baseUrls);
   const engine = new TrafficEngine({ profile: common.profile, routes, accounts: common.accounts, onViolation: printer(common.consumer) });
@@ -252,8 +251,7 @@ export async function trafficCommand(argv: string[]): Promise<number> {
     peakRss = (await checkHar(file, engine, common.maxBody)).peakRss;
   } catch (error) {
     if (!(error instanceof HarError)) throw error;
-    console.error(`payment-collection traffic check: ${file}: ${error.message}`);
-    return 2;
+    return refuse("traffic check", `${file}: ${error.message}`);
   }
   return finish(engine, common, { source: file, consumer: common.consumer, minCoverage: common.minCoverage, peakRss });
 }

@@ -101,10 +101,16 @@ describe("payment-collection traffic check", () => {
     const bad = await run(["check", notJson]);
     expect(bad.code).toBe(2);
     expect(bad.err.split("\n")).toHaveLength(1);
-    for (const argv of [["check"], ["check", notJson, "--profile", "strict"], ["inspect", notJson], ["check", notJson, "--family-a-base-url", "ftp://x"]]) {
+    const lines: Array<[string[], string]> = [
+      [["check"], "a HAR file is required: traffic check FILE.har"],
+      [["check", notJson, "--profile", "strict"], '--profile must be seed or full, not "strict"'],
+      [["inspect", notJson], 'unknown subcommand "inspect"; the one subcommand is check (traffic check FILE.har)'],
+      [["check", notJson, "--family-a-base-url", "ftp://x"], '--family-a-base-url must be an http(s) URL, not "ftp://x"'],
+    ];
+    for (const [argv, line] of lines) {
       const { code, err } = await run(argv);
       expect(code).toBe(2);
-      expect(err).toMatch(/^payment-collection traffic: .+\n\nusage: payment-collection traffic check/);
+      expect(err).toBe(`payment-collection traffic: ${line}`);
     }
   });
 });

@@ -3,9 +3,9 @@
  * are, whether an OpenAPI document is valid, and which changes between two versions of the
  * contract break clients. Returns exit codes; never exits the process itself.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { parseArgs, type ParseArgsConfig } from "node:util";
+import { didYouMean, readCommandLine, refuse, UsageError, type OptionSpecs } from "./command-line.ts";
 import { parse as parseYaml } from "yaml";
 import { FAMILY_IDS, isFamilyId, OPENAPI_VERSIONS, type OpenApiVersionId } from "../model/layout.ts";
 import { validateAgainstOpenApiSchema, validateSpecRules } from "../openapi-validity.ts";
@@ -32,28 +32,30 @@ Exit codes: 0 done (documents valid, no breaking change the version does not all
 const PATH_USAGE = `usage: payment-collection contract path [--family ${FAMILY_IDS.join("|")}] [--openapi 3.0|3.1] [--format ${DOCUMENT_KINDS.join("|")}]`;
 const VALIDATE_USAGE = "usage: payment-collection contract validate [FILE...]   (default: every bundled document)";
 
-function fail(message: string, usage: string): number {
-  console.error(`contract: ${message}\n\n${usage}`);
-  return 2;
+const SUBCOMMANDS = ["path", "validate", "diff"];
+
+function fail(command: string, message: string): number {
+  return refuse(command, message);
 }
 
-function parse(argv: string[], usage: string, options: NonNullable<ParseArgsConfig["options"]>, positionals = false) {
+function parse(command: string, argv: string[], options: OptionSpecs, positionals = false) {
   try {
-    return parseArgs({ args: argv, options: { ...options, help: { type: "boolean", short: "h" } }, strict: true, allowPositionals: positionals });
+    return readCommandLine(command, argv, { ...options, help: { type: "boolean", short: "h" } }, { positionals });
   } catch (error) {
-    return fail((error as Error).message.split("\n")[0]!, usage);
+    if (!(error instanceof UsageError)) throw error;
+    return fail(command, error.message);
   }
 }
 
 function pathCommand(argv: string[]): number {
-  const parsed = parse(argv, PATH_USAGE, { family: { type: "string" }, openapi: { type: "string" }, format: { type: "string" } });
+  const parsed = parse("contract path", argv, { family: { type: "string" }, openapi: { type: "string" }, format: { type: "string" } });
   if (typeof parsed === "number") return parsed;
   const values = parsed.values as { family?: string; openapi?: string; format?: string; help?: boolean };
   if (values.help) return void console.log(PATH_USAGE), 0;
-  if (values.family !== undefined && !isFamilyId(values.family)) return fail(`--family must be ${FAMILY_IDS.join(" or ")}, got ${values.family}`, PATH_USAGE);
+  if (values.family !== undefined && !isFamilyId(values.family)) return fail("contract path", `--family must be ${FAMILY_IDS.join(" or ")}, got ${values.family}`);
   const versions = OPENAPI_VERSIONS.map((v) => v.id as string);
-  if (values.openapi !== undefined && !versions.includes(values.openapi)) return fail(`--openapi must be ${versions.join(" or ")}, got ${values.openapi}`, PATH_USAGE);
-  if (values.format !== undefined && !DOCUMENT_KINDS.includes(values.format as DocumentKind)) return fail(`--format must be ${DOCUMENT_KINDS.join(", ")}, got ${values.format}`, PATH_USAGE);
+  if (values.openapi !== undefined && !versions.includes(values.openapi)) return fail("contract path", `--openapi must be ${versions.join(" or ")}, got ${values.openapi}`);
+  if (values.format !== undefined && !DOCUMENT_KINDS.includes(values.format as DocumentKind)) return fail("contract path", `--format must be ${DOCUMENT_KINDS.join(", ")}, got ${values.format}`);
   const documents = bundledDocuments({
     family: values.family as never,
     openapi: values.openapi as OpenApiVersionId | undefined,
@@ -79,12 +81,14 @@ function declaredVersion(file: string): OpenApiVersionId | string {
 }
 
 async function validateCommand(argv: string[], cwd: string): Promise<number> {
-  const parsed = parse(argv, VALIDATE_USAGE, {}, true);
+  const parsed = parse("contract validate", argv, {}, true);
   if (typeof parsed === "number") return parsed;
   if ((parsed.values as { help?: boolean }).help) return void console.log(VALIDATE_USAGE), 0;
   const files = parsed.positionals.length > 0 ? parsed.positionals.map((f) => resolve(cwd, f)) : bundledDocuments({ kind: "json" }).map((d) => d.path);
   const missing = files.filter((f) => !existsSync(f));
-  if (missing.length > 0) return fail(`no such file: ${missing.join(", ")}`, VALIDATE_USAGE);
+  if (missing.length > 0) return fail("contract validate", `no such file: ${missing.join(", ")}`);
+  const folders = files.filter((f) => statSync(f).isDirectory());
+  if (folders.length > 0) return fail("contract validate", `${folders.join(", ")} ${folders.length === 1 ? "is a folder" : "are folders"}; give the OpenAPI documents in it (YAML or JSON files)`);
   let invalid = 0;
   for (const file of files) {
     const version = declaredVersion(file);
@@ -115,8 +119,8 @@ export async function contractCommand(argv: string[], cwd: string = process.env.
       console.log(USAGE);
       return 0;
     case undefined:
-      return fail("a subcommand is required: path, validate or diff", USAGE);
+      return fail("contract", "a subcommand is required: path, validate or diff (payment-collection contract --help says what each does)");
     default:
-      return fail(`unknown subcommand ${JSON.stringify(subcommand)}: path, validate or diff`, USAGE);
+      return fail("contract", `unknown subcommand ${JSON.stringify(subcommand)}${didYouMean(subcommand, SUBCOMMANDS) || "; the subcommands are path, validate and diff"}`);
   }
 }

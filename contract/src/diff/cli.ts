@@ -7,7 +7,7 @@
  * 2 bad input (one line on stderr, never a stack trace). Thin on purpose (the
  * `contract diff` subcommand of the project CLI); the engine is ./index.ts.
  */
-import { parseArgs } from "node:util";
+import { readCommandLine, refuse, UsageError } from "../command/command-line.ts";
 import { countByVerdict, diffFamilies, judge, pathVersionsOf, renderChangelog, type JudgedChange } from "./index.ts";
 import { BadInput, loadBase, loadFile, loadFolder, loadWorkingTree, restrictTo, type LoadedSide } from "./sources.ts";
 import { existsSync, statSync } from "node:fs";
@@ -108,35 +108,23 @@ export function textReport(run: DiffRun): string {
 export function main(argv: readonly string[]): number {
   let values: { base?: string; head?: string; json?: boolean; markdown?: boolean; help?: boolean };
   try {
-    values = parseArgs({
-      args: [...argv],
-      options: { base: { type: "string" }, head: { type: "string" }, json: { type: "boolean" }, markdown: { type: "boolean" }, help: { type: "boolean", short: "h" } },
-      strict: true,
-      allowPositionals: false,
-    }).values;
+    values = readCommandLine("contract diff", argv, { base: { type: "string" }, head: { type: "string" }, json: { type: "boolean" }, markdown: { type: "boolean" }, help: { type: "boolean", short: "h" } }).values;
   } catch (error) {
-    process.stderr.write(`contract diff: ${(error as Error).message.split("\n")[0]} (see --help)\n`);
-    return 2;
+    if (!(error instanceof UsageError)) throw error;
+    return refuse("contract diff", error.message);
   }
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  if (!values.base) {
-    process.stderr.write("contract diff: --base <git ref | folder | file> is required (see --help)\n");
-    return 2;
-  }
-  if (values.json && values.markdown) {
-    process.stderr.write("contract diff: choose one of --json and --markdown\n");
-    return 2;
-  }
+  if (!values.base) return refuse("contract diff", "--base <git ref | folder | file> is required: the version to compare with (HEAD, a release tag, a folder or one document)");
+  if (values.json && values.markdown) return refuse("contract diff", "--json and --markdown exclude each other: choose one");
   let run: DiffRun;
   try {
     run = runDiff(values.base, values.head, process.env.INIT_CWD ?? process.cwd());
   } catch (error) {
     const message = error instanceof BadInput ? error.message : `unexpected error: ${(error as Error)?.message ?? String(error)}`;
-    process.stderr.write(`contract diff: ${message.split("\n")[0]}\n`);
-    return 2;
+    return refuse("contract diff", message.split("\n")[0]!);
   }
   if (values.json) {
     const counts = countByVerdict(run.changes);

@@ -79,7 +79,7 @@ describe("contract diff command", () => {
       expect(run.status, args.join(" ")).toBe(2);
       expect(run.stdout).toBe("");
       expect(run.stderr.trim().split("\n")).toHaveLength(1);
-      expect(run.stderr).toMatch(/^contract diff: /);
+      expect(run.stderr).toMatch(/^payment-collection contract diff: /);
       expect(run.stderr).not.toMatch(/\bat .*\.ts:\d+/);
     }
   });

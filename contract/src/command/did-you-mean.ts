@@ -1,4 +1,7 @@
-/** The known name closest to a misspelt one (`baseURL` -> `baseUrl`, `famillyA` -> `familyA`). */
+/**
+ * The known name closest to a misspelt one: a member of a target file (`baseURL` -> `baseUrl`,
+ * `famillyA` -> `familyA`), an option (`--targte` -> `--target`), a command.
+ */
 import { closest, distance } from "fastest-levenshtein";
 
 /** The closest known name (case-insensitive), when it is close enough to be what was meant. */
