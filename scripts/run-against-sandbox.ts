@@ -13,7 +13,7 @@ import type { PlanName } from "@payment-collection/sandbox/plans.ts";
 async function main(): Promise<number> {
   const argv = process.argv.slice(2);
   if (argv.includes("--help") || argv.includes("-h")) {
-    console.log(`usage: npx tsx scripts/run-against-sandbox.ts [--plan generous|short-windows|default] [conformance options]\n\nStarts a fresh sandbox with its fixtures and runs the suites against it.\n\n${USAGE.replace(/^usage:[^\n]*\n\n/, "")}`);
+    console.log(`usage: npx tsx scripts/run-against-sandbox.ts [--plan generous|short-windows|default] [conformance options]\n\nStarts a fresh sandbox with its fixtures and runs the suites against it.\n\n${USAGE.replace(/^usage:[^\n]*\n(?: {7}[^\n]*\n)*\n/, "")}`);
     return 0;
   }
   const planAt = argv.indexOf("--plan");

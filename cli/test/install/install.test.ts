@@ -128,13 +128,15 @@ describe("npx payment-collection in an empty project", () => {
     }
   });
 
-  it("mock without its optional Prism: one line saying how to install it, exit 2", async () => {
+  it("mock and conformance --mock without its optional Prism: one line saying how to install it, exit 2", async () => {
     expect(existsSync(join(project, "node_modules/@stoplight/prism-cli")), "Prism is not installed with the CLI").toBe(false);
     const { peerDependencies } = JSON.parse(readFileSync(join(REPO_ROOT, "conformance/package.json"), "utf8")) as { peerDependencies: Record<string, string> };
-    const answer = await npx(["mock"]);
-    expect(answer.code).toBe(2);
-    expect(answer.stdout).toBe("");
-    expect(answer.stderr.trim().split("\n")).toEqual([expect.stringContaining(`npm install --save-dev @stoplight/prism-cli@${peerDependencies["@stoplight/prism-cli"]}`)]);
+    for (const [argv, prefix] of [[["mock"], "payment-collection mock: "], [["conformance", "--mock"], "payment-collection conformance: --mock needs Prism: "]] as const) {
+      const answer = await npx([...argv]);
+      expect(answer.code, argv.join(" ")).toBe(2);
+      expect(answer.stdout).toBe("");
+      expect(answer.stderr.trim().split("\n")).toEqual([expect.stringMatching(new RegExp(`^${prefix}.*npm install --save-dev @stoplight/prism-cli@${peerDependencies["@stoplight/prism-cli"]!.replace(/\./g, "\\.")}$`))]);
+    }
   });
 
   it("runs the CI examples of docs/cli.md: the suites against the sandbox, a JUnit report with no failure", async () => {

@@ -11,14 +11,20 @@ import { FAMILY_IDS, isFamilyId, type FamilyId } from "@payment-collection/contr
 // What each does once options are known; kept importable from here for older callers.
 
 export const USAGE = `usage: payment-collection conformance --target FILE [options]
+       payment-collection conformance --mock [options]
 
-Runs the conformance suites against the servers a target file names.
+Runs the conformance suites against the servers a target file names, or against the Prism mock
+of both families.
 
   --target FILE        target file (JSON or YAML): servers, keys, fixtures; its JSON Schema is
                        target.schema.json in this package (see the package's README)
+  --mock               start the Prism mock of both families (as \`payment-collection mock\`),
+                       run the suites against it and stop it; needs @stoplight/prism-cli, an
+                       optional peer dependency
   --family ID          run one family only: family-a or family-b (default: both)
-  --profile seed|full  seed: what the document states (default; full against the mock, which is
-                       the contract with its decisions); full: also the project's decisions
+  --profile seed|full  seed: what the document states; full: also the project's decisions
+                       (default: seed; full against the mock, --mock or a target with
+                       \`mock: prism\`, which serves the contract with its decisions)
   --junit PATH         write JUnit XML (also when the run stops early: the reason is an error case)
   --json PATH          write the report as JSON
   --report PATH        write a self-contained Markdown page: every statement of the catalogue with
@@ -36,10 +42,13 @@ Runs the conformance suites against the servers a target file names.
   -h, --help           this text
 
 Exit codes: 0 every check passed; 1 a check failed, or coverage below --min-coverage;
-2 bad options or target file, a server unreachable, a key refused, or a run stopped early.`;
+2 bad options or target file, a server unreachable, a key refused, a run stopped early, or
+--mock without Prism installed.`;
 
 export interface CliOptions {
   target?: string;
+  /** `--mock`: the run starts the Prism mock and checks it. */
+  mock: boolean;
   families?: FamilyId[];
   /** Undefined when not given: the command picks its default. */
   profile?: Profile;
@@ -64,6 +73,7 @@ export { UsageError };
 
 const OPTIONS = {
   target: { type: "string" },
+  mock: { type: "boolean", default: false },
   family: { type: "string" },
   profile: { type: "string" },
   junit: { type: "string" },
@@ -95,8 +105,10 @@ export function parseCliOptions(argv: string[]): CliOptions {
   if (minCoverage !== undefined && (!Number.isFinite(minCoverage) || minCoverage < 0 || minCoverage > 100)) {
     throw new UsageError(`--min-coverage must be a percentage from 0 to 100, got ${values["min-coverage"]}`);
   }
+  if (values.mock && values.target !== undefined) throw new UsageError("--mock and --target exclude each other: --mock checks the mock it starts");
   return {
     target: callerPath(values.target),
+    mock: values.mock ?? false,
     families: values.family !== undefined && isFamilyId(values.family) ? [values.family] : undefined,
     profile: values.profile as Profile | undefined,
     junit: reportPath(values.junit, "--junit", "conformance.xml"),
