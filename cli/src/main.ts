@@ -75,6 +75,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const subcommand = SUBCOMMANDS[name];
+  if (!subcommand && name.startsWith("-")) return refuse("", `unknown option ${name}; give a command first: payment-collection <command> ${name} (payment-collection --help lists the commands)`);
   if (!subcommand) return refuse("", `unknown command ${JSON.stringify(name)}${didYouMean(name, names) || `; the commands are ${names.join(", ")} (payment-collection --help says what each does)`}`);
   // --version wins over everything else of a subcommand, and starts nothing.
   if (options(rest).includes("--version")) {

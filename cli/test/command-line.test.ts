@@ -43,6 +43,7 @@ describe("payment-collection", () => {
     const cases: Array<[string[], string]> = [
       [["conformace"], 'payment-collection: unknown command "conformace"; did you mean conformance?'],
       [["lint"], 'payment-collection: unknown command "lint"; the commands are conformance, mock, proxy, traffic, sandbox, portal, contract (payment-collection --help says what each does)'],
+      [["--verbose"], "payment-collection: unknown option --verbose; give a command first: payment-collection <command> --verbose (payment-collection --help lists the commands)"],
       [[], "payment-collection: a command is required: conformance, mock, proxy, traffic, sandbox, portal, contract (payment-collection --help says what each does)"],
     ];
     for (const [argv, line] of cases) {
