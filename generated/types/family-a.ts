@@ -133,14 +133,20 @@ export interface components {
             payer: {
                 /** @description Full name or company name (at most 200 characters: decision D45). */
                 name: string;
-                /** @description CPF (11 digits) or CNPJ (14 digits), digits only (decision D01). */
+                /**
+                 * @description CPF (11 digits) or CNPJ (14 digits), digits only (decision D01), with right check digits: a
+                 *     payer's document in the Brazilian payment domain is a CPF or a CNPJ (D43).
+                 */
                 document: components["schemas"]["DocumentDigits"];
             } | null;
             /** @description Payer as sent in the request; null when the request had none (decision D35). */
             payer_request: {
                 /** @description Full name or company name (at most 200 characters: decision D45). */
                 name: string;
-                /** @description CPF (11 digits) or CNPJ (14 digits), digits only (decision D01). */
+                /**
+                 * @description CPF (11 digits) or CNPJ (14 digits), digits only (decision D01), with right check digits: a
+                 *     payer's document in the Brazilian payment domain is a CPF or a CNPJ (D43).
+                 */
                 document: components["schemas"]["DocumentDigits"];
             } | null;
             pix: components["schemas"]["ChargePix"];
@@ -423,7 +429,10 @@ export interface components {
         Payer: {
             /** @description Full name or company name (at most 200 characters: decision D45). */
             name: string;
-            /** @description CPF (11 digits) or CNPJ (14 digits), digits only (decision D01). */
+            /**
+             * @description CPF (11 digits) or CNPJ (14 digits), digits only (decision D01), with right check digits: a
+             *     payer's document in the Brazilian payment domain is a CPF or a CNPJ (D43).
+             */
             document: components["schemas"]["DocumentDigits"];
         };
         /**

@@ -460,6 +460,7 @@ export interface components {
         /** @description The debtor (payer) of a boleto. */
         BoletoDebtor: {
             name: string;
+            /** @description The debtor's CPF or CNPJ, with right check digits (D43). */
             document: string;
             postalCode: string;
             publicArea: string;
@@ -562,6 +563,7 @@ export interface components {
         /** @description The receiver (beneficiary) of a boleto. */
         BoletoReceiver: {
             name: string;
+            /** @description The receiver's (the beneficiary's) CPF or CNPJ, with right check digits (D43). */
             document: string;
             account: string;
         };

@@ -2,13 +2,18 @@
  * Negative data: for every request body, each variant that breaks one constraint of the body
  * schema (as the profile sees it: under seed only the document's own) must be refused with a
  * 4xx and must create nothing: a required member dropped, a member of the wrong JSON type, a
- * fraction where the schema says integer, a value outside an enum, a string over maxLength.
+ * fraction where the schema says integer, a value outside an enum, a string over maxLength, and
+ * a value that breaks any other keyword of the member's schema (pattern, format, domain format
+ * such as a CPF's check digits, minimum, maximum, minLength) or an object left with fewer
+ * members than its minProperties. A value is used only when the contract's own validator of the
+ * member refuses it, so each variant breaks what it says it breaks.
  * Nothing created: the refusal carries no new record, the resource's list (when the contract
  * has one) shows no new id, and a refused change leaves the record as the owner reads it.
  */
 import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
 import { createdIdOf, creationOf, isCreation, isList, pathParameters, resourceOf } from "./id-links.ts";
 import { keywordOf, objectView, requestSchema, typeOf } from "./request-schema.ts";
+import { breakersOf } from "./constraint-breakers.ts";
 import { exampleRequestBody, freshRecord, plannedRequest, readerOf, successes } from "./traffic.ts";
 import { describe, is2xx, isObject, jsonOf, sameValue, stable, type DerivedEnv, type Json } from "./shared.ts";
 import { quoted } from "../core/describe-response.ts";
@@ -24,8 +29,11 @@ interface Variant {
 
 const WRONG_TYPE: Record<string, unknown> = { string: 12345, number: "not-a-number", integer: "not-a-number", boolean: "not-a-boolean", object: "not-an-object", array: "not-an-array" };
 
+/** A valid value of a member the body lacks (one the run saw accepted), for the breakers that alter a valid value. */
+type AcceptedValue = (name: string) => unknown;
+
 /** The variants of a body, one broken constraint each (nested objects the body carries included). */
-export function variantsOf(schema: unknown, body: Json, family: string, path: string[] = []): Variant[] {
+export function variantsOf(schema: unknown, body: Json, family: string, accepted: AcceptedValue = () => undefined, path: string[] = []): Variant[] {
   const view = objectView(schema);
   if (!view) return [];
   const at = (root: Json): Json => path.reduce<Json>((node, k) => node[k] as Json, root);
@@ -45,9 +53,34 @@ export function variantsOf(schema: unknown, body: Json, family: string, path: st
     if (Array.isArray(values) && values.every((v) => typeof v === "string")) variants.push({ name: `outside-enum-${dotted(name)}`, apply: (root) => void (at(root)[name] = "not-a-documented-value") });
     const maxLength = keywordOf(sub, "maxLength");
     if (typeof maxLength === "number") variants.push({ name: `over-maxLength-${dotted(name)}`, apply: (root) => void (at(root)[name] = "x".repeat(maxLength + 1)) });
-    if (isObject(body[name])) variants.push(...variantsOf(sub, body[name] as Json, family, [...path, name]));
+    for (const breaker of breakersOf(sub, body[name] ?? accepted(name))) {
+      variants.push({ name: `${breaker.keyword}-${dotted(name)}`, apply: (root) => void (at(root)[name] = breaker.value) });
+    }
+    if (isObject(body[name])) variants.push(...variantsOf(sub, body[name] as Json, family, accepted, [...path, name]));
+  }
+  const minProperties = keywordOf(schema as Json, "minProperties");
+  if (typeof minProperties === "number" && minProperties > 0 && Object.keys(body).length >= minProperties) {
+    variants.push({ name: `under-minProperties${path.length > 0 ? `-${path.join(".")}` : ""}`, apply: (root) => {
+      const node = at(root);
+      for (const key of Object.keys(node).slice(minProperties - 1)) delete node[key];
+    } });
   }
   return variants;
+}
+
+/** The first value the run's accepted request bodies gave a member of that name, at any depth. */
+function acceptedValues(env: DerivedEnv): AcceptedValue {
+  const bodies = successes(env).map((seen) => seen.request);
+  const find = (node: unknown, name: string): unknown => {
+    if (!isObject(node)) return undefined;
+    if (node[name] !== undefined) return node[name];
+    for (const value of Object.values(node)) {
+      const found = find(value, name);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  };
+  return (name) => bodies.map((body) => find(body, name)).find((value) => value !== undefined);
 }
 
 /** Ids a list of the resource shows now (undefined when the contract has no list for it). */
@@ -63,7 +96,7 @@ async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> 
   const exemplar = successes(env, op.operationId).pop();
   const baseline = isObject(exemplar?.request) ? (exemplar!.request as Json) : exampleRequestBody(env, op);
   if (!baseline) return;
-  const variants = variantsOf(schema, baseline, env.family);
+  const variants = variantsOf(schema, baseline, env.family, acceptedValues(env));
   if (variants.length === 0) return;
   await env.attempt(op.operationId, "refusals", "bodies breaking one constraint each are refused", async () => {
     const [parameter] = pathParameters(op);

@@ -110,6 +110,8 @@ export async function run(env: DerivedEnv): Promise<void> {
   // Narrow limits first: once the general one is used up, every request is refused.
   for (const bucket of ["pix", "transactions", "queries", "general"] as Bucket[]) {
     if (env.stopped) break;
+    // A bucket no operation of the family counts against (family A has no transactions) has nothing to check.
+    if (!env.ctx.contract.operations.some((o) => limitsOf(o, env.ctx.profile, plan).some((l) => l.bucket === bucket))) continue;
     const found = representative(env, bucket);
     const title = `the ${bucket} limit is enforced`;
     if (!found) {

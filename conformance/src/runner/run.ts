@@ -11,7 +11,7 @@ import { FamilyContext, NotApplicable } from "../core/check-context.ts";
 import { documentedPairs, FAMILY_IDS, familyName, loadFamilyContract, type FamilyContract, type FamilyId } from "@payment-collection/contract/model/index.ts";
 import { contextFor } from "../core/account-plan.ts";
 import { exhaustLimit } from "../core/exhaust.ts";
-import { Pacer } from "../core/pacing.ts";
+import { Pacer, type PacerOptions } from "../core/pacing.ts";
 import { pacingFloor } from "../core/pacing-floor.ts";
 import { PUBLISHED_FIGURES } from "../derived/rate-limit-figures.ts";
 import { ResultSink, type CheckResult, type ExchangeNote, type RunReport, type StoppedEarly, type SuiteTiming } from "../core/results.ts";
@@ -51,6 +51,12 @@ export interface RunOptions {
    * remaining transactions, and the report says that it stopped early (`stoppedEarly`).
    */
   stopWhen?: (result: CheckResult) => boolean;
+  /**
+   * How long a request may take and how long the run may wait after a 429 (default: 30 s, and
+   * windows of up to 2 minutes). A run against a local server that must never be limited (the
+   * mutation run) gives a few seconds: a request it does not answer in time is a failure there.
+   */
+  pacing?: Pick<PacerOptions, "timeoutMs" | "maxWaitSeconds" | "maxRetries">;
 }
 
 function exchangeNotes(ctx: FamilyContext, id: string): ExchangeNote[] {
@@ -80,7 +86,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   const families = options.families ?? [...FAMILY_IDS];
   const progress = options.progress ?? progressFromLog(options.log);
   const catalogue: Catalogue = loadCatalogue();
-  const pacer = new Pacer({ onPause: (ms, why) => progress.pause(ms, why) });
+  const pacer = new Pacer({ ...options.pacing, onPause: (ms, why) => progress.pause(ms, why) });
   const results = new ResultSink();
   let stopAfter: string | undefined;
   /** True once a result met `stopWhen`: nothing else begins. */

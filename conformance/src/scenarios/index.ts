@@ -22,6 +22,7 @@ import { customerDeleteRefusedUnchanged } from "./customer-delete-refused-unchan
 import { customerLifecycle } from "./customer-lifecycle.ts";
 import { customerSoftDeleteKeepsRecord } from "./customer-soft-delete-keeps-record.ts";
 import { customerUpdateSetsStatus } from "./customer-update-sets-status.ts";
+import { customerUpdateRefusedWhenDeleted } from "./customer-update-refused-when-deleted.ts";
 import { webhookRetriedAfterFailure } from "./events-webhook-retried.ts";
 import { webhookSignedWithHmac } from "./events-webhook-signed.ts";
 import { webhookSignatureVerifies } from "./events-webhook-verifies.ts";
@@ -84,6 +85,7 @@ export const SCENARIOS: Scenario[] = [
   customerDeleteRefusedUnchanged,
   customerSoftDeleteKeepsRecord,
   customerUpdateSetsStatus,
+  customerUpdateRefusedWhenDeleted,
   customerTenantIsolation,
   boletoCancelStateMachine,
   boletoCancelRefusedOtherStates,

@@ -10,6 +10,7 @@
 import { cnpj, cpf } from "cpf-cnpj-validator";
 import jsQRModule from "jsqr";
 import { parsePix } from "pix-utils";
+import { brCodeStructureProblem } from "./br-code.ts";
 import pngjs from "pngjs";
 
 export type DomainCheck =
@@ -94,14 +95,18 @@ export function cpfCnpjProblem(value: string): string | null {
   return bare.endsWith(expected) ? null : `${kind} check digits are ${bare.slice(-2)}, should be ${expected}`;
 }
 
-/** A PIX BR Code that pix-utils parses, whose CRC16 (CCITT-FALSE, upper-case hex) matches. */
+/**
+ * A PIX BR Code: the fields the Central Bank's manual requires, well formed (br-code.ts), and a
+ * CRC16 (CCITT-FALSE, four upper-case hex digits) that matches, which pix-utils computes as it
+ * parses the code.
+ */
 export function brCodeProblem(value: string): string | null {
   if (!value.startsWith("000201")) return "does not start with the payload format indicator 000201";
   if (!/6304[0-9A-F]{4}$/.test(value)) return "does not end with 6304 and four upper-case hex digits (CRC16)";
   let problem = brCodesParsed.get(value);
   if (problem === undefined) {
     const parsed = parsePix(value);
-    problem = "error" in parsed && parsed.error ? `pix-utils: ${parsed.message}` : null;
+    problem = brCodeStructureProblem(value) ?? ("error" in parsed && parsed.error ? `pix-utils: ${parsed.message}` : null);
     // Bounded: the most recent codes only.
     if (brCodesParsed.size >= 1000) brCodesParsed.delete(brCodesParsed.keys().next().value as string);
     brCodesParsed.set(value, problem);

@@ -7,7 +7,6 @@ import { characterCount, headerText } from "../http/body.ts";
 import type { components } from "../../../generated/types/family-a.ts";
 import type { HandlerTable, RequestContext } from "../app.ts";
 import { dynamicBrCode } from "../domain/brcode.ts";
-import { documentProblem } from "../domain/documents.ts";
 import { chargeId, hex32 } from "../domain/ids.ts";
 import { isoTimestamp } from "../domain/timestamps.ts";
 import { problem } from "../envelopes.ts";
@@ -49,11 +48,9 @@ export const chargeHandlers: HandlerTable = {
       return undefined;
     },
     async handle(ctx) {
+      // The body passed the contract's schema (validation.ts): a payer's document is a CPF or a
+      // CNPJ there (x-domain-format, D43), so nothing of it is checked twice here.
       const request = ctx.body as ChargeCreateRequest;
-      if (request.payer) {
-        const reason = documentProblem(request.payer.document);
-        if (reason) return problem(400, "VALIDATION_ERROR", `body/payer/document: ${reason}`);
-      }
       if (request.webhook_url !== undefined) {
         // Scheme, length, and no loopback or private target unless the sandbox allows them (D26).
         const reason = ctx.app.webhooks.urlProblem(request.webhook_url);

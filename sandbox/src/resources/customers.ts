@@ -5,7 +5,6 @@
  */
 import type { components } from "../../../generated/types/family-b.ts";
 import type { HandlerTable, RequestContext } from "../app.ts";
-import { documentProblem } from "../domain/documents.ts";
 import { uuid } from "../domain/ids.ts";
 import { dataEnvelope, operationError, sdkError, success } from "../envelopes.ts";
 import type { StoredRecord } from "../store/types.ts";
@@ -87,9 +86,9 @@ function record(ctx: RequestContext, customer: StoredCustomer, createdMs: number
 export const customerHandlers: HandlerTable = {
   createCustomer: {
     async handle(ctx) {
+      // The body passed the contract's schema (validation.ts), whose CustomerDocument is a CPF
+      // or a CNPJ (x-domain-format, D43): its check digits are not checked twice here.
       const body = ctx.body as CustomerCreateRequest;
-      const documentReason = documentProblem(body.documentNumber);
-      if (documentReason) return invalid(`body/documentNumber: ${documentReason}`);
       const customer: StoredCustomer = {
         id: uuid(),
         name: body.name,
@@ -133,10 +132,6 @@ export const customerHandlers: HandlerTable = {
       const fields = Object.keys((ctx.op.body?.schema.properties ?? {}) as object);
       if (!fields.some((field) => Object.hasOwn(body, field))) {
         return invalid(`body: at least one of ${fields.join(", ")} is required`);
-      }
-      if (body.documentNumber !== undefined) {
-        const reason = documentProblem(body.documentNumber);
-        if (reason) return invalid(`body/documentNumber: ${reason}`);
       }
       type Update = { deleted: true } | { deleted: false; customer: StoredCustomer };
       const outcome = await ctx.app.store.update<Update>("customer", ctx.account.id, id, (current) => {

@@ -1,0 +1,30 @@
+// Mutation testing of the sandbox against the conformance suites: `npm run mutation`.
+// Every source of the sandbox that decides an answer or an event is mutated; the tests are the
+// suites under `full`, unit by unit, each against a sandbox of its own in the test process
+// (conformance/test/mutation/, run by mutation/suites-runner.mjs). A mutant no unit notices is a behaviour the suites never check.
+// See docs/mutation.md for what is left out and why, and for the triage of every survivor.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: "conformance-suites",
+  plugins: ["./mutation/suites-runner.mjs", "./mutation/ignorers.mjs"],
+  ignorers: ["error-texts"],
+  coverageAnalysis: "perTest",
+  mutate: [
+    "sandbox/src/**/*.ts",
+    // The command-line wrapper and its Node flags: they start the sandbox, decide no answer.
+    "!sandbox/src/cli.ts",
+    "!sandbox/src/node-flags.ts",
+    // The harness starts sandboxes for tests and the main job; it is the test's own tooling.
+    "!sandbox/src/harness/**",
+    // The PostgreSQL store: its behaviour is proven by its own tests (sandbox/test/postgres/),
+    // which hold it to the same store contract as the SQLite one.
+    "!sandbox/src/store/postgres.ts",
+    "!sandbox/src/store/postgres/**",
+  ],
+  concurrency: 2,
+  reporters: ["html", "json", "clear-text", "progress"],
+  htmlReporter: { fileName: "reports/mutation/index.html" },
+  jsonReporter: { fileName: "reports/mutation/mutation.json" },
+  tempDirName: ".stryker-tmp",
+  cleanTempDir: "always",
+};
