@@ -23,6 +23,9 @@ Runs the conformance suites against the servers a target file names.
   --json PATH          write the report as JSON
   --report PATH        write a self-contained Markdown page: every statement of the catalogue with
                        its checks and verdicts, or why it is not checkable on the wire
+  --html PATH          write one self-contained HTML page to open in a browser: the verdict, the
+                       failures with a curl line each, the checks not applicable by what would
+                       run them, the statements (filter and search)
   --min-coverage P     fail when fewer than P% of the documented responses (operation x status)
                        were exercised
   --statements         print which checks enforce which statement of spec/statements.yaml
@@ -46,6 +49,8 @@ export interface CliOptions {
   junit?: string;
   json?: string;
   report?: string;
+  /** `--html`: the readable page of the run. */
+  html?: string;
   statements: boolean;
   coverage: boolean;
   exhaust: boolean;
@@ -62,29 +67,30 @@ export interface CliOptions {
 
 export class UsageError extends Error {}
 
+/** The options the command takes (node:util parseArgs): the reports name them too (not-applicable.ts). */
+export const OPTIONS = {
+  target: { type: "string" },
+  family: { type: "string" },
+  profile: { type: "string" },
+  junit: { type: "string" },
+  json: { type: "string" },
+  report: { type: "string" },
+  html: { type: "string" },
+  statements: { type: "boolean", default: false },
+  coverage: { type: "boolean", default: false },
+  "no-exhaust": { type: "boolean", default: false },
+  "exhaust-cap": { type: "string", default: "1000" },
+  "fail-fast": { type: "boolean", default: false },
+  "min-coverage": { type: "string" },
+  progress: { type: "boolean", default: false },
+  quiet: { type: "boolean", default: false },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
 export function parseCliOptions(argv: string[]): CliOptions {
   let values;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        target: { type: "string" },
-        family: { type: "string" },
-        profile: { type: "string" },
-        junit: { type: "string" },
-        json: { type: "string" },
-        report: { type: "string" },
-        statements: { type: "boolean", default: false },
-        coverage: { type: "boolean", default: false },
-        "no-exhaust": { type: "boolean", default: false },
-        "exhaust-cap": { type: "string", default: "1000" },
-        "fail-fast": { type: "boolean", default: false },
-        "min-coverage": { type: "string" },
-        progress: { type: "boolean", default: false },
-        quiet: { type: "boolean", default: false },
-        help: { type: "boolean", short: "h", default: false },
-      },
-    }));
+    ({ values } = parseArgs({ args: argv, options: OPTIONS }));
   } catch (error) {
     // parseArgs says it in a sentence or two; the first one names the option.
     throw new UsageError((error as Error).message.split(/\.\s/)[0]!.replace(/\.$/, ""));
@@ -106,6 +112,7 @@ export function parseCliOptions(argv: string[]): CliOptions {
     junit: callerPath(values.junit),
     json: callerPath(values.json),
     report: callerPath(values.report),
+    html: callerPath(values.html),
     statements: values.statements ?? false,
     coverage: values.coverage ?? false,
     exhaust: !values["no-exhaust"],
