@@ -97,9 +97,15 @@ export async function runAndReport(target: Target, options: ReportOptions): Prom
   const figure = responseCoverage(report, options.minCoverage);
   console.log(formatReport(report, { statements: options.statements, coverage: options.coverage, catalogue, minCoverage: options.minCoverage }));
   if (!figure.met) console.error(coverageShortfall(figure));
+  writeReports(options, report, catalogue);
+  return { code: failed(report).length > 0 || !figure.met ? EXIT.failed : EXIT.pass, report };
+}
+
+/** The files of a run that ended, as asked for: JUnit, the Markdown statement report, HTML, JSON. */
+export function writeReports(options: Pick<ReportOptions, "junit" | "json" | "report" | "html" | "minCoverage">, report: RunReport, catalogue: Catalogue): void {
+  const figure = responseCoverage(report, options.minCoverage);
   if (options.junit) write(options.junit, toJunitXml(report, catalogue, { coverage: figure }));
   if (options.report) write(options.report, statementReportMarkdown(report, statementCoverage(report, catalogue)));
   if (options.html) write(options.html, conformanceHtml(report, catalogue, { minCoverage: options.minCoverage }));
   if (options.json) write(options.json, `${JSON.stringify({ ...report, responseCoverage: figure }, null, 2)}\n`);
-  return { code: failed(report).length > 0 || !figure.met ? EXIT.failed : EXIT.pass, report };
 }
