@@ -3,9 +3,11 @@
  * in its own process, the load from this one:
  *
  * 1. throughput: closed loop (BENCH_CONNECTIONS at once, BENCH_DURATION seconds), direct to the
- *    sandbox, through the proxy, and through Prism's proxy mode (`prism proxy`, the family A
- *    document, same sandbox), BENCH_ROUNDS rounds in turn; the ratios proxy/direct (target
- *    >= 0.5) and proxy/Prism (target >= 5), and the CPU time each process spends per request;
+ *    sandbox, through the proxy, through a bare pass-through proxy (bare-proxy.ts: node:http with
+ *    a keep-alive agent, no checks) and through Prism's proxy mode (`prism proxy`, the family A
+ *    document, same sandbox), BENCH_ROUNDS rounds in turn; the ratios proxy/bare proxy (target
+ *    >= 0.8), proxy/direct and proxy/Prism (target >= 5), and the CPU time each process spends
+ *    per exchange;
  * 2. added latency: open loop at 200 requests/s, p99 direct and through the proxy, BENCH_ROUNDS
  *    rounds in turn; the difference (target <= 2 ms);
  * 3. memory: a proxy of its own under a 64 MiB heap limit, its rules' memories filled first
@@ -35,8 +37,10 @@ import { prismEntry, startPrism, type RunningPrism } from "../src/mock/prism.ts"
 if (process.argv.includes("--help") || process.argv.includes("-h")) {
   console.log(`usage: npm run bench:traffic
 
-Benchmarks the validating proxy in front of the sandbox: throughput and CPU per request direct,
-through the proxy and through Prism's proxy mode (when Prism is installed), added p99 latency at
+Benchmarks the validating proxy in front of the sandbox: throughput and CPU per exchange direct,
+through the proxy, through a bare pass-through proxy (node:http, keep-alive, no checks: the
+reference, target proxy/bare >= 0.8) and through Prism's proxy mode (when Prism is installed),
+added p99 latency at
 200 requests/s, resident memory over BENCH_EXCHANGES exchanges (a proxy under a 64 MiB heap
 limit, warmed up first), and a BENCH_HAR_MB-megabyte HAR check under a 64 MiB heap limit.
 Settings (environment): BENCH_CONNECTIONS (default 20), BENCH_DURATION (seconds per throughput
@@ -241,6 +245,7 @@ async function main(): Promise<void> {
   };
   const proxy = await startProxy(process.env.PROF ? ["--cpu-prof", "--cpu-prof-dir=/tmp/proxyprof"] : []);
   const proxied = proxy.url;
+  const bare = await spawned(["--import", "tsx", join(ROOT, "conformance/bench/bare-proxy.ts"), direct], /listening on (\S+)/, "stderr");
   let bounded: Awaited<ReturnType<typeof startProxy>> | undefined;
   try {
     const ids: string[] = [];
@@ -257,6 +262,7 @@ async function main(): Promise<void> {
     const targets: Array<{ label: string; base: string; processes: Record<string, CpuReading>; runs: LoadRun[] }> = [
       { label: "direct", base: direct, processes: { sandbox: sandboxCpu }, runs: [] },
       { label: "proxy", base: proxied, processes: { proxy: () => cpuMicros(proxy.child.pid!), sandbox: sandboxCpu }, runs: [] },
+      { label: "bare proxy", base: bare.match[1]!, processes: { "bare proxy": () => cpuMicros(bare.child.pid!), sandbox: sandboxCpu }, runs: [] },
       ...(prism ? [{ label: "Prism proxy", base: prism.url, processes: { prism: () => groupCpuMicros(prism.pid), sandbox: sandboxCpu }, runs: [] }] : []),
     ];
     try {
@@ -268,9 +274,12 @@ async function main(): Promise<void> {
     }
     const rates = (label: string) => targets.find((t) => t.label === label)!.runs.map((r) => r.rate);
     console.log(`throughput (${CONNECTIONS} connections, ${DURATION} s, ${ROUNDS} rounds; req/s):`);
-    for (const target of targets) console.log(`  ${target.label}: ${spread(target.runs.map((r) => r.rate))}; CPU per request: ${cpuLine(target.runs)}`);
+    for (const target of targets) console.log(`  ${target.label}: ${spread(target.runs.map((r) => r.rate))}; CPU per exchange: ${cpuLine(target.runs)}`);
     const ratios = (of: string, to: string) => rates(of).map((rate, i) => rate / rates(to)[i]!);
-    console.log(`  proxy / direct: ${spread(ratios("proxy", "direct"), 2)} (target >= 0.5)`);
+    console.log(`  proxy / bare proxy: ${spread(ratios("proxy", "bare proxy"), 2)} (target >= 0.8)`);
+    const cpuOf = (label: string, name: string) => median(targets.find((t) => t.label === label)!.runs.map((r) => r.cpuPerRequest[name]!));
+    console.log(`  CPU per exchange: proxy ${fmt(cpuOf("proxy", "proxy"))} µs, bare proxy ${fmt(cpuOf("bare proxy", "bare proxy"))} µs (medians)`);
+    console.log(`  proxy / direct: ${spread(ratios("proxy", "direct"), 2)}; bare proxy / direct: ${spread(ratios("bare proxy", "direct"), 2)}`);
     if (prism) console.log(`  proxy / Prism proxy: ${spread(ratios("proxy", "Prism proxy"), 1)} (target >= 5)`);
 
     // In rounds too: the p99 of a few seconds is the machine's as much as the proxy's.
@@ -303,6 +312,7 @@ async function main(): Promise<void> {
     if (HAR_MB > 0) await harCheck(direct);
   } finally {
     if (bounded) await stop(bounded.child);
+    await stop(bare.child);
     await stop(proxy.child);
     await stop(sandbox.child);
     agent.destroy();

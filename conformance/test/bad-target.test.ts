@@ -185,7 +185,7 @@ describe("servers that cannot be checked", () => {
     }
   });
 
-  it("a server that stops answering during the run: exit 2, the reason, and a JUnit file with what ran", async () => {
+  it("a server that stops answering during the run: exit 2, the reason, and JUnit and HTML files with what ran", async () => {
     // Answers the key check before the run, then goes away.
     const server = createServer((_req, res) => {
       res.writeHead(200, { "content-type": "application/json" }).end("{}");
@@ -195,13 +195,15 @@ describe("servers that cannot be checked", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const junit = join(dir, "stopped.xml");
-    const run = await conformance("--target", targetFile({ familyA: { baseUrl: url, keys: { primary: "sk_live_x" } } }), "--junit", junit);
+    const html = join(dir, "stopped.html");
+    const run = await conformance("--target", targetFile({ familyA: { baseUrl: url, keys: { primary: "sk_live_x" } } }), "--junit", junit, "--html", html);
     await close(server).catch(() => {});
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split("\n").at(-1)).toBe(`payment-collection conformance: family A: ${url} stopped answering during the Dredd suite (connection refused)`);
     const xml = readFileSync(junit, "utf8");
     expect(xml).toContain(`<error message="family A: ${url} stopped answering`);
     expect(xml).toMatch(/<testcase classname="family-a\./);
+    expect(readFileSync(html, "utf8")).toContain(`<span class="word">STOPPED</span><span class="why">family A: ${url} stopped answering`);
   });
 });
 

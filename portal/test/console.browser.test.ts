@@ -3,8 +3,8 @@
  * the built portal served on localhost by `startPortal` next to the sandbox it starts (which
  * grants the portal's origin, decision D44), then what a reader does.
  *
- * - POST /v1/charges and POST /api/v1/sdk/customers sent from the console get their 2xx and
- *   "conforms to the contract", checked in the browser;
+ * - POST /v1/charges and POST /api/v1/sdk/customers (at both sizes below) sent from the console
+ *   get their 2xx and "conforms to the contract", checked in the browser;
  * - sent to a broken server (a proxy in front of the sandbox that corrupts the BR Code's CRC),
  *   the console shows the violation with the statement it breaks;
  * - the page asks nothing of any host but the portal and the chosen server, the key is in no
@@ -12,7 +12,13 @@
  *   only, and gone when unticked);
  * - opened from file://, the console says why it cannot send.
  *
- * Screenshots of a console request and of a violation go to reports/portal-console/.
+ * - at a laptop's 1366x900 and at 1920x1080 the open console shares the width with the reference
+ *   instead of lying over it: no decision badge of the operation is clipped or covered, the
+ *   Console button covers no "Collapse all", after "Try it" the reference and the sidebar stay on
+ *   the operation, and after Send the answer is in view;
+ *
+ * Screenshots of a console request, of a violation and of the console open at both sizes go to
+ * reports/portal-console/.
  * Without Chromium the suite is skipped with a warning (under CI it fails instead).
  */
 import { existsSync, mkdirSync } from "node:fs";
@@ -104,8 +110,8 @@ describe.skipIf(!hasChromium)("console in a browser", () => {
     errors: string[];
   }
 
-  async function openReference(url: string): Promise<Session> {
-    const page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
+  async function openReference(url: string, viewport = { width: 1500, height: 950 }): Promise<Session> {
+    const page = await browser.newPage({ viewport });
     const session: Session = { page, requests: [], errors: [] };
     page.on("request", (request) => session.requests.push(request.url()));
     page.on("pageerror", (error) => session.errors.push(error.message));
@@ -162,27 +168,6 @@ describe.skipIf(!hasChromium)("console in a browser", () => {
     await page.close();
   });
 
-  it("sends POST /api/v1/sdk/customers to the sandbox and shows that the answer conforms", async () => {
-    const session = await openReference(`${portal.url}reference-family-b.html`);
-    const { page } = session;
-    const key = await page.evaluate(() => (window as unknown as { PORTAL_CONSOLE_CONFIG: { sandboxKeys: Record<string, string> } }).PORTAL_CONSOLE_CONFIG.sandboxKeys["family-b"]!);
-    await tryOperation(page, "createCustomer", key);
-    await page.locator("#console-send").click();
-    await page.waitForSelector("#console-outcome.console-conforms, #console-outcome.console-violates");
-    expect(await page.locator("#console-outcome").innerText()).toContain("conforms to the contract");
-    expect(await page.locator("#console-response").innerText()).toMatch(/^HTTP 2\d\d/);
-
-    // Remembering is the reader's choice, for this tab only, and undone by unticking.
-    await page.locator("#console-remember").check();
-    expect(await page.evaluate(() => Object.values(sessionStorage).join("\n"))).toContain(key);
-    expect(await page.evaluate(() => Object.values(localStorage).join("\n"))).not.toContain(key);
-    await page.locator("#console-remember").uncheck();
-
-    await expectKeyNowhere(session, key, [portalOrigin(), portal.server]);
-    expect(session.errors).toEqual([]);
-    await page.close();
-  });
-
   it("shows the violation of a broken server with the statement it breaks", async () => {
     const session = await openReference(`${portal.url}reference-family-a.html`);
     const { page } = session;
@@ -207,6 +192,79 @@ describe.skipIf(!hasChromium)("console in a browser", () => {
     expect(session.errors).toEqual([]);
     await page.close();
   });
+
+  /** What of the page a reader sees at a point: the element there, or null outside the viewport. */
+  const seenAt = (page: Page, selector: string, index: number, where: "center" | "right") =>
+    page.locator(selector).nth(index).evaluate((node, side) => {
+      const box = node.getBoundingClientRect();
+      const x = side === "center" ? box.left + box.width / 2 : box.right - 2;
+      const hit = document.elementFromPoint(x, box.top + box.height / 2);
+      return hit !== null && (hit === node || node.contains(hit));
+    }, where);
+
+  const intersects = (a: { x: number; y: number; width: number; height: number }, b: { x: number; y: number; width: number; height: number }) =>
+    a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+  for (const viewport of [{ width: 1366, height: 900 }, { width: 1920, height: 1080 }]) {
+    const size = `${viewport.width}x${viewport.height}`;
+    it(`at ${size}: sends POST /api/v1/sdk/customers, sharing the width, on the operation, the conforming answer in view`, async () => {
+      const session = await openReference(`${portal.url}reference-family-b.html#tag/Customers/operation/createCustomer`, viewport);
+      const { page } = session;
+      const activeItem = () => page.locator(".menu-content li[data-item-id] > label.active").evaluateAll((labels) => labels.map((label) => label.parentElement!.getAttribute("data-item-id")));
+      const key = await page.evaluate(() => (window as unknown as { PORTAL_CONSOLE_CONFIG: { sandboxKeys: Record<string, string> } }).PORTAL_CONSOLE_CONFIG.sandboxKeys["family-b"]!);
+      await tryOperation(page, "createCustomer", key);
+
+      // The reference ends where the panel starts.
+      const panel = (await page.locator("#portal-console").boundingBox())!;
+      const reference = (await page.locator("#redoc-container").boundingBox())!;
+      expect(reference.x + reference.width).toBeLessThanOrEqual(panel.x + 1);
+      // The reference and its sidebar are on the operation.
+      await expect.poll(activeItem).toEqual(["tag/Customers/operation/createCustomer"]);
+      const heading = (await page.locator('[id="operation/createCustomer"] h2').boundingBox())!;
+      expect(heading.y).toBeGreaterThanOrEqual(52);
+      expect(heading.y + heading.height).toBeLessThanOrEqual(viewport.height);
+      // Every decision badge of the operation in view is seen whole: nothing lies over it.
+      const badges = '[id="operation/createCustomer"] a.decision-badge';
+      const inView = await page.locator(badges).evaluateAll((nodes, height) => nodes.map((node) => node.getBoundingClientRect()).map((box) => box.top >= 52 && box.bottom <= height), viewport.height);
+      expect(inView.filter(Boolean).length).toBeGreaterThan(0);
+      for (const [index, visible] of inView.entries()) {
+        if (!visible) continue;
+        expect(await seenAt(page, badges, index, "center"), `badge ${index} at its middle`).toBe(true);
+        expect(await seenAt(page, badges, index, "right"), `badge ${index} at its right end`).toBe(true);
+      }
+      await page.screenshot({ path: join(SCREENSHOTS, `console-open-${size}.png`) });
+
+      // After Send the answer is in view, and the sidebar still on the operation.
+      await page.locator("#console-send").click();
+      await page.waitForSelector("#console-outcome.console-conforms, #console-outcome.console-violates");
+      expect(await page.locator("#console-outcome").innerText()).toContain("conforms to the contract");
+      expect(await page.locator("#console-response").innerText()).toMatch(/^HTTP 2\d\d/);
+      const answer = (await page.locator("#console-outcome").boundingBox())!;
+      expect(answer.y).toBeGreaterThanOrEqual(52);
+      expect(answer.y + answer.height).toBeLessThanOrEqual(viewport.height);
+      expect(await seenAt(page, "#console-outcome", 0, "center")).toBe(true);
+      expect(await activeItem()).toEqual(["tag/Customers/operation/createCustomer"]);
+      await page.screenshot({ path: join(SCREENSHOTS, `console-answer-${size}.png`) });
+      // The Console button covers no "Collapse all", each scrolled into view.
+      const toggle = (await page.locator("#console-toggle").boundingBox())!;
+      const collapse = page.locator('[id="operation/createCustomer"] button:text-is("Collapse all")');
+      expect(await collapse.count()).toBeGreaterThan(0);
+      for (let index = 0; index < (await collapse.count()); index++) {
+        await collapse.nth(index).evaluate((node) => node.scrollIntoView({ block: "end" }));
+        expect(intersects(toggle, (await collapse.nth(index).boundingBox())!), `"Collapse all" ${index} under the Console button`).toBe(false);
+        expect(await seenAt(page, '[id="operation/createCustomer"] button:text-is("Collapse all")', index, "center")).toBe(true);
+      }
+
+      // Remembering is the reader's choice, for this tab only, and undone by unticking.
+      await page.locator("#console-remember").check();
+      expect(await page.evaluate(() => Object.values(sessionStorage).join("\n"))).toContain(key);
+      expect(await page.evaluate(() => Object.values(localStorage).join("\n"))).not.toContain(key);
+      await page.locator("#console-remember").uncheck();
+      await expectKeyNowhere(session, key, [portalOrigin(), portal.server]);
+      expect(session.errors).toEqual([]);
+      await page.close();
+    });
+  }
 
   it("says why it cannot send when the portal is opened from file://", async () => {
     const page = await browser.newPage();

@@ -139,7 +139,7 @@ describe("npx payment-collection in an empty project", () => {
     }
   });
 
-  it("runs the CI examples of docs/cli.md: the suites against the sandbox, a JUnit report with no failure", async () => {
+  it("runs the CI examples of docs/cli.md: the suites against the sandbox, a JUnit report with no failure and the HTML report", async () => {
     const { github, gitlab } = ciExamples(readFileSync(join(REPO_ROOT, "docs/cli.md"), "utf8"));
     // The project is installed already: the examples' `npm ci` is the install above.
     const commands = github.filter((command) => command !== "npm ci");
@@ -162,5 +162,7 @@ describe("npx payment-collection in an empty project", () => {
     expect(junit).toMatch(/^<\?xml/);
     expect(junit).toMatch(/<testsuites[^>]* tests="[1-9]\d*"/);
     expect(junit).not.toMatch(/<failure|<error/);
+    // The readable report of the same run, from the installed package.
+    expect(readFileSync(join(project, "reports/conformance.html"), "utf8")).toContain('<span class="word">PASS</span>');
   });
 });

@@ -189,6 +189,16 @@ export class FamilyContext {
     return value as NonNullable<FamilyBTarget["fixtures"][K]>;
   }
 
+  /**
+   * Which key of the target a request carried, by its name in the target file (`primary`,
+   * `secondAccount`...), `invalid` for the run's made-up key, else undefined: the name a
+   * reproduction gives the `$API_KEY` it shows.
+   */
+  keyChoiceOf(value: string): KeyChoice | undefined {
+    if (value === madeUpKey(this.family, this.runId)) return "invalid";
+    return (Object.entries(this.accountKeys) as Array<[KeyName, string | undefined]>).find(([, key]) => key === value)?.[0];
+  }
+
   /** The key the checks that use up a rate limit send: the dedicated one, else the primary. */
   rateLimitKey(): KeyName {
     return this.key("rateLimits") ? "rateLimits" : "primary";

@@ -22,6 +22,15 @@ export interface ExchangeNote {
   status: number;
   /** The first characters of the response body. */
   body: string;
+  /** The request as a curl command line, the key shown as `$API_KEY`. */
+  reproduction?: string;
+}
+
+/** The fingerprint that stands for a secret of the target in every report (`key#1a2b3c4d`). */
+export interface KeyFingerprint {
+  /** The target file's member: `familyA.keys.primary`, `familyA.webhookSecret`... */
+  member: string;
+  fingerprint: string;
 }
 
 export interface CheckResult {
@@ -79,6 +88,8 @@ export interface RunReport {
   pacing?: { windowSeconds: number; generalLimit: number; usage: BucketUsage[]; floor: PacingFloor; waitedMs: number };
   /** Set when the run stopped early on request (`stopWhen`, `--fail-fast`): the report is not complete. */
   stoppedEarly?: StoppedEarly;
+  /** The target's keys and secrets by fingerprint: the reports show no secret, only these. */
+  keys?: KeyFingerprint[];
 }
 
 /**

@@ -74,7 +74,7 @@ async function change(env: DerivedEnv, op: ContractOperation): Promise<void> {
   if (!reader || reader.operationId === op.operationId) return;
   const updates = op.method === "PUT" || op.method === "PATCH";
   const title = updates ? "after an update, a read shows the values sent" : "after a delete or cancel, a read shows the change";
-  if (!updates && env.ctx.profile === "seed") return env.notApplicable(op.operationId, "read-shows-change", title, "what a read shows after this change is not stated by the document (full profile)");
+  if (!updates && env.ctx.profile === "seed") return env.notApplicable(op.operationId, "read-shows-change", title, "what a read shows after this change is not stated by the document (checked under --profile full)");
   await env.attempt(op.operationId, "read-shows-change", title, async () => {
     // Without a success to repeat (e.g. no primary key) there is nothing to compare: not applicable, not a failure.
     if (!exemplar) return env.notApplicable(op.operationId, "read-shows-change", title, "the run has no successful request of the operation to repeat");

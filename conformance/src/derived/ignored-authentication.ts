@@ -7,6 +7,8 @@
  * delete, a cancel) is sent for a record nothing has changed yet, not the one the run already
  * deleted or cancelled: a server that ignores the key must have something to act on.
  */
+import { FAMILY_IDS, type FamilyId } from "@payment-collection/contract/model/layout.ts";
+import { TARGET_KEYS } from "../core/target.ts";
 import { changesRecord, createdIdOf, pathParameters } from "./id-links.ts";
 import { freshRecord, plannedRequest, replayOf, successes, type Seen } from "./traffic.ts";
 import { describe, type Credentials, type DerivedEnv, type PlannedRequest } from "./shared.ts";
@@ -29,7 +31,7 @@ export async function run(env: DerivedEnv): Promise<void> {
     for (const [variant, credentials] of variants) {
       const title = `a request that succeeded, sent again with ${variant.replace(/-/g, " ")}, is refused with 401`;
       if (!credentials) {
-        env.notApplicable(operationId, variant, title, "the target names no server of the other family");
+        env.notApplicable(operationId, variant, title, `the target names no ${TARGET_KEYS[otherFamily(env.family)]}.keys.primary (a key of the other family)`);
         continue;
       }
       await env.attempt(operationId, variant, title, async () => {
@@ -59,3 +61,5 @@ async function refused(env: DerivedEnv, operationId: string, variant: string, ti
     problems,
   );
 }
+
+const otherFamily = (family: FamilyId): FamilyId => FAMILY_IDS.find((f) => f !== family)!;

@@ -46,7 +46,7 @@ export async function useUp(env: DerivedEnv, make: () => PlannedRequest, key: Ke
   const announced = Number(first.headers["x-ratelimit-limit"]);
   const headers = Number.isFinite(announced);
   const limit = headers ? announced : figure;
-  if (limit > env.settings.exhaustCap) return `the limit is ${limit} requests per window, above the ${env.settings.exhaustCap} this run may use up`;
+  if (limit > env.settings.exhaustCap) return `the limit is ${limit} requests per window, above the ${env.settings.exhaustCap} this run may use up (--exhaust-cap)`;
   let started = Date.now();
   let exhaustedWindow: string | undefined;
   let sent = 1;

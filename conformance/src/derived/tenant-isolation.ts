@@ -73,7 +73,7 @@ async function linkedBodyOperation(env: DerivedEnv, op: ContractOperation): Prom
   if (!exemplar) return;
   // A body the document leaves to a decision (what a PIX payment pays) is judged under full only.
   if (op.requestBody && !asserted(env.ctx.profile, { kind: "schema", schema: op.requestBody.schema })) {
-    return env.notApplicable(op.operationId, "second-account-linked", title, "the request body is a decision of the project (full profile)");
+    return env.notApplicable(op.operationId, "second-account-linked", title, "the request body is a decision of the project (checked under --profile full)");
   }
   await env.attempt(op.operationId, "second-account-linked", title, async () => {
     env.ctx.keyValue("secondAccount");

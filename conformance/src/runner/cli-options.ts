@@ -29,6 +29,9 @@ of both families.
   --json PATH          write the report as JSON
   --report PATH        write a self-contained Markdown page: every statement of the catalogue with
                        its checks and verdicts, or why it is not checkable on the wire
+  --html PATH          write one self-contained HTML page to open in a browser: the verdict, the
+                       failures with a curl line each, the checks not applicable by what would
+                       run them, the statements (filter and search)
   --min-coverage P     fail when fewer than P% of the documented responses (operation x status)
                        were exercised
   --statements         print which checks enforce which statement of spec/statements.yaml
@@ -55,6 +58,8 @@ export interface CliOptions {
   junit?: string;
   json?: string;
   report?: string;
+  /** `--html`: the readable page of the run. */
+  html?: string;
   statements: boolean;
   coverage: boolean;
   exhaust: boolean;
@@ -71,7 +76,12 @@ export interface CliOptions {
 
 export { UsageError };
 
-const OPTIONS = {
+
+/** A report file's path from the caller's folder, refused when it names a folder. */
+const reportPath = (path: string | undefined, flag: string, example: string) => (path === undefined ? undefined : outputFile(callerPath(path)!, flag, example));
+
+/** The options the command takes (node:util parseArgs): the reports name them too (not-applicable.ts). */
+export const OPTIONS = {
   target: { type: "string" },
   mock: { type: "boolean", default: false },
   family: { type: "string" },
@@ -79,6 +89,7 @@ const OPTIONS = {
   junit: { type: "string" },
   json: { type: "string" },
   report: { type: "string" },
+  html: { type: "string" },
   statements: { type: "boolean", default: false },
   coverage: { type: "boolean", default: false },
   "no-exhaust": { type: "boolean", default: false },
@@ -89,9 +100,6 @@ const OPTIONS = {
   quiet: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
 } as const;
-
-/** A report file's path from the caller's folder, refused when it names a folder. */
-const reportPath = (path: string | undefined, flag: string, example: string) => (path === undefined ? undefined : outputFile(callerPath(path)!, flag, example));
 
 export function parseCliOptions(argv: string[]): CliOptions {
   const { values } = readCommandLine("conformance", argv, OPTIONS);
@@ -114,6 +122,7 @@ export function parseCliOptions(argv: string[]): CliOptions {
     junit: reportPath(values.junit, "--junit", "conformance.xml"),
     json: reportPath(values.json, "--json", "conformance.json"),
     report: reportPath(values.report, "--report", "conformance.md"),
+    html: reportPath(values.html, "--html", "conformance.html"),
     statements: values.statements ?? false,
     coverage: values.coverage ?? false,
     exhaust: !values["no-exhaust"],

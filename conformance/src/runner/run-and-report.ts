@@ -13,6 +13,7 @@ import { failed, type CheckResult, type RunReport } from "../core/results.ts";
 import { loadCatalogue, type Catalogue } from "../core/statement-map.ts";
 import { familyTarget, type Target } from "../core/target.ts";
 import type { CliOptions } from "./cli-options.ts";
+import { conformanceHtml } from "./html-report.ts";
 import { toJunitXml } from "./junit.ts";
 import { preflight } from "./preflight.ts";
 import { progressMode, streamProgress } from "./progress.ts";
@@ -23,7 +24,7 @@ import { RunStopped } from "./run-stopped.ts";
 import { statementCoverage, statementReportMarkdown } from "./statement-coverage.ts";
 import { EXIT } from "./exit-codes.ts";
 
-export type ReportOptions = Pick<CliOptions, "families" | "junit" | "json" | "report" | "statements" | "coverage" | "exhaust" | "exhaustCap" | "minCoverage" | "quiet"> &
+export type ReportOptions = Pick<CliOptions, "families" | "junit" | "json" | "report" | "html" | "statements" | "coverage" | "exhaust" | "exhaustCap" | "minCoverage" | "quiet"> &
   Partial<Pick<CliOptions, "progress" | "failFast">> & { profile: Profile };
 
 export { EXIT };
@@ -48,11 +49,12 @@ export function emptyReport(source: string, options: Pick<ReportOptions, "famili
   };
 }
 
-/** The JUnit and JSON files of a run that stopped early: what ran (if anything) and the reason. */
-export function writeStoppedReports(options: Pick<ReportOptions, "junit" | "json">, reason: string, report: RunReport, catalogue?: Catalogue): void {
+/** The JUnit, JSON and HTML files of a run that stopped early: what ran (if anything) and the reason. */
+export function writeStoppedReports(options: Pick<ReportOptions, "junit" | "json" | "html">, reason: string, report: RunReport, catalogue?: Catalogue): void {
   // The statement suite would only list what never ran: it comes with results.
   if (options.junit) write(options.junit, toJunitXml(report, report.results.length > 0 ? catalogue : undefined, { stopped: reason }));
   if (options.json) write(options.json, `${JSON.stringify({ ...report, stopped: reason }, null, 2)}\n`);
+  if (options.html) write(options.html, conformanceHtml(report, catalogue ?? loadCatalogue(), { stopped: reason }));
 }
 
 /** Runs, prints and writes what was asked; returns the exit code (EXIT) and the report when the run ended. */
@@ -96,8 +98,15 @@ export async function runAndReport(target: Target, options: ReportOptions): Prom
   const figure = responseCoverage(report, options.minCoverage);
   console.log(formatReport(report, { statements: options.statements, coverage: options.coverage, catalogue, minCoverage: options.minCoverage }));
   if (!figure.met) console.error(refusal("conformance", coverageShortfall(figure)));
+  writeReports(options, report, catalogue);
+  return { code: failed(report).length > 0 || !figure.met ? EXIT.failed : EXIT.pass, report };
+}
+
+/** The files of a run that ended, as asked for: JUnit, the Markdown statement report, HTML, JSON. */
+export function writeReports(options: Pick<ReportOptions, "junit" | "json" | "report" | "html" | "minCoverage">, report: RunReport, catalogue: Catalogue): void {
+  const figure = responseCoverage(report, options.minCoverage);
   if (options.junit) write(options.junit, toJunitXml(report, catalogue, { coverage: figure }));
   if (options.report) write(options.report, statementReportMarkdown(report, statementCoverage(report, catalogue)));
+  if (options.html) write(options.html, conformanceHtml(report, catalogue, { minCoverage: options.minCoverage }));
   if (options.json) write(options.json, `${JSON.stringify({ ...report, responseCoverage: figure }, null, 2)}\n`);
-  return { code: failed(report).length > 0 || !figure.met ? EXIT.failed : EXIT.pass, report };
 }

@@ -20,6 +20,8 @@ import { runScenario, type Scenario } from "../core/scenario.ts";
 import { loadCatalogue, statementsFor, type Catalogue } from "../core/statement-map.ts";
 import { familyTarget, TARGET_KEYS, type DeclaredRateLimitPlan, type Target } from "../core/target.ts";
 import { runDerived, type DerivedOptions } from "../derived/index.ts";
+import { curlOf } from "../derived/reproduction.ts";
+import { fingerprintsOf, redactor, redactResult } from "./redaction.ts";
 import { progressFromLog, type RunProgress } from "./progress.ts";
 import { tcpProblem } from "./reachability.ts";
 import { RunStopped } from "./run-stopped.ts";
@@ -59,13 +61,20 @@ export interface RunOptions {
   pacing?: Pick<PacerOptions, "timeoutMs" | "maxWaitSeconds" | "maxRetries">;
 }
 
+/** The exchanges of a failed check, each with its request as a curl line (the key as `$API_KEY`). */
 function exchangeNotes(ctx: FamilyContext, id: string): ExchangeNote[] {
-  return ctx.exchangesOf(id).map((e) => ({
-    method: e.method,
-    url: e.url,
-    status: e.status,
-    body: e.responseBody.slice(0, 300),
-  }));
+  const keyHeader = ctx.contract.apiKeyHeader.toLowerCase();
+  return ctx.exchangesOf(id).map((e) => {
+    const key = Object.entries(e.requestHeaders).find(([name]) => name.toLowerCase() === keyHeader);
+    const label = key ? (ctx.keyChoiceOf(key[1]) ?? "unnamed") : "";
+    return {
+      method: e.method,
+      url: e.url,
+      status: e.status,
+      body: e.responseBody.slice(0, 300),
+      reproduction: curlOf({ operationId: "", method: e.method, url: e.url, headers: e.requestHeaders, body: e.requestBody }, key?.[0], label),
+    };
+  });
 }
 
 interface FamilyRun {
@@ -88,12 +97,14 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   const catalogue: Catalogue = loadCatalogue();
   const pacer = new Pacer({ ...options.pacing, onPause: (ms, why) => progress.pause(ms, why) });
   const results = new ResultSink();
+  // No key or secret of the target in any result: the reports show their fingerprints.
+  const redact = redactor(options.target);
   let stopAfter: string | undefined;
   /** True once a result met `stopWhen`: nothing else begins. */
   const stopped = () => stopAfter !== undefined;
   const sink = {
     add(result: CheckResult) {
-      const stored = results.add(result);
+      const stored = results.add(redactResult(result, redact));
       progress.checked();
       if (!stopped() && options.stopWhen?.(stored)) stopAfter = stored.id;
     },
@@ -301,6 +312,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     warnings,
     derivedRequests,
     pacing: pacingSummary(),
+    keys: fingerprintsOf(options.target),
     ...(stopAfter !== undefined ? { stoppedEarly: stoppedEarly(stopAfter) } : {}),
   });
 

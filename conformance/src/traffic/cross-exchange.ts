@@ -23,7 +23,7 @@ import { is2xx, recordOf, sameValue, sharedLeaves, stable, type DerivedClass } f
 import type { CrossFinding, CrossRule, Naming } from "./attribution.ts";
 
 export type { CrossFinding, CrossRule };
-import type { TrafficExchange } from "./exchange.ts";
+import { jsonBody, type TrafficExchange } from "./exchange.ts";
 import type { FamilyRoute } from "./routing.ts";
 import { Memory } from "./memory.ts";
 import { RateLimitWindows } from "./rate-limit-window.ts";
@@ -64,9 +64,40 @@ function merged(base: unknown, update: unknown): unknown {
   return out;
 }
 
+/** What the rules read of an operation: the same for every exchange of it, so read once. */
+interface OperationFacts {
+  /** Its path parameters, each with the resource it names and whether the path ends with it (a read of that record). */
+  parameters: Array<{ name: string; resource: string | undefined; last: boolean }>;
+  /** It makes a record and names none in its path (a creation). */
+  creation: boolean;
+  idempotencyHeaders: string[];
+  secured: boolean;
+}
+
+/** A record as a read shows it, for "unchanged" comparisons: its members without the volatile ones. */
+const snapshot = (text: string | undefined) => JSON.stringify(stable(recordOf(parse(text))));
+
 export class CrossExchangeRules {
+  private readonly facts = new Map<string, OperationFacts>();
+
+  private factsOf(family: FamilyId, contract: FamilyRoute["contract"], op: OperationMatch): OperationFacts {
+    const key = `${family}/${op.operationId}`;
+    let found = this.facts.get(key);
+    if (!found) {
+      const parameters = pathParameters(op);
+      found = {
+        parameters: parameters.map((name) => ({ name, resource: resourceOf(op, name), last: op.path.endsWith(`/{${name}}`) })),
+        creation: createsRecord(contract, op) && parameters.length === 0,
+        idempotencyHeaders: idempotencyHeaders(op),
+        secured: op.security.length > 0 && !op.security.some((requirement) => Object.keys(requirement).length === 0),
+      };
+      this.facts.set(key, found);
+    }
+    return found;
+  }
+
   private readonly replays = new Memory<string, { payload: string; id?: string; exchangeId: number }>();
-  /** The last read of each record, and a change whose effect the next read must show. */
+  /** The last read of each record (its body as it came), and a change whose effect the next read must show. */
   private readonly reads = new Memory<string, { last?: string; pending?: { refused: boolean; endedAt: number; exchangeId: number; operationId: string; status: number; naming: Naming } }>();
   /** Records created under an idempotency key: which API key and idempotency key made them. */
   private readonly createdUnder = new Memory<string, { apiKey: string; idempotencyKey: string; exchangeId: number }>();
@@ -121,6 +152,7 @@ export class CrossExchangeRules {
 
   observe(route: FamilyRoute, op: OperationMatch, exchange: TrafficExchange): CrossFinding[] {
     const family = route.family;
+    const facts = this.factsOf(family, route.contract, op);
     const key = exchange.requestHeaders[route.contract.apiKeyHeader.toLowerCase()];
     const findings: CrossFinding[] = [];
     const windowFindings = this.windows.observe(route.family, op, exchange, key, this.profile, () => ({
@@ -132,7 +164,7 @@ export class CrossExchangeRules {
       findings.push(...windowFindings);
     }
     // An operation behind the API key never answers a request without one with a success.
-    if (op.security.length > 0 && !op.security.some((requirement) => Object.keys(requirement).length === 0)) {
+    if (facts.secured) {
       if (key === undefined) this.exercised.add("authentication");
       if (key === undefined && is2xx(exchange)) {
         findings.push({
@@ -144,16 +176,16 @@ export class CrossExchangeRules {
         });
       }
     }
-    findings.push(...this.changesShown(route, op, exchange));
+    findings.push(...this.changesShown(route, op, facts, exchange));
     if (!is2xx(exchange) || exchange.responseBodyTooLarge || exchange.requestBodyTooLarge) return findings;
-    const body = parse(exchange.responseBody);
+    const body = jsonBody(exchange, "response");
 
     // Idempotency: same API key, same idempotency key, same payload -> the same record.
-    for (const header of idempotencyHeaders(op)) {
+    for (const header of facts.idempotencyHeaders) {
       const idempotencyKey = exchange.requestHeaders[header.toLowerCase()];
       if (!idempotencyKey) continue;
       const scope = `${family}\u0000${op.operationId}\u0000${key ?? ""}\u0000${idempotencyKey}`;
-      const payload = createHash("sha256").update(JSON.stringify(stable(parse(exchange.requestBody)) ?? exchange.requestBody ?? "")).digest("base64");
+      const payload = createHash("sha256").update(JSON.stringify(stable(jsonBody(exchange, "request")) ?? exchange.requestBody ?? "")).digest("base64");
       const id = createdIdOf(body);
       const first = this.replays.get(scope);
       // A key never seen creates a record: it never returns one another key (or another API key's same key) made.
@@ -187,16 +219,15 @@ export class CrossExchangeRules {
 
     // Records: creation, updates, reads. A creation's or an update's answer shows the values sent.
     const account = key === undefined ? undefined : this.source.accounts?.get(key);
-    if ((createsRecord(route.contract, op) && pathParameters(op).length === 0) || op.method === "PUT" || op.method === "PATCH") {
-      findings.push(...this.differences(family, parse(exchange.requestBody), recordOf(body), `${op.operationId}'s answer`));
+    if (facts.creation || op.method === "PUT" || op.method === "PATCH") {
+      findings.push(...this.differences(family, jsonBody(exchange, "request"), recordOf(body), `${op.operationId}'s answer`));
     }
-    if (createsRecord(route.contract, op) && pathParameters(op).length === 0) {
+    if (facts.creation) {
       const id = createdIdOf(body);
       if (id) this.records.remember(`${family}/${lastLiteral(op.path)}/${id}`, { account, expected: exchange.requestBody, changed: false });
       return findings;
     }
-    for (const parameter of pathParameters(op)) {
-      const resource = resourceOf(op, parameter);
+    for (const { name: parameter, resource, last } of facts.parameters) {
       const recordKey = `${family}/${resource}/${op.pathParams[parameter]}`;
       const record = this.records.get(recordKey);
       if (!record) continue;
@@ -213,11 +244,11 @@ export class CrossExchangeRules {
         }
       }
       if (op.method === "PUT" || op.method === "PATCH") {
-        record.expected = JSON.stringify(merged(parse(record.expected), parse(exchange.requestBody)));
+        record.expected = JSON.stringify(merged(parse(record.expected), jsonBody(exchange, "request")));
         this.records.remember(recordKey, record);
       }
       else if (op.method !== "GET") record.changed = true;
-      else if (!record.changed && op.path.endsWith(`/{${parameter}}`)) {
+      else if (!record.changed && last) {
         this.exercised.add("created-then-read");
         findings.push(...this.differences(family, parse(record.expected), recordOf(body), "as created or last updated"));
       }
@@ -231,17 +262,17 @@ export class CrossExchangeRules {
    * (other than an update, which created-then-read judges) shows in the next read. Only reads
    * that started after the change ended are judged.
    */
-  private changesShown(route: FamilyRoute, op: OperationMatch, exchange: TrafficExchange): CrossFinding[] {
+  private changesShown(route: FamilyRoute, op: OperationMatch, facts: OperationFacts, exchange: TrafficExchange): CrossFinding[] {
     const findings: CrossFinding[] = [];
-    for (const parameter of pathParameters(op)) {
-      const recordKey = `${route.family}/${resourceOf(op, parameter)}/${op.pathParams[parameter]}`;
+    for (const { name: parameter, resource, last } of facts.parameters) {
+      const recordKey = `${route.family}/${resource}/${op.pathParams[parameter]}`;
       const state = this.reads.get(recordKey);
       if (op.method !== "GET") {
         if (!state) continue;
         const refused = exchange.status >= 400 && exchange.status < 500;
         const status = op.responses.find((r) => r.status === String(exchange.status))?.status;
         // The transition of the catalogue the answer shows (a cancel: REGISTERED -> CANCELED; refused: unchanged).
-        const transition = status ? statementsFor(this.catalogue, route.contract, { family: route.family, operationId: op.operationId, status, errorCode: errorCodeOf(parse(exchange.responseBody)) }).find((id) => this.catalogue.byId.get(id)?.kind === "transition") : undefined;
+        const transition = status ? statementsFor(this.catalogue, route.contract, { family: route.family, operationId: op.operationId, status, errorCode: errorCodeOf(jsonBody(exchange, "response")) }).find((id) => this.catalogue.byId.get(id)?.kind === "transition") : undefined;
         // A change whose effect this rule does not predict: the next read is the new reference.
         // Under seed a success must show only where the document states the transition.
         if (!refused && (exchange.status >= 500 || op.method === "PUT" || op.method === "PATCH" || (this.profile !== "full" && !transition))) {
@@ -253,17 +284,18 @@ export class CrossExchangeRules {
         state.pending = { refused, endedAt: exchange.endedAt, exchangeId: exchange.id, operationId: op.operationId, status: exchange.status, naming: transition ? { id: transition, kind: "statement" } : this.naming("created-then-read", route.family) };
         continue;
       }
-      if (!is2xx(exchange) || !op.path.endsWith(`/{${parameter}}`)) continue;
-      const shown = JSON.stringify(stable(recordOf(parse(exchange.responseBody))));
+      if (!is2xx(exchange) || !last) continue;
       const pending = state?.pending;
       if (pending && exchange.startedAt < pending.endedAt) continue;
       if (pending) {
         this.exercised.add("created-then-read");
-        const same = shown === state!.last;
+        // The reads are compared only now: most reads follow no change.
+        const same = snapshot(exchange.responseBody) === snapshot(state!.last);
         if (pending.refused && !same) findings.push({ rule: "created-then-read", naming: pending.naming, place: "body", expected: `the record as before ${pending.operationId} was refused (${pending.status}, exchange ${pending.exchangeId}): a refused change changes nothing`, seen: "the record changed" });
         if (!pending.refused && same) findings.push({ rule: "created-then-read", naming: pending.naming, place: "body", expected: `the record changed by ${pending.operationId} (${pending.status}, exchange ${pending.exchangeId})`, seen: "the record as before" });
       }
-      this.reads.remember(recordKey, { last: shown });
+      // A body that is not JSON shows no record: as before, nothing to compare with.
+      this.reads.remember(recordKey, { last: jsonBody(exchange, "response") === undefined ? undefined : exchange.responseBody });
     }
     return findings;
   }

@@ -12,11 +12,11 @@ import type { Profile } from "../core/profiles/index.ts";
 import { nameFinding, type Finding, type Naming } from "./attribution.ts";
 import { checkRequest, checkResponse } from "./exchange-checks.ts";
 import { CrossExchangeRules, type CrossRule } from "./cross-exchange.ts";
-import { keyFingerprint, redactKeys, reproductionOf, secretsInUrl, type TrafficExchange } from "./exchange.ts";
+import { keyFingerprint, parsedBody, redactKeys, reproductionOf, secretsInUrl, type TrafficExchange } from "./exchange.ts";
 import type { FamilyRoute, Routed } from "./routing.ts";
 import { statedRefusals } from "./stated-rules.ts";
 import { errorCodeOf } from "../core/validate.ts";
-import { parseJsonBody, type OperationMatch } from "@payment-collection/contract/model/index.ts";
+import type { OperationMatch } from "@payment-collection/contract/model/index.ts";
 
 /** `server`: what the server answered; `consumer`: what the client sent; `upstream`: the server could not be reached. */
 export type Side = "server" | "consumer" | "upstream";
@@ -115,34 +115,25 @@ export class TrafficEngine {
     this.noResponse += 1;
   }
 
+  /** A key or secret to redact from what the reports show. */
+  private rememberSecret(secret: string): void {
+    if (this.keys.has(secret)) return;
+    // Bounded: a client sending ever new keys must not grow the proxy (a key seen again is added again).
+    if (this.keys.size >= 1000) this.keys.delete(this.keys.values().next().value as string);
+    this.keys.add(secret);
+  }
+
   /** Checks one exchange; returns the violations and consumer findings it showed. */
   observe(exchange: TrafficExchange, routed: Routed): Violation[] {
     this.exchanges += 1;
     const { route, op, path } = routed;
     const keyHeader = route.contract.apiKeyHeader;
     const key = exchange.requestHeaders[keyHeader.toLowerCase()];
-    for (const secret of [...(key === undefined ? [] : [key]), ...(exchange.url.includes("?") ? secretsInUrl(exchange.url) : [])]) {
-      if (this.keys.has(secret)) continue;
-      // Bounded: a client sending ever new keys must not grow the proxy (a key seen again is added again).
-      if (this.keys.size >= 1000) this.keys.delete(this.keys.values().next().value as string);
-      this.keys.add(secret);
-    }
+    if (key !== undefined) this.rememberSecret(key);
+    if (exchange.url.includes("?")) for (const secret of secretsInUrl(exchange.url)) this.rememberSecret(secret);
     const found: Violation[] = [];
-    // Most exchanges show nothing: what a finding names is put together only when there is one.
-    const base = (): Omit<Violation, "side" | "naming" | "rule" | "expected" | "seen" | "reproduction"> => ({
-      exchangeId: exchange.id,
-      family: route.family,
-      operationId: op?.operationId,
-      method: exchange.method,
-      path: new URL(exchange.url).pathname,
-      status: exchange.status,
-      caseId,
-      key: key === undefined ? undefined : keyFingerprint(key),
-    });
     let caseId: string | undefined;
-    const reproduction = () => redactKeys(reproductionOf(exchange, keyHeader), this.keys);
-    const add = (side: Side, naming: Naming, finding: Pick<Finding, "expected" | "seen">, rule?: CrossRule) =>
-      found.push({ ...base(), side, naming, rule, expected: redactKeys(finding.expected, this.keys), seen: redactKeys(finding.seen, this.keys), reproduction: reproduction() });
+    const add = (side: Side, naming: Naming, finding: Pick<Finding, "expected" | "seen">, rule?: CrossRule) => found.push(this.violation(exchange, routed, key, caseId, side, naming, finding, rule));
 
     if (exchange.upstreamFault) {
       this.upstreamFaults += 1;
@@ -177,7 +168,7 @@ export class TrafficEngine {
       this.exercisedResponses.add(exercisedKey);
       for (const id of statementsFor(this.catalogue, route.contract, { family: route.family, operationId: op.operationId, status: verdict.documented, errorCode: verdict.errorCode })) this.statementsExercised.add(id);
     }
-    const target = {
+    const target = verdict.findings.length === 0 ? undefined : {
       family: route.family,
       contract: route.contract,
       op,
@@ -190,13 +181,33 @@ export class TrafficEngine {
     };
     for (const finding of verdict.findings) {
       const headerDecision = finding.place === "header" ? verdict.response?.headers.find((h) => h.name.toLowerCase() === finding.path?.toLowerCase())?.decision : undefined;
-      add("server", nameFinding(this.catalogue, { ...target, decision: headerDecision ?? target.decision }, finding), finding);
+      add("server", nameFinding(this.catalogue, { ...target!, decision: headerDecision ?? target!.decision }, finding), finding);
     }
     for (const { naming, finding } of refusals) add("server", naming, finding);
     for (const finding of this.unfoundedRefusals(route, op, exchange, verdict.errorCode, requestFindings)) add("server", finding.naming, finding);
     for (const finding of this.rules.observe(route, op, exchange)) add("server", finding.naming, finding, finding.rule);
     tally.violations += found.filter((v) => v.side === "server").length;
     return this.record(found);
+  }
+
+  /** A finding as the reports show it; put together only when there is one (most exchanges show none). */
+  private violation(exchange: TrafficExchange, { route, op }: Routed, key: string | undefined, caseId: string | undefined, side: Side, naming: Naming, finding: Pick<Finding, "expected" | "seen">, rule?: CrossRule): Violation {
+    return {
+      exchangeId: exchange.id,
+      family: route.family,
+      operationId: op?.operationId,
+      method: exchange.method,
+      path: new URL(exchange.url).pathname,
+      status: exchange.status,
+      caseId,
+      key: key === undefined ? undefined : keyFingerprint(key),
+      side,
+      naming,
+      rule,
+      expected: redactKeys(finding.expected, this.keys),
+      seen: redactKeys(finding.seen, this.keys),
+      reproduction: redactKeys(reproductionOf(exchange, route.contract.apiKeyHeader), this.keys),
+    };
   }
 
   /**
@@ -213,7 +224,7 @@ export class TrafficEngine {
     }
     if (!header) return [];
     const status = String(exchange.status);
-    const body = exchange.responseBody ? parseJsonBody(exchange.responseBody) : undefined;
+    const body = parsedBody(exchange, "response");
     const code = body?.ok ? errorCodeOf(body.value) : undefined;
     return statedRefusals(this.catalogue, { family: route.family, contract: route.contract, operationId: op.operationId, status }, header.name)
       .filter((stated) => stated.errorCode !== code)

@@ -12,7 +12,6 @@ import {
   domainFormatProblem,
   headerValue,
   isObject,
-  parseJsonBody,
   responseFor,
   toJsonSchema,
   DOMAIN_FORMATS,
@@ -31,7 +30,7 @@ import { quoted, shortened } from "../core/describe-response.ts";
 import { objectView } from "../derived/request-schema.ts";
 import type { Finding } from "./attribution.ts";
 import { statedMemberFindings } from "./stated-rules.ts";
-import type { TrafficExchange } from "./exchange.ts";
+import { parsedBody, type TrafficExchange } from "./exchange.ts";
 import type { FamilyRoute } from "./routing.ts";
 
 const expectations = new Map<string, ResponseExpectation>();
@@ -135,7 +134,7 @@ export function checkResponse(op: OperationMatch, exchange: TrafficExchange, pro
     const documented = op.responses.map((r) => r.status).join(", ");
     return { findings: [{ place: "status", expected: `a documented status (${documented})`, seen: String(exchange.status) }] };
   }
-  const parsed = exchange.responseBody ? parseJsonBody(exchange.responseBody) : undefined;
+  const parsed = parsedBody(exchange, "response");
   const errorCode = parsed?.ok ? errorCodeOf(parsed.value) : undefined;
   const expectation = expectationOf(op, response.status, profile, errorCode);
   const findings: Finding[] = [];
@@ -225,6 +224,8 @@ function unknownMembers(schema: unknown, value: unknown, path: string): string[]
   });
 }
 
+const NO_QUERY = new URLSearchParams();
+
 /** What the client sent, against the operation (null op: a path or method the contract does not define). */
 export function checkRequest(op: OperationMatch | null, exchange: TrafficExchange, profile: Profile, route: FamilyRoute, path: string): Finding[] {
   if (!op) {
@@ -236,7 +237,8 @@ export function checkRequest(op: OperationMatch | null, exchange: TrafficExchang
     ];
   }
   const findings: Finding[] = [];
-  const query = new URL(exchange.url).searchParams;
+  // Most requests carry no query: the URL is parsed only for one that does.
+  const query = exchange.url.includes("?") ? new URL(exchange.url).searchParams : NO_QUERY;
   for (const name of new Set(query.keys())) {
     const parameter = op.parameters.find((p) => p.in === "query" && p.name === name);
     if (!parameter) {
@@ -267,7 +269,7 @@ export function checkRequest(op: OperationMatch | null, exchange: TrafficExchang
     if (op.requestBody?.required) findings.push({ place: "request-body", path: "(root)", keyword: "required", expected: "a request body", seen: "(none)" });
     return findings;
   }
-  const parsed = parseJsonBody(text);
+  const parsed = parsedBody(exchange, "request")!;
   if (!parsed.ok) return [...findings, { place: "request-body", path: "(root)", expected: "a JSON body", seen: show(shortened(text, 80)) }];
   const validate = compileJsonSchema(schema, "3.0");
   if (!validate(parsed.value)) findings.push(...schemaFindings(validate.errors, parsed.value, "request-body", schema));

@@ -5,6 +5,7 @@
  * names them.
  */
 import { createHash } from "node:crypto";
+import { parseJsonBody } from "@payment-collection/contract/model/index.ts";
 import { curlOf } from "../derived/reproduction.ts";
 
 export interface TrafficExchange {
@@ -29,6 +30,26 @@ export interface TrafficExchange {
   responseBodyNotRecorded?: boolean;
   /** The upstream could not be reached or failed mid-answer: the proxy answered 502 itself. */
   upstreamFault?: string;
+}
+
+type ParsedBody = ReturnType<typeof parseJsonBody>;
+
+/** The bodies of each exchange as parsed, by whichever check read them first: each is parsed once. */
+const parsedBodies = new WeakMap<TrafficExchange, { request?: ParsedBody; response?: ParsedBody }>();
+
+/** A body of the exchange parsed as JSON (undefined: no body, or one too large to keep). Not to be changed: the checks share it. */
+export function parsedBody(exchange: TrafficExchange, side: "request" | "response"): ParsedBody | undefined {
+  const text = side === "request" ? exchange.requestBody : exchange.responseBody;
+  if (!text) return undefined;
+  let parsed = parsedBodies.get(exchange);
+  if (!parsed) parsedBodies.set(exchange, (parsed = {}));
+  return (parsed[side] ??= parseJsonBody(text));
+}
+
+/** The JSON value of a body, undefined when there is none or it is not JSON. */
+export function jsonBody(exchange: TrafficExchange, side: "request" | "response"): unknown {
+  const parsed = parsedBody(exchange, side);
+  return parsed?.ok ? parsed.value : undefined;
 }
 
 /** Lower-cases header names; repeated headers joined as HTTP does. */

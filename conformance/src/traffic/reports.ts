@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Catalogue } from "../core/statement-map.ts";
+import { escapeHtml } from "../runner/html-report.ts";
 import { xml } from "../runner/junit.ts";
 import { violationLine, type TrafficSummary, type Violation } from "./engine.ts";
 
@@ -89,7 +90,7 @@ export function jsonReport(summary: TrafficSummary, meta: ReportMeta): string {
   return `${JSON.stringify({ source: meta.source, consumerReported: meta.consumer, minCoverage: meta.minCoverage, peakRss: meta.peakRss, failed: failedReasons(summary, meta), ...summary }, null, 2)}\n`;
 }
 
-const h = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+const h = escapeHtml;
 
 function groupSection(title: string, list: Violation[], catalogue: Catalogue): string {
   if (list.length === 0) return `<h2>${h(title)}</h2><p class="ok">None.</p>`;

@@ -9,6 +9,9 @@
  * contract in the browser (window.PortalContractCheck, the conformance suites' validation
  * bundled), each problem naming the statement or decision it breaks.
  *
+ * The panel takes its share of the page's width (portal.css): the reference keeps the rest, laid
+ * out for it, and stays on the operation the reader was on; the Console button is in the header.
+ *
  * Data: window.PORTAL_CONSOLE (this service's operations, written by the build),
  * window.PORTAL_CONSOLE_CONFIG (the local sandbox's address; `payment-collection portal`
  * serves one naming the sandbox it started).
@@ -108,14 +111,17 @@
   panel.appendChild(sendButton);
   panel.appendChild(el("h3", { text: "curl" }));
   panel.appendChild(curlBlock);
-  panel.appendChild(el("h3", { text: "Response" }));
+  var answerHeading = el("h3", { id: "console-answer", text: "Response" });
+  panel.appendChild(answerHeading);
   panel.appendChild(outcome);
   panel.appendChild(responseBlock);
   document.body.appendChild(panel);
   if (fromFile) sendButton.disabled = true;
 
-  var toggle = el("button", { type: "button", id: "console-toggle", className: "console-toggle", text: "Console" });
-  document.body.appendChild(toggle);
+  // In the header bar, not floating over the reference: it never covers what Redoc draws.
+  var toggle = el("button", { type: "button", id: "console-toggle", className: "console-toggle", text: "Console", "aria-controls": "portal-console", "aria-expanded": "false" });
+  var header = document.querySelector(".portal-header");
+  (header || document.body).appendChild(toggle);
 
   // ---- filling the request -----------------------------------------------------------------
   function renderOperation(operation) {
@@ -214,6 +220,11 @@
     outcome.appendChild(list);
   }
 
+  /** The answer at the top of the panel once it has come: below the form and the curl, it was out of sight. */
+  function revealAnswer() {
+    panel.scrollTop = answerHeading.offsetTop - 8;
+  }
+
   function send() {
     if (state.busy || !state.operation || fromFile) return;
     var operation = state.operation;
@@ -221,6 +232,7 @@
     if (!/^https?:\/\//.test(request.url)) {
       outcome.className = "console-outcome console-violates";
       outcome.textContent = "Give the server's URL (http:// or https://).";
+      revealAnswer();
       return;
     }
     var headers = {};
@@ -268,15 +280,67 @@
       .then(function () {
         state.busy = false;
         sendButton.disabled = false;
+        revealAnswer();
       });
   }
 
+  // ---- the reference beside the panel --------------------------------------------------------
+  // Opening or closing the panel changes the reference's width, so its text reflows and the
+  // page's height changes: the reader is put back on the operation they were on, so that the
+  // page and the sidebar Redoc highlights stay on it.
+  function headerBottom() {
+    return header ? header.getBoundingClientRect().bottom : 0;
+  }
+
+  /** The operation's section as Redoc knows it: the row's parent, whose id is the menu item's. */
+  function sectionOf(operationId) {
+    var row = document.getElementById("operation/" + operationId);
+    return row ? row.parentNode : null;
+  }
+
+  /** The section at the top of the reference, and how far below the header it starts. */
+  function sectionInView() {
+    var rows = document.querySelectorAll('.api-content [id^="operation/"]');
+    var top = headerBottom();
+    for (var i = 0; i < rows.length; i++) {
+      var box = rows[i].parentNode.getBoundingClientRect();
+      if (box.bottom > top) return { section: rows[i].parentNode, offset: box.top - top };
+    }
+    return null;
+  }
+
+  /** Back to the same place in a section after the reference reflowed. */
+  function putBack(place) {
+    if (place) window.scrollTo(0, window.scrollY + place.section.getBoundingClientRect().top - headerBottom() - place.offset);
+  }
+
+  /**
+   * Redoc's own way to an operation: its id in the URL's fragment, then the event Redoc follows
+   * (sent also when the fragment is already the operation's). Redoc scrolls to the section and
+   * highlights its item in the sidebar.
+   */
+  function goTo(section) {
+    var fragment = "#" + encodeURI(section.id);
+    if (window.location.hash !== fragment) window.history.replaceState(window.history.state, "", fragment);
+    window.dispatchEvent(new HashChangeEvent("hashchange"));
+  }
+
+  function setOpen(opened) {
+    panel.hidden = !opened;
+    toggle.setAttribute("aria-expanded", opened ? "true" : "false");
+    document.documentElement.classList.toggle("console-open", opened);
+  }
+
   // ---- wiring ------------------------------------------------------------------------------------
-  function open(operationId) {
+  /** Opens the panel on an operation; from its "Try it" button, the reference goes to that operation. */
+  function open(operationId, fromTry) {
     var operation = operationById(operationId) || state.operation || data.operations[0];
     if (operation !== state.operation) renderOperation(operation);
-    panel.hidden = false;
-    document.documentElement.classList.add("console-open");
+    var place = sectionInView();
+    if (panel.hidden) setOpen(true);
+    var section = fromTry ? sectionOf(operation.operationId) : null;
+    if (section) goTo(section);
+    else putBack(place);
   }
 
   function setKey() {
@@ -309,8 +373,9 @@
   bodyArea.addEventListener("input", updateCurl);
   sendButton.addEventListener("click", send);
   closeButton.addEventListener("click", function () {
-    panel.hidden = true;
-    document.documentElement.classList.remove("console-open");
+    var place = sectionInView();
+    setOpen(false);
+    putBack(place);
   });
   toggle.addEventListener("click", function () {
     var match = /operation\/([^/]+)$/.exec(window.location.hash);
@@ -330,20 +395,22 @@
       if (!heading) return;
       var button = el("button", { type: "button", className: "console-try", "data-operation": operation.operationId, text: "Try it in the console" });
       button.addEventListener("click", function () {
-        open(operation.operationId);
+        open(operation.operationId, true);
       });
       heading.parentNode.insertBefore(button, heading.nextSibling);
     });
   }
-  var ready = new MutationObserver(function () {
-    if (document.documentElement.getAttribute("data-reference-ready") === "yes") {
-      addTryButtons();
-      document.documentElement.setAttribute("data-console-ready", "yes");
-    }
-  });
-  ready.observe(document.documentElement, { attributes: true, attributeFilter: ["data-reference-ready"] });
-  if (document.documentElement.getAttribute("data-reference-ready") === "yes") {
+  /** The buttons push every operation down a little: an operation the URL names is gone to again. */
+  function whenReady() {
     addTryButtons();
+    var named = /operation\/([^/]+)$/.exec(decodeURIComponent(window.location.hash));
+    var section = named && sectionOf(named[1]);
+    if (section) goTo(section);
     document.documentElement.setAttribute("data-console-ready", "yes");
   }
+  var ready = new MutationObserver(function () {
+    if (document.documentElement.getAttribute("data-reference-ready") === "yes") whenReady();
+  });
+  ready.observe(document.documentElement, { attributes: true, attributeFilter: ["data-reference-ready"] });
+  if (document.documentElement.getAttribute("data-reference-ready") === "yes") whenReady();
 })();
