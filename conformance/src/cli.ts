@@ -5,7 +5,7 @@
  * check passed; 1 a check failed or coverage is below --min-coverage; 2 bad options or target
  * file, a server unreachable, a key refused, or a run that stopped early.
  */
-import { parseCliOptions, USAGE, UsageError } from "./runner/cli-options.ts";
+import { parseCliOptions, rerunLine, USAGE, UsageError } from "./runner/cli-options.ts";
 import { EXIT } from "./runner/exit-codes.ts";
 import { isMain } from "./runner/is-main.ts";
 
@@ -32,7 +32,7 @@ export async function conformanceCommand(argv: string[]): Promise<number> {
   const profile = options.profile ?? "seed";
   try {
     const target = loadTarget(options.target, process.env, { families: options.families });
-    return (await runAndReport(target, { ...options, profile })).code;
+    return (await runAndReport(target, { ...options, profile, rerun: (seed) => rerunLine("payment-collection conformance", argv, seed) })).code;
   } catch (error) {
     if (!(error instanceof TargetError)) throw error;
     console.error(error.message);

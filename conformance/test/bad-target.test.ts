@@ -96,6 +96,18 @@ describe("the command line", () => {
     }
   });
 
+  it("refuses a --seed that is not a seed: one line, exit 2", async () => {
+    const target = targetFile({ familyA: { baseUrl: "http://127.0.0.1:1" } });
+    for (const [argv, line] of [
+      [["--seed", "twelve"], "payment-collection conformance: --seed must be an integer from 0 to 2147483647, got twelve"],
+      [["--seed", "1.5"], "payment-collection conformance: --seed must be an integer from 0 to 2147483647, got 1.5"],
+    ] as const) {
+      const run = await conformance("--target", target, ...argv);
+      expect(run.code).toBe(2);
+      expect(run.stderr.split("\n")[0]).toBe(line);
+    }
+  });
+
   it("answers an unknown option with one line, the usage and exit 2", async () => {
     const run = await conformance("--target", targetFile({ familyA: { baseUrl: "http://127.0.0.1:1" } }), "--frobnicate");
     expect(run.code).toBe(2);

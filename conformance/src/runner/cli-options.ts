@@ -7,6 +7,7 @@ import { parseArgs } from "node:util";
 import type { Profile } from "../core/profiles/schema-profile.ts";
 // From the layout module alone: the whole model (schemas, validators) is not needed to read options.
 import { FAMILY_IDS, isFamilyId, type FamilyId } from "@payment-collection/contract/model/layout.ts";
+import { isSeed, SEED_MAX } from "../core/run-random.ts";
 
 // What each does once options are known; kept importable from here for older callers.
 
@@ -31,6 +32,9 @@ Runs the conformance suites against the servers a target file names.
   --exhaust-cap N      highest rate limit (requests per window) the run may use up (default 1000)
   --fail-fast          stop at the first failing check (exit 1); the reports say how many checks
                        did not run
+  --seed N             seed of every value the run makes up (ids, keys, generated bodies): the
+                       same seed against a server in the same state sends the same requests
+                       (default: one drawn for the run; the report names it)
   --progress           progress on stderr even when it is not a terminal, or under CI
   --quiet              no progress
   -h, --help           this text
@@ -56,6 +60,8 @@ export interface CliOptions {
   minCoverage?: number;
   /** `--progress`: progress even off a terminal or under CI. */
   progress: boolean;
+  /** `--seed`: the seed of the values the run makes up. */
+  seed?: number;
   quiet: boolean;
   help: boolean;
 }
@@ -80,6 +86,7 @@ export function parseCliOptions(argv: string[]): CliOptions {
         "exhaust-cap": { type: "string", default: "1000" },
         "fail-fast": { type: "boolean", default: false },
         "min-coverage": { type: "string" },
+        seed: { type: "string" },
         progress: { type: "boolean", default: false },
         quiet: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
@@ -99,6 +106,8 @@ export function parseCliOptions(argv: string[]): CliOptions {
   if (minCoverage !== undefined && (!Number.isFinite(minCoverage) || minCoverage < 0 || minCoverage > 100)) {
     throw new UsageError(`--min-coverage must be a percentage from 0 to 100, got ${values["min-coverage"]}`);
   }
+  const seed = values.seed === undefined ? undefined : Number(values.seed);
+  if (seed !== undefined && (!/^\d+$/.test(values.seed!) || !isSeed(seed))) throw new UsageError(`--seed must be an integer from 0 to ${SEED_MAX}, got ${values.seed}`);
   return {
     target: callerPath(values.target),
     families: values.family !== undefined && isFamilyId(values.family) ? [values.family] : undefined,
@@ -113,6 +122,7 @@ export function parseCliOptions(argv: string[]): CliOptions {
     failFast: values["fail-fast"] ?? false,
     minCoverage,
     progress: values.progress ?? false,
+    seed,
     quiet: values.quiet ?? false,
     help: values.help ?? false,
   };
@@ -124,4 +134,17 @@ export function parseCliOptions(argv: string[]): CliOptions {
  */
 export function callerPath(path: string | undefined): string | undefined {
   return path === undefined ? undefined : resolve(process.env.INIT_CWD ?? process.cwd(), path);
+}
+
+/** A word of a command line as a POSIX shell reads it back. */
+const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+
+/** The command line `command argv...` with `--seed N` for the given seed (any seed given before dropped). */
+export function rerunLine(command: string, argv: string[], seed: number): string {
+  const kept: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--seed") i += 1;
+    else if (!argv[i]!.startsWith("--seed=")) kept.push(argv[i]!);
+  }
+  return [command, ...kept.map(shellWord), "--seed", String(seed)].join(" ");
 }

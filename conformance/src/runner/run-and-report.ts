@@ -23,7 +23,11 @@ import { statementCoverage, statementReportMarkdown } from "./statement-coverage
 import { EXIT } from "./exit-codes.ts";
 
 export type ReportOptions = Pick<CliOptions, "families" | "junit" | "json" | "report" | "statements" | "coverage" | "exhaust" | "exhaustCap" | "minCoverage" | "quiet"> &
-  Partial<Pick<CliOptions, "progress" | "failFast">> & { profile: Profile };
+  Partial<Pick<CliOptions, "progress" | "failFast" | "seed">> & {
+    profile: Profile;
+    /** The command line that runs this run again with the given seed (printed when it fails). */
+    rerun?: (seed: number) => string;
+  };
 
 export { EXIT };
 
@@ -78,6 +82,7 @@ export async function runAndReport(target: Target, options: ReportOptions): Prom
       exhaust: options.exhaust,
       exhaustCap: options.exhaustCap,
       progress,
+      seed: options.seed,
       // --fail-fast: the first failure ends the run; it exits 1 like any failure.
       ...(options.failFast ? { stopWhen: (result: CheckResult) => result.verdict === "fail" } : {}),
     });
@@ -98,5 +103,8 @@ export async function runAndReport(target: Target, options: ReportOptions): Prom
   if (options.junit) write(options.junit, toJunitXml(report, catalogue, { coverage: figure }));
   if (options.report) write(options.report, statementReportMarkdown(report, statementCoverage(report, catalogue)));
   if (options.json) write(options.json, `${JSON.stringify({ ...report, responseCoverage: figure }, null, 2)}\n`);
-  return { code: failed(report).length > 0 || !figure.met ? EXIT.failed : EXIT.pass, report };
+  const code = failed(report).length > 0 || !figure.met ? EXIT.failed : EXIT.pass;
+  // A failing run says how to send its requests again.
+  if (code === EXIT.failed && report.seed !== undefined && options.rerun) console.error(`rerun with the same generated values: ${options.rerun(report.seed)}`);
+  return { code, report };
 }

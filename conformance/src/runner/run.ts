@@ -12,6 +12,7 @@ import { documentedPairs, FAMILY_IDS, familyName, loadFamilyContract, type Famil
 import { contextFor } from "../core/account-plan.ts";
 import { exhaustLimit } from "../core/exhaust.ts";
 import { Pacer } from "../core/pacing.ts";
+import { drawSeed, RunRandom } from "../core/run-random.ts";
 import { pacingFloor } from "../core/pacing-floor.ts";
 import { PUBLISHED_FIGURES } from "../derived/rate-limit-figures.ts";
 import { ResultSink, type CheckResult, type ExchangeNote, type RunReport, type StoppedEarly, type SuiteTiming } from "../core/results.ts";
@@ -51,6 +52,8 @@ export interface RunOptions {
    * remaining transactions, and the report says that it stopped early (`stoppedEarly`).
    */
   stopWhen?: (result: CheckResult) => boolean;
+  /** Seed of every value the run makes up (ids, keys, generated bodies); default: one drawn for the run, reported. */
+  seed?: number;
 }
 
 function exchangeNotes(ctx: FamilyContext, id: string): ExchangeNote[] {
@@ -81,6 +84,8 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   const progress = options.progress ?? progressFromLog(options.log);
   const catalogue: Catalogue = loadCatalogue();
   const pacer = new Pacer({ onPause: (ms, why) => progress.pause(ms, why) });
+  const seed = options.seed ?? drawSeed();
+  const random = new RunRandom(seed);
   const results = new ResultSink();
   let stopAfter: string | undefined;
   /** True once a result met `stopWhen`: nothing else begins. */
@@ -102,8 +107,8 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     const contract = loadFamilyContract(family, options.generatedDir);
     const target = familyTarget(options.target, family);
     const checks = [...(options.checks ?? FAMILY_CHECKS)[family]].sort((x, y) => (x.order ?? 0) - (y.order ?? 0));
-    const ctx = target ? new FamilyContext(family, contract, profile, target, pacer, mock) : undefined;
-    if (ctx) ctx.catalogue = catalogue;
+    const ctx = target ? new FamilyContext(family, contract, profile, target, pacer, mock, random.token(`run-id:${family}`)) : undefined;
+    if (ctx) Object.assign(ctx, { catalogue, random });
     return { family, contract, ctx, checks };
   });
 
@@ -196,7 +201,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
         statements: [], decisions: [], covers: [], verdict: "not-applicable", reasons: [reason], durationMs: 0,
       });
     await timed(suite, run, async () => {
-      const outcome = await runDerived(ctx, stage, { exhaustCap: options.exhaustCap ?? 1000, ...(options.derived || {}) }, catalogue, otherFamilyKey(run.family), {
+      const outcome = await runDerived(ctx, stage, { exhaustCap: options.exhaustCap ?? 1000, seed, ...(options.derived || {}) }, catalogue, otherFamilyKey(run.family), {
         result: (result) => sink.add(result),
         stopped,
       });
@@ -286,6 +291,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   const report = (): RunReport => ({
     target: options.target.source,
     profile,
+    seed,
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
     results: [...results.results],

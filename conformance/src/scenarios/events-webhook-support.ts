@@ -6,7 +6,6 @@
  * real payment, which a conformance run cannot make: without the control the scenarios are not
  * applicable, and so they are for a server not on this machine (it cannot reach the receiver).
  */
-import { randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { toJsonSchema } from "@payment-collection/contract/model/json-schema.ts";
@@ -37,8 +36,8 @@ export interface WebhookReceiver {
  * in order, then 200. The path carries a fresh token, so a late retry meant for an earlier
  * receiver that had the same port is not taken for this scenario's event.
  */
-export async function startReceiver(script: number[] = []): Promise<WebhookReceiver> {
-  const path = `/conformance-webhook/${randomUUID()}`;
+export async function startReceiver(ctx: FamilyContext, script: number[] = []): Promise<WebhookReceiver> {
+  const path = `/conformance-webhook/${ctx.uuid()}`;
   const answers = [...script];
   const received: ReceivedWebhook[] = [];
   const waiters: Array<() => void> = [];
@@ -54,8 +53,9 @@ export async function startReceiver(script: number[] = []): Promise<WebhookRecei
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}${path}`;
   return {
-    url: `http://127.0.0.1:${port}${path}`,
+    url,
     received,
     wait(ms, count = 1) {
       return new Promise((resolve) => {
