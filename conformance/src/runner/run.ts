@@ -11,7 +11,7 @@ import { FamilyContext, NotApplicable } from "../core/check-context.ts";
 import { documentedPairs, FAMILY_IDS, familyName, loadFamilyContract, type FamilyContract, type FamilyId } from "@payment-collection/contract/model/index.ts";
 import { contextFor } from "../core/account-plan.ts";
 import { exhaustLimit } from "../core/exhaust.ts";
-import { Pacer } from "../core/pacing.ts";
+import { Pacer, type WireExchange } from "../core/pacing.ts";
 import { drawSeed, RunRandom } from "../core/run-random.ts";
 import { pacingFloor } from "../core/pacing-floor.ts";
 import { PUBLISHED_FIGURES } from "../derived/rate-limit-figures.ts";
@@ -54,6 +54,9 @@ export interface RunOptions {
   stopWhen?: (result: CheckResult) => boolean;
   /** Seed of every value the run makes up (ids, keys, generated bodies); default: one drawn for the run, reported. */
   seed?: number;
+  /** Every exchange of the run as it ends, and every result as it is recorded (a recording: src/bundle/). */
+  onExchange?: (exchange: WireExchange) => void;
+  onResult?: (result: CheckResult) => void;
 }
 
 function exchangeNotes(ctx: FamilyContext, id: string): ExchangeNote[] {
@@ -83,7 +86,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   const families = options.families ?? [...FAMILY_IDS];
   const progress = options.progress ?? progressFromLog(options.log);
   const catalogue: Catalogue = loadCatalogue();
-  const pacer = new Pacer({ onPause: (ms, why) => progress.pause(ms, why) });
+  const pacer = new Pacer({ onPause: (ms, why) => progress.pause(ms, why), onExchange: options.onExchange });
   const seed = options.seed ?? drawSeed();
   const random = new RunRandom(seed);
   const results = new ResultSink();
@@ -93,6 +96,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   const sink = {
     add(result: CheckResult) {
       const stored = results.add(result);
+      options.onResult?.(stored);
       progress.checked();
       if (!stopped() && options.stopWhen?.(stored)) stopAfter = stored.id;
     },
