@@ -35,12 +35,18 @@ Runs the conformance suites against the servers a target file names.
   --seed N             seed of every value the run makes up (ids, keys, generated bodies): the
                        same seed against a server in the same state sends the same requests
                        (default: one drawn for the run; the report names it)
+  --bundle DIR         write a signed bundle anyone can check offline with \`payment-collection
+                       verify DIR\`: every exchange (HAR), the reports, a manifest, a signed
+                       statement; keys appear only as fingerprints
+  --signing-key FILE   the bundle's Ed25519 private key (PEM); default: a key made for the run,
+                       written beside DIR as DIR.signing-key.pem
   --progress           progress on stderr even when it is not a terminal, or under CI
   --quiet              no progress
   -h, --help           this text
 
 Exit codes: 0 every check passed; 1 a check failed, or coverage below --min-coverage;
-2 bad options or target file, a server unreachable, a key refused, or a run stopped early.`;
+2 bad options or target file, a signing key that is not Ed25519, a server unreachable, a key
+refused, or a run stopped early.`;
 
 export interface CliOptions {
   target?: string;
@@ -62,6 +68,9 @@ export interface CliOptions {
   progress: boolean;
   /** `--seed`: the seed of the values the run makes up. */
   seed?: number;
+  /** `--bundle`: the folder of the run's signed bundle; `--signing-key`: its key file. */
+  bundle?: string;
+  signingKey?: string;
   quiet: boolean;
   help: boolean;
 }
@@ -87,6 +96,8 @@ export function parseCliOptions(argv: string[]): CliOptions {
         "fail-fast": { type: "boolean", default: false },
         "min-coverage": { type: "string" },
         seed: { type: "string" },
+        bundle: { type: "string" },
+        "signing-key": { type: "string" },
         progress: { type: "boolean", default: false },
         quiet: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
@@ -108,6 +119,7 @@ export function parseCliOptions(argv: string[]): CliOptions {
   }
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (seed !== undefined && (!/^\d+$/.test(values.seed!) || !isSeed(seed))) throw new UsageError(`--seed must be an integer from 0 to ${SEED_MAX}, got ${values.seed}`);
+  if (values["signing-key"] !== undefined && values.bundle === undefined) throw new UsageError("--signing-key signs a bundle: give --bundle DIR too");
   return {
     target: callerPath(values.target),
     families: values.family !== undefined && isFamilyId(values.family) ? [values.family] : undefined,
@@ -123,6 +135,8 @@ export function parseCliOptions(argv: string[]): CliOptions {
     minCoverage,
     progress: values.progress ?? false,
     seed,
+    bundle: callerPath(values.bundle),
+    signingKey: callerPath(values["signing-key"]),
     quiet: values.quiet ?? false,
     help: values.help ?? false,
   };
