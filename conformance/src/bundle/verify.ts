@@ -215,7 +215,7 @@ export async function verifyBundle(dir: string, options: VerifyOptions = {}): Pr
       `run: profile ${run.profile}, ${run.families.join(" and ")}${run.seed !== undefined ? `, seed ${run.seed}` : ""}, ${run.startedAt} to ${run.endedAt}: ${run.verdict.toUpperCase()} (${run.counts.pass} pass, ${run.counts.fail} fail, ${run.counts.notApplicable} not applicable)`,
     );
     lines.push(
-      `re-judged: ${judged.exchanges} exchanges (${judged.deliveries} webhook deliveries beside them), ${judged.rejudged} checks with exchanges: ${judged.passed} passes and ${judged.confirmed} failures the traffic agrees with` +
+      `re-judged: ${judged.exchanges} exchanges (${judged.deliveries === 1 ? "1 webhook delivery" : `${judged.deliveries} webhook deliveries`} beside them), ${judged.rejudged} checks with exchanges: ${judged.passed} passes and ${judged.confirmed} failures the traffic agrees with` +
         (judged.apart.length > 0 ? `; ${judged.apart.length} failure(s) counted apart, needing more than the traffic shows (${[...apart].map(([reason, n]) => `${reason}: ${n}`).join("; ")})` : "") +
         (judged.unjudged > 0 ? `; ${judged.unjudged} violation(s) in the traffic no check judged, the run having stopped early (${stoppedEarly})` : "") +
         `; ${disagreements.length === 0 ? "no disagreement" : `${disagreements.length} disagreement(s)`}`,

@@ -166,7 +166,7 @@ describe("verify DIR", () => {
     expect(code).toBe(0);
     expect(out).toContain(`signed by ${manifest.signer.fingerprint}`);
     expect(out).toContain("the contract of this CLI");
-    expect(out).toMatch(/re-judged: \d+ exchanges \([1-9]\d* webhook deliveries beside them\), \d+ checks with exchanges: \d+ passes and [1-9]\d* failures the traffic agrees with.*; no disagreement/);
+    expect(out).toMatch(/re-judged: \d+ exchanges \([1-9]\d* webhook deliver(y|ies) beside them\), \d+ checks with exchanges: \d+ passes and [1-9]\d* failures the traffic agrees with.*; no disagreement/);
     expect(out).toMatch(/FAIL \(\d+ pass, [1-9]\d* fail/);
     expect((await verify(bundle, "--require-pass")).code).toBe(1);
   });
