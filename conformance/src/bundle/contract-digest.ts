@@ -50,7 +50,10 @@ export function isContractFolder(root: string): boolean {
 
 /** The digest of the contract in `root` (default: the one this package reads). */
 export function contractDigest(root: string = CONTRACT_ROOT): ContractDigest {
-  const generated = filesUnder(join(root, "generated")).map((file) => relative(root, file).split(sep).join("/"));
+  // The documents the build writes (OpenAPI, types), not what a package may add beside them (declarations).
+  const generated = filesUnder(join(root, "generated"))
+    .map((file) => relative(root, file).split(sep).join("/"))
+    .filter((path) => /\.(json|yaml)$/.test(path) || (path.endsWith(".ts") && !path.endsWith(".d.ts")));
   const files: Record<string, string> = {};
   for (const path of [...generated.sort(), ...CONTRACT_RECORDS]) files[path] = sha256(readFileSync(join(root, path)));
   const documents: Partial<Record<FamilyId, string>> = {};
