@@ -31,8 +31,8 @@ export interface OutgoingRequest {
   checkId?: string;
 }
 
-export interface Exchange {
-  checkId?: string;
+/** A request and its response, as text. */
+interface RequestAndResponse {
   method: string;
   url: string;
   requestHeaders: Record<string, string>;
@@ -40,6 +40,10 @@ export interface Exchange {
   status: number;
   responseHeaders: Record<string, string>;
   responseBody: string;
+}
+
+export interface Exchange extends RequestAndResponse {
+  checkId?: string;
   durationMs: number;
   /** 429s answered by waiting and sending again. */
   retries: number;
@@ -50,7 +54,7 @@ export interface Exchange {
  * every request, also the 429s answered by waiting and sending again, and the exchanges a check
  * makes outside the pacer (a webhook delivery it received, a request it had to send as is).
  */
-export interface WireExchange {
+export interface WireExchange extends RequestAndResponse {
   /** Order in which the requests went out (or the deliveries came in), from 1. */
   seq: number;
   /** Epoch milliseconds. */
@@ -61,13 +65,6 @@ export interface WireExchange {
   scope?: string;
   /** `sent`: the run's request; `received`: a request the server made to the run (a webhook delivery). */
   direction: "sent" | "received";
-  method: string;
-  url: string;
-  requestHeaders: Record<string, string>;
-  requestBody?: string;
-  status: number;
-  responseHeaders: Record<string, string>;
-  responseBody: string;
   /** The response body's bytes, when it was read as bytes (a PNG is not text). */
   responseBytes?: Uint8Array;
   /** A 429 the pacer answered by waiting and sending the request again. */
