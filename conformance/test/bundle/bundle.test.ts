@@ -1,6 +1,6 @@
 /**
  * `conformance --bundle DIR` and `verify DIR`, end to end: one run of family A's suites under
- * `full` against a broken server in front of a fresh sandbox (the merchant's document with a wrong
+ * `seed` against a broken server in front of a fresh sandbox (the merchant's document with a wrong
  * check digit), through the command, then the bundle it wrote, checked and tampered with in
  * every way a verifier must notice.
  */
@@ -90,7 +90,7 @@ beforeAll(async () => {
   targetFile = join(work, "target.json");
   writeFileSync(targetFile, JSON.stringify(target));
   secrets = [...Object.values(target.familyA.keys), ...Object.values(target.familyB.keys), target.familyA.webhookSecret].filter((v): v is string => typeof v === "string");
-  run = await capture(() => conformanceCommand(["--target", targetFile, "--family", "family-a", "--profile", "full", "--seed", "7", "--bundle", bundle, "--quiet"]));
+  run = await capture(() => conformanceCommand(["--target", targetFile, "--family", "family-a", "--profile", "seed", "--seed", "7", "--bundle", bundle, "--quiet"]));
 }, 240_000);
 
 afterAll(async () => {
@@ -118,12 +118,12 @@ describe("conformance --bundle DIR", () => {
   it("names the seed in the report and prints the line that reruns a failing run", () => {
     expect(json<{ seed: number }>(bundle, BUNDLE_FILES.report).seed).toBe(7);
     expect(run.out).toMatch(/· --seed 7$/m);
-    expect(run.err).toContain(`rerun with the same generated values: payment-collection conformance --target ${targetFile} --family family-a --profile full --bundle ${bundle} --quiet --seed 7`);
+    expect(run.err).toContain(`rerun with the same generated values: payment-collection conformance --target ${targetFile} --family family-a --profile seed --bundle ${bundle} --quiet --seed 7`);
   });
 
   it("describes the run, the contract, the target and every file in the manifest", () => {
     const manifest = json<Manifest>(bundle, BUNDLE_FILES.manifest);
-    expect(manifest.run).toMatchObject({ profile: "full", families: ["family-a"], seed: 7, verdict: "fail", options: { exhaust: true, failFast: false } });
+    expect(manifest.run).toMatchObject({ profile: "seed", families: ["family-a"], seed: 7, verdict: "fail", options: { exhaust: true, failFast: false } });
     expect(manifest.run.counts.fail).toBeGreaterThan(0);
     expect(manifest.tool.engines.dredd).toMatch(/^\d+\./);
     expect(manifest.contract.sha256).toBe(contractDigest().sha256);
