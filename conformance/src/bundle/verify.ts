@@ -159,9 +159,9 @@ export async function verifyBundle(dir: string, options: VerifyOptions = {}): Pr
     for (const subject of statement.subject) {
       const path = join(dir, subject.name);
       if (!existsSync(path)) throw tampered(subject.name, "missing: the signed statement lists it");
-      const text = readFileSync(path, "utf8");
-      if (sha256(readFileSync(path)) !== subject.digest.sha256) throw tampered(subject.name, "its SHA-256 is not the one the signed statement gives: changed after signing");
-      texts.set(subject.name, text);
+      const bytes = readFileSync(path);
+      if (sha256(bytes) !== subject.digest.sha256) throw tampered(subject.name, "its SHA-256 is not the one the signed statement gives: changed after signing");
+      texts.set(subject.name, bytes.toString("utf8"));
     }
     for (const required of [BUNDLE_FILES.manifest, BUNDLE_FILES.exchanges, BUNDLE_FILES.report]) {
       if (!texts.has(required)) throw tampered(BUNDLE_FILES.envelope, `the signed statement does not list ${required}`);
