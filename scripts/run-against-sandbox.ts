@@ -4,7 +4,7 @@
  *
  *   npx tsx scripts/run-against-sandbox.ts [--plan generous|short-windows|default] [--family family-a|family-b] [--profile seed|full] [--junit PATH]
  */
-import { parseCliOptions, USAGE, UsageError } from "@payment-collection/conformance/runner/cli-options.ts";
+import { parseCliOptions, rerunLine, USAGE, UsageError } from "@payment-collection/conformance/runner/cli-options.ts";
 import { runAndReport } from "@payment-collection/conformance/runner/run-and-report.ts";
 import { parseTarget } from "@payment-collection/conformance/core/target.ts";
 import { startTemporarySandbox } from "@payment-collection/sandbox/harness/temporary-sandbox.ts";
@@ -16,13 +16,16 @@ async function main(): Promise<number> {
     console.log(`usage: npx tsx scripts/run-against-sandbox.ts [--plan generous|short-windows|default] [conformance options]\n\nStarts a fresh sandbox with its fixtures and runs the suites against it.\n\n${USAGE.replace(/^usage:[^\n]*\n(?: {7}[^\n]*\n)*\n/, "")}`);
     return 0;
   }
+  const given = [...argv];
   const planAt = argv.indexOf("--plan");
   const plan = planAt >= 0 ? argv.splice(planAt, 2)[1] : "generous";
   const options = parseCliOptions(argv);
   const sandbox = await startTemporarySandbox({ plan: plan as PlanName });
   try {
     const target = parseTarget(sandbox.target, `the sandbox at ${sandbox.url}`);
-    return (await runAndReport(target, { ...options, profile: options.profile ?? "seed" })).code;
+    // Against a fresh sandbox, as this run was: the same seed sends the same requests.
+    const rerun = (seed: number) => rerunLine("npx tsx scripts/run-against-sandbox.ts", given, seed);
+    return (await runAndReport(target, { ...options, profile: options.profile ?? "seed", rerun })).code;
   } finally {
     await sandbox.close();
   }

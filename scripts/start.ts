@@ -6,7 +6,9 @@
  *      held to it), provisions the fixtures through its controls and runs the
  *      conformance suites of both families against it, the `seed` and the `full` profile side
  *      by side;
- *   3. prints the reports (JUnit files under reports/) and exits non-zero on any failure.
+ *   3. prints the reports (JUnit files under reports/), writes each run's signed bundle
+ *      (reports/bundle-<profile>/) and verifies it as a third party would, offline, and exits
+ *      non-zero on any failure.
  *
  *   npm start [-- --plan short-windows|default|generous] [--skip-conformance]
  */
@@ -15,6 +17,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { RunReport } from "@payment-collection/conformance/core/results.ts";
+import { verifyBundle } from "@payment-collection/conformance/bundle/verify.ts";
 import { totals } from "@payment-collection/conformance/runner/report.ts";
 import { buildContract, ROOT } from "@payment-collection/contract/build/contract-build.ts";
 import { reportContract } from "@payment-collection/contract/build/contract-report.ts";
@@ -22,8 +25,9 @@ import { reportContract } from "@payment-collection/contract/build/contract-repo
 const USAGE = `usage: npm start [-- --plan short-windows|default|generous] [--skip-conformance]
 
 Builds and checks the contract, then runs the conformance suites of both families against a
-fresh sandbox under the seed and the full profile. Exit 0: all passed; 1: a check failed;
-2: bad arguments.
+fresh sandbox under the seed and the full profile, each run written as a signed bundle under
+reports/ and verified offline. Exit 0: all passed; 1: a check failed or a bundle did not
+verify; 2: bad arguments.
 
   --plan NAME              rate-limit plan of the sandbox: short-windows (default: the
                            documented limits per 5 s window, so that waits for a window
@@ -82,6 +86,11 @@ if (profileRuns) {
         : `conformance ${run.profile}: did not complete (exit ${run.code})`,
     );
     if (run.code !== 0) conformanceOk = false;
+    // The bundle, checked as whoever receives it would: offline, the verdicts judged again.
+    const verified = await verifyBundle(bundleDir(run.profile));
+    for (const line of [...verified.problems, ...verified.lines]) console.log(line);
+    summary.push(`bundle ${run.profile}: reports/bundle-${run.profile}/ ${verified.code === 0 ? "verified" : `NOT verified (exit ${verified.code})`}`);
+    if (verified.code !== 0) conformanceOk = false;
   }
 }
 
@@ -97,12 +106,19 @@ interface ProfileRun {
   report?: RunReport;
 }
 
+/** The folder of a profile's signed bundle. */
+function bundleDir(profile: "seed" | "full"): string {
+  return join(ROOT, "reports", `bundle-${profile}`);
+}
+
 /** Runs the suites of both families under one profile against a fresh sandbox, in a child process. */
 function runProfile(profile: "seed" | "full"): Promise<ProfileRun> {
   const junit = join(ROOT, "reports", `conformance-${profile}.xml`);
   const json = join(ROOT, "reports", `conformance-${profile}.json`);
-  const args = ["--import", "tsx", join(ROOT, "scripts/run-against-sandbox.ts"), "--plan", plan, "--profile", profile, "--junit", junit, "--json", json];
-  rmSync(json, { force: true }); // a report left by an earlier run must not stand for this one
+  const args = ["--import", "tsx", join(ROOT, "scripts/run-against-sandbox.ts"), "--plan", plan, "--profile", profile, "--junit", junit, "--json", json, "--bundle", bundleDir(profile)];
+  // A report or bundle left by an earlier run must not stand for this one.
+  rmSync(json, { force: true });
+  rmSync(bundleDir(profile), { recursive: true, force: true });
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -21,6 +21,10 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
     summary: "serve both families with Prism from the bundled OpenAPI documents",
     run: async (argv) => (await import("@payment-collection/conformance/mock/serve.ts")).mockCommand(argv),
   },
+  verify: {
+    summary: "verify DIR: check a conformance bundle offline (signature, digests, the verdicts judged again)",
+    run: async (argv) => (await import("@payment-collection/conformance/bundle/verify-cli.ts")).verifyCommand(argv),
+  },
   proxy: {
     summary: "a validating proxy: forwards traffic unchanged, checks every exchange against the contract",
     run: async (argv) => (await import("@payment-collection/conformance/traffic/traffic-cli.ts")).proxyCommand(argv),
@@ -52,8 +56,9 @@ ${Object.entries(SUBCOMMANDS)
   payment-collection <command> --help   options of a command
   payment-collection --version          versions of the CLI and the products it runs
 
-Exit codes: 0 success; 1 a check failed (conformance, contract, proxy, traffic); 2 bad input (options, target
-file, unreachable server, refused key); 3 and 4 sandbox store errors (see sandbox --help).`;
+Exit codes: 0 success; 1 a check failed (conformance, contract, proxy, traffic), a bundle tampered with or
+whose verdicts disagree with its exchanges (verify); 2 bad input (options, target file, unreachable server,
+refused key, unreadable bundle); 3 and 4 sandbox store errors (see sandbox --help).`;
 
 /** Arguments before a `--`: only those are options of this command. */
 function options(argv: string[]): string[] {

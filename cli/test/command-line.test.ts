@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { main } from "../src/main.ts";
 
-const SUBCOMMANDS = ["conformance", "mock", "sandbox", "portal", "contract", "proxy", "traffic"];
+const SUBCOMMANDS = ["conformance", "verify", "mock", "sandbox", "portal", "contract", "proxy", "traffic"];
 
 /** Runs the CLI and captures what it printed; fails the test if it started a server. */
 async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {

@@ -9,7 +9,7 @@
 import { refusal, refuse } from "@payment-collection/contract/command/command-line.ts";
 import type { Profile } from "./core/profiles/schema-profile.ts";
 import type { Target } from "./core/target.ts";
-import { parseCliOptions, USAGE, UsageError, type CliOptions } from "./runner/cli-options.ts";
+import { parseCliOptions, rerunLine, USAGE, UsageError, type CliOptions } from "./runner/cli-options.ts";
 import { EXIT } from "./runner/exit-codes.ts";
 import { isMain } from "./runner/is-main.ts";
 
@@ -24,7 +24,7 @@ export function defaultProfile(target: Pick<Target, "mock">): Profile {
 }
 
 /** `--mock`: starts Prism for both families, runs the suites against it, stops it. */
-async function againstMock(options: CliOptions): Promise<number> {
+async function againstMock(options: CliOptions, argv: string[]): Promise<number> {
   const [{ prismEntry, prismMissing }, { startMock }, { mockTarget }, { runAndReport }] = await Promise.all([
     import("./mock/prism.ts"),
     import("./mock/start-mock.ts"),
@@ -40,7 +40,7 @@ async function againstMock(options: CliOptions): Promise<number> {
   }
   try {
     const target = mockTarget(mock.urls);
-    return (await runAndReport(target, { ...options, profile: options.profile ?? defaultProfile(target) })).code;
+    return (await runAndReport(target, { ...options, profile: options.profile ?? defaultProfile(target), rerun: (seed) => rerunLine("payment-collection conformance", argv, seed) })).code;
   } finally {
     await mock.close();
   }
@@ -60,7 +60,7 @@ export async function conformanceCommand(argv: string[]): Promise<number> {
     if (!(error instanceof UsageError)) throw error;
     return refuse("conformance", error.message, EXIT.stopped);
   }
-  if (options.mock) return againstMock(options);
+  if (options.mock) return againstMock(options, argv);
   // The runner and the contract model load only now: help and bad options answer at once.
   const [{ emptyReport, runAndReport, writeStoppedReports }, { loadTarget, TargetError }] = await Promise.all([
     import("./runner/run-and-report.ts"),
@@ -75,7 +75,7 @@ export async function conformanceCommand(argv: string[]): Promise<number> {
     writeStoppedReports(options, `${error.source}: ${error.problems.join("; ")}`, emptyReport(options.target!, { ...options, profile: options.profile ?? "seed" }));
     return EXIT.stopped;
   }
-  return (await runAndReport(target, { ...options, profile: options.profile ?? defaultProfile(target) })).code;
+  return (await runAndReport(target, { ...options, profile: options.profile ?? defaultProfile(target), rerun: (seed) => rerunLine("payment-collection conformance", argv, seed) })).code;
 }
 
 if (isMain(import.meta.url)) {

@@ -96,6 +96,19 @@ describe("the command line", () => {
     }
   });
 
+  it("refuses a --seed that is not a seed, and --signing-key without --bundle: one line, exit 2", async () => {
+    const target = targetFile({ familyA: { baseUrl: "http://127.0.0.1:1" } });
+    for (const [argv, line] of [
+      [["--seed", "twelve"], "payment-collection conformance: --seed must be an integer from 0 to 2147483647, got twelve"],
+      [["--seed", "1.5"], "payment-collection conformance: --seed must be an integer from 0 to 2147483647, got 1.5"],
+      [["--signing-key", "key.pem"], "payment-collection conformance: --signing-key signs a bundle: give --bundle DIR too"],
+    ] as const) {
+      const run = await conformance("--target", target, ...argv);
+      expect(run.code).toBe(2);
+      expect(run.stderr.split("\n")[0]).toBe(line);
+    }
+  });
+
   it("answers an unknown option with one line that says where the options are, exit 2", async () => {
     const run = await conformance("--target", targetFile({ familyA: { baseUrl: "http://127.0.0.1:1" } }), "--frobnicate");
     expect(run.code).toBe(2);

@@ -20,7 +20,7 @@ import { installOffline, NPM_ENV } from "./pack-and-install.ts";
 const run = promisify(execFile);
 const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const WORKSPACES = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { workspaces: string[] }).workspaces;
-const SUBCOMMANDS = ["conformance", "mock", "sandbox", "portal", "contract"];
+const SUBCOMMANDS = ["conformance", "verify", "mock", "sandbox", "portal", "contract"];
 const scratch = inject("packScratch");
 const packed = inject("packed");
 const project = join(scratch, "project");

@@ -90,14 +90,13 @@ export function charge(ctx: FamilyContext, key: KeyName = "primary"): Promise<st
 // Family B
 // ---------------------------------------------------------------------------------------------
 
-let customerCounter = 0;
-
-/** The contract's customer example with a fresh valid CPF and e-mail (servers may refuse duplicates). */
+/** The contract's customer example with a fresh valid CPF and e-mail (servers may refuse duplicates), drawn from the run's seed. */
 export function customerBody(ctx: FamilyContext): Json {
-  customerCounter += 1;
   const body = exampleBody(ctx, "createCustomer");
-  body.documentNumber = cpf.generate();
-  body.email = `conformance+${ctx.runId}-${customerCounter}@example.com`;
+  const digits = ctx.random.digits(9);
+  const first = cpf.verifierDigit(digits);
+  body.documentNumber = `${digits}${first}${cpf.verifierDigit(`${digits}${first}`)}`;
+  body.email = `conformance+${ctx.runId}-${ctx.uuid().slice(0, 8)}@example.com`;
   return body;
 }
 

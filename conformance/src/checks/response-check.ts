@@ -10,6 +10,7 @@ import { NotApplicable, type FamilyContext, type KeyChoice, type RequestOptions 
 import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 import type { CheckResult } from "../core/results.ts";
 import { errorCodeProblems, type ObservedResponse } from "../core/validate.ts";
+import { inCheck } from "../core/check-scope.ts";
 
 export interface ResponseCheck {
   family: FamilyId;
@@ -134,6 +135,10 @@ export interface CheckOutcome {
 export async function runProbe(check: ResponseCheck, ctx: FamilyContext): Promise<CheckOutcome> {
   const skip = notApplicableBeforeRun(check, ctx, false);
   if (skip) return { verdict: "not-applicable", reasons: [skip] };
+  return inCheck(checkId(check), () => probe(check, ctx));
+}
+
+async function probe(check: ResponseCheck, ctx: FamilyContext): Promise<CheckOutcome> {
   let options: RequestOptions;
   try {
     options = ctx.mock ? mockRequest(ctx, check) : await check.request(ctx);

@@ -12,6 +12,7 @@ import type { Exchange, Pacer } from "./pacing.ts";
 import { absentMembers, memberNames, namingRules, valuesAt, type Catalogue } from "./statement-map.ts";
 import type { FamilyATarget, FamilyBTarget } from "./target.ts";
 import { parseJsonBody, responseProblems, type ObservedResponse } from "./validate.ts";
+import { drawSeed, RunRandom } from "./run-random.ts";
 
 export type KeyName = "primary" | "secondAccount" | "noMerchantRead" | "testKey" | "rateLimits" | "primarySecondKey";
 /** Which credentials a request carries: a named key of the target, a made-up key, or none. */
@@ -64,6 +65,8 @@ export class FamilyContext {
   private readonly memo = new Map<string, Promise<unknown>>();
   /** The statement catalogue, when loaded: it adds what the schemas cannot say. */
   catalogue?: Catalogue;
+  /** Where the values the run makes up come from (the run's seed); shared with the account views. */
+  random: RunRandom;
   /** Values one check leaves for a later one (the boleto a cancel consumed...). */
   readonly notes = new Map<string, string>();
   /** REGISTERED boletos of the target not used yet: each successful cancel consumes one. */
@@ -84,6 +87,7 @@ export class FamilyContext {
     this.accountKeys = view?.of.accountKeys ?? { ...(target.keys as Partial<Record<KeyName, string>>) };
     this.account = view?.account;
     this.catalogue = view?.of.catalogue;
+    this.random = view?.of.random ?? new RunRandom(drawSeed());
     this.unusedBoletos = view ? [] : [...((target as FamilyBTarget).fixtures?.registeredBoletoIds ?? [])];
   }
 
@@ -202,6 +206,11 @@ export class FamilyContext {
   /** The key the checks that use up a rate limit send: the dedicated one, else the primary. */
   rateLimitKey(): KeyName {
     return this.key("rateLimits") ? "rateLimits" : "primary";
+  }
+
+  /** An id no record has, in the UUID form, drawn from the run's seed. */
+  uuid(): string {
+    return this.random.uuid();
   }
 
   /** A fresh idempotency key, unique per run (at least 8 characters). */

@@ -14,6 +14,7 @@
  *
  * Every exchange is kept (bounded) so that a failing check can show what went over the wire.
  */
+import { currentCheck } from "./check-scope.ts";
 import type { ObservedResponse } from "./validate.ts";
 
 export interface OutgoingRequest {
@@ -30,8 +31,8 @@ export interface OutgoingRequest {
   checkId?: string;
 }
 
-export interface Exchange {
-  checkId?: string;
+/** A request and its response, as text. */
+interface RequestAndResponse {
   method: string;
   url: string;
   requestHeaders: Record<string, string>;
@@ -39,9 +40,35 @@ export interface Exchange {
   status: number;
   responseHeaders: Record<string, string>;
   responseBody: string;
+}
+
+export interface Exchange extends RequestAndResponse {
+  checkId?: string;
   durationMs: number;
   /** 429s answered by waiting and sending again. */
   retries: number;
+}
+
+/**
+ * One exchange as it went over the wire, for a recording of the whole run (the bundle's HAR):
+ * every request, also the 429s answered by waiting and sending again, and the exchanges a check
+ * makes outside the pacer (a webhook delivery it received, a request it had to send as is).
+ */
+export interface WireExchange extends RequestAndResponse {
+  /** Order in which the requests went out (or the deliveries came in), from 1. */
+  seq: number;
+  /** Epoch milliseconds. */
+  startedAt: number;
+  endedAt: number;
+  /** The check that named itself on the request, and the check running when it went out (check-scope.ts). */
+  checkId?: string;
+  scope?: string;
+  /** `sent`: the run's request; `received`: a request the server made to the run (a webhook delivery). */
+  direction: "sent" | "received";
+  /** The response body's bytes, when it was read as bytes (a PNG is not text). */
+  responseBytes?: Uint8Array;
+  /** A 429 the pacer answered by waiting and sending the request again. */
+  retried?: boolean;
 }
 
 interface BucketState {
@@ -63,6 +90,8 @@ export interface PacerOptions {
   onWait?: (line: string) => void;
   /** Called with the length of each wait and its reason, for a countdown. */
   onPause?: (ms: number, why: string) => void;
+  /** Called with every exchange as it ends, for a recording of the run. */
+  onExchange?: (exchange: WireExchange) => void;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -118,7 +147,7 @@ function closedConnection(error: unknown): boolean {
 
 export class Pacer {
   private readonly buckets = new Map<string, BucketState>();
-  private readonly options: Required<Omit<PacerOptions, "onWait" | "onPause">> & Pick<PacerOptions, "onWait" | "onPause">;
+  private readonly options: Required<Omit<PacerOptions, "onWait" | "onPause" | "onExchange">> & Pick<PacerOptions, "onWait" | "onPause" | "onExchange">;
   readonly exchanges: Exchange[] = [];
   /** Wall-clock time spent waiting for windows to renew, in milliseconds. */
   waitedMs = 0;
@@ -237,8 +266,23 @@ export class Pacer {
     state.resetAt = Math.max(state.resetAt ?? 0, untilMs);
   }
 
-  private async once(request: OutgoingRequest): Promise<{ response: ObservedResponse; durationMs: number }> {
+  /** Exchanges begun so far (sent or received): the order of the recording. */
+  private begun = 0;
+
+  /**
+   * Records an exchange a check made outside the pacer (a webhook delivery it received, a
+   * request sent as is): numbered in the run's order and passed to `onExchange`.
+   */
+  record(exchange: Omit<WireExchange, "seq" | "scope">): void {
+    if (!this.options.onExchange) return;
+    this.begun += 1;
+    this.options.onExchange({ ...exchange, seq: this.begun, scope: currentCheck() });
+  }
+
+  private async once(request: OutgoingRequest): Promise<{ response: ObservedResponse; durationMs: number; wire: WireExchange }> {
     const started = Date.now();
+    this.begun += 1;
+    const seq = this.begun;
     const send = () =>
       fetch(request.url, {
         method: request.method,
@@ -256,9 +300,29 @@ export class Pacer {
       if (!SAFE_METHODS.has(request.method.toUpperCase()) || !closedConnection(error)) throw error;
       response = await send();
     }
-    const body = await response.text();
+    // Read as bytes, then as text the way response.text() does: a recording keeps the bytes.
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const body = new TextDecoder().decode(bytes);
     this.requests += 1;
-    return { response: { status: response.status, headers: lowerCaseHeaders(response.headers), body }, durationMs: Date.now() - started };
+    const headers = lowerCaseHeaders(response.headers);
+    const ended = Date.now();
+    const wire: WireExchange = {
+      seq,
+      startedAt: started,
+      endedAt: ended,
+      checkId: request.checkId,
+      scope: currentCheck(),
+      direction: "sent",
+      method: request.method,
+      url: request.url,
+      requestHeaders: request.headers,
+      requestBody: request.body,
+      status: response.status,
+      responseHeaders: headers,
+      responseBody: body,
+      responseBytes: bytes,
+    };
+    return { response: { status: response.status, headers, body }, durationMs: ended - started, wire };
   }
 
   /** Sends a request, pacing it and retrying it after an unexpected 429. */
@@ -267,12 +331,13 @@ export class Pacer {
     for (;;) {
       // A request that wants the 429 goes out at once: waiting would defeat it.
       if (request.bucket && !request.expectRateLimited) await this.acquire(request.bucket, request);
-      const { response, durationMs } = await this.once(request);
+      const { response, durationMs, wire } = await this.once(request);
       if (request.bucket) {
         this.observe(request.bucket, request, response.headers);
         this.count(request.bucket, response);
       }
       const refused = response.status === 429 && !request.expectRateLimited;
+      this.options.onExchange?.({ ...wire, retried: refused && retries < this.options.maxRetries });
       if (!refused || retries >= this.options.maxRetries) {
         this.keep({ request, response, durationMs, retries });
         return response;

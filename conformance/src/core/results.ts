@@ -73,6 +73,8 @@ export interface SuiteTiming {
 export interface RunReport {
   target: string;
   profile: Profile;
+  /** The seed of every value the run made up (`--seed N` runs it again). */
+  seed?: number;
   startedAt: string;
   durationMs: number;
   results: CheckResult[];

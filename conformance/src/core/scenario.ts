@@ -23,6 +23,7 @@ import { NotApplicable, type FamilyContext } from "./check-context.ts";
 import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 import type { CheckResult, ResponsePair } from "./results.ts";
 import type { ObservedResponse } from "./validate.ts";
+import { inCheck } from "./check-scope.ts";
 
 export interface Scenario {
   /** Unique, stable: `<family>/<area>/<rule>`. */
@@ -85,7 +86,7 @@ export async function runScenario(
   }
   const assertions = new ScenarioAssertions(ctx);
   try {
-    await scenario.run(ctx, assertions);
+    await inCheck(scenario.id, () => scenario.run(ctx, assertions));
   } catch (error) {
     if (error instanceof NotApplicable) return { verdict: "not-applicable", reasons: [error.message], durationMs: Date.now() - started };
     assertions.problems.push(`the scenario stopped: ${(error as Error).message}`);

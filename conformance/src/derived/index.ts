@@ -4,6 +4,7 @@
  * checks and scenarios (stage main), and again in the exhaust stage for the rate-limit class.
  */
 import type { FamilyContext } from "../core/check-context.ts";
+import { inCheck } from "../core/check-scope.ts";
 import type { CheckResult } from "../core/results.ts";
 import { loadCatalogue, type Catalogue } from "../core/statement-map.ts";
 import * as consistency from "./consistency.ts";
@@ -114,7 +115,7 @@ export async function runDerived(
   if (stage === "main") {
     const priming = new DerivedEnv(ctx, "positive-data", settings, catalogue, otherFamilyKey);
     const at = Date.now();
-    await prime(priming);
+    await inCheck(`${ctx.family}/derived/priming`, () => prime(priming));
     run.requests.push({ derivedClass: "priming", requests: priming.requests, durationMs: Date.now() - at });
   }
   for (const derivedClass of classes) {

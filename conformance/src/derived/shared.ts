@@ -5,6 +5,7 @@
  * shown as a reproduction.
  */
 import { contextFor } from "../core/account-plan.ts";
+import { inCheck } from "../core/check-scope.ts";
 import { NotApplicable, type FamilyContext, type KeyChoice } from "../core/check-context.ts";
 import type { Catalogue } from "../core/statement-map.ts";
 import { memberStatements, statementsFor } from "../core/statement-map.ts";
@@ -31,7 +32,7 @@ export type DerivedClass = (typeof DERIVED_CLASSES)[number];
 export interface DerivedSettings {
   /** Generated bodies per operation (positive data). */
   positiveSamples: number;
-  /** Seed of the generators: fixed by default, so that two runs against one server send the same bodies. */
+  /** Seed of the generators: a run passes its own (`--seed`), so that the same seed sends the same bodies; fixed here for other callers. */
   seed?: number;
   /** Highest rate limit the rate-limit class may use up. */
   exhaustCap: number;
@@ -177,7 +178,7 @@ export class DerivedEnv {
   async attempt(operationId: string, variant: string, title: string, work: () => Promise<void>): Promise<void> {
     if (this.stopped) return;
     try {
-      await work();
+      await inCheck(`${this.checkId}/${operationId}/${variant}`, work);
     } catch (error) {
       if (error instanceof NotApplicable) this.notApplicable(operationId, variant, title, error.message);
       else this.record({ operationId, variant, title, verdict: "fail", reasons: [`the check stopped: ${(error as Error).message}`], covers: [] });

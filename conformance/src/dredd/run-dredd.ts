@@ -31,6 +31,7 @@ import {
 } from "../checks/response-check.ts";
 import { NotApplicable, type FamilyContext, type SentRequest } from "../core/check-context.ts";
 import { LimitNotEnforced } from "../core/exhaust.ts";
+import { inCheck } from "../core/check-scope.ts";
 import { CHECK_HEADER, EXPECT_429_HEADER, startPacingProxy } from "../core/pacing-proxy.ts";
 import type { CheckResult } from "../core/results.ts";
 import type { ObservedResponse } from "../core/validate.ts";
@@ -241,7 +242,8 @@ export async function runDreddSuite(options: DreddSuiteOptions): Promise<void> {
         t.request.body = request.body ?? "";
         sent.set(t.name, request);
       };
-      prepare()
+      // As the check: what it provisions or uses up on its way is its own.
+      inCheck(checkId(check), prepare)
         .catch((error: unknown) => {
           if (error instanceof LimitNotEnforced) {
             t.skip = true;
@@ -263,12 +265,11 @@ export async function runDreddSuite(options: DreddSuiteOptions): Promise<void> {
       }
       // The window renewed between using it up and this request: use it up again and send the
       // request once more, as the careful client the suite is.
-      options.exhaust!(ctx)
-        .then(async (why) => {
-          if (why) return;
-          const again = await ctx.sendBuilt(request, { expect429: true, checkId: checkId(check) });
-          t.real = { statusCode: again.status, headers: { ...again.headers }, body: again.body };
-        })
+      inCheck(checkId(check), async () => {
+        if (await options.exhaust!(ctx)) return;
+        const again = await ctx.sendBuilt(request, { expect429: true, checkId: checkId(check) });
+        t.real = { statusCode: again.status, headers: { ...again.headers }, body: again.body };
+      })
         .catch(() => {})
         .finally(() => {
           prepareValidation(t);

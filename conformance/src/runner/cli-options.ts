@@ -7,6 +7,7 @@ import { outputFile, readCommandLine, UsageError } from "@payment-collection/con
 import type { Profile } from "../core/profiles/schema-profile.ts";
 // From the layout module alone: the whole model (schemas, validators) is not needed to read options.
 import { FAMILY_IDS, isFamilyId, type FamilyId } from "@payment-collection/contract/model/layout.ts";
+import { isSeed, SEED_MAX } from "../core/run-random.ts";
 
 // What each does once options are known; kept importable from here for older callers.
 
@@ -40,13 +41,21 @@ of both families.
   --exhaust-cap N      highest rate limit (requests per window) the run may use up (default 1000)
   --fail-fast          stop at the first failing check (exit 1); the reports say how many checks
                        did not run
+  --seed N             seed of every value the run makes up (ids, keys, generated bodies): the
+                       same seed against a server in the same state sends the same requests
+                       (default: one drawn for the run; the report names it)
+  --bundle DIR         write a signed bundle anyone can check offline with \`payment-collection
+                       verify DIR\`: every exchange (HAR), the reports, a manifest, a signed
+                       statement; keys appear only as fingerprints
+  --signing-key FILE   the bundle's Ed25519 private key (PEM); default: a key made for the run,
+                       written beside DIR as DIR.signing-key.pem
   --progress           progress on stderr even when it is not a terminal, or under CI
   --quiet              no progress
   -h, --help           this text
 
 Exit codes: 0 every check passed; 1 a check failed, or coverage below --min-coverage;
-2 bad options or target file, a server unreachable, a key refused, a run stopped early, or
---mock without Prism installed.`;
+2 bad options or target file, a signing key that is not Ed25519, a server unreachable, a key
+refused, a run stopped early, or --mock without Prism installed.`;
 
 export interface CliOptions {
   target?: string;
@@ -70,6 +79,11 @@ export interface CliOptions {
   minCoverage?: number;
   /** `--progress`: progress even off a terminal or under CI. */
   progress: boolean;
+  /** `--seed`: the seed of the values the run makes up. */
+  seed?: number;
+  /** `--bundle`: the folder of the run's signed bundle; `--signing-key`: its key file. */
+  bundle?: string;
+  signingKey?: string;
   quiet: boolean;
   help: boolean;
 }
@@ -96,6 +110,9 @@ export const OPTIONS = {
   "exhaust-cap": { type: "string", default: "1000" },
   "fail-fast": { type: "boolean", default: false },
   "min-coverage": { type: "string" },
+  seed: { type: "string" },
+  bundle: { type: "string" },
+  "signing-key": { type: "string" },
   progress: { type: "boolean", default: false },
   quiet: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
@@ -114,6 +131,9 @@ export function parseCliOptions(argv: string[]): CliOptions {
     throw new UsageError(`--min-coverage must be a percentage from 0 to 100, got ${values["min-coverage"]}`);
   }
   if (values.mock && values.target !== undefined) throw new UsageError("--mock and --target exclude each other: --mock checks the mock it starts");
+  const seed = values.seed === undefined ? undefined : Number(values.seed);
+  if (seed !== undefined && (!/^\d+$/.test(values.seed!) || !isSeed(seed))) throw new UsageError(`--seed must be an integer from 0 to ${SEED_MAX}, got ${values.seed}`);
+  if (values["signing-key"] !== undefined && values.bundle === undefined) throw new UsageError("--signing-key signs a bundle: give --bundle DIR too");
   return {
     target: callerPath(values.target),
     mock: values.mock ?? false,
@@ -130,6 +150,9 @@ export function parseCliOptions(argv: string[]): CliOptions {
     failFast: values["fail-fast"] ?? false,
     minCoverage,
     progress: values.progress ?? false,
+    seed,
+    bundle: callerPath(values.bundle),
+    signingKey: callerPath(values["signing-key"]),
     quiet: values.quiet ?? false,
     help: values.help ?? false,
   };
@@ -141,4 +164,17 @@ export function parseCliOptions(argv: string[]): CliOptions {
  */
 export function callerPath(path: string | undefined): string | undefined {
   return path === undefined ? undefined : resolve(process.env.INIT_CWD ?? process.cwd(), path);
+}
+
+/** A word of a command line as a POSIX shell reads it back. */
+const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+
+/** The command line `command argv...` with `--seed N` for the given seed (any seed given before dropped). */
+export function rerunLine(command: string, argv: string[], seed: number): string {
+  const kept: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--seed") i += 1;
+    else if (!argv[i]!.startsWith("--seed=")) kept.push(argv[i]!);
+  }
+  return [command, ...kept.map(shellWord), "--seed", String(seed)].join(" ");
 }

@@ -8,7 +8,7 @@
  * of a key without a scope is still a key the server accepts). Against the Prism mock, which
  * accepts any key present, only reachability is checked.
  */
-import { Pacer } from "../core/pacing.ts";
+import { Pacer, type WireExchange } from "../core/pacing.ts";
 import { FamilyContext, type KeyChoice, type KeyName } from "../core/check-context.ts";
 import { familyName, loadFamilyContract, type ContractOperation, type FamilyContract, type FamilyId } from "@payment-collection/contract/model/index.ts";
 import { familyTarget, TARGET_KEYS, type Target } from "../core/target.ts";
@@ -20,6 +20,8 @@ export interface PreflightOptions {
   timeoutMs?: number;
   /** Build output to read the contract from (default generated/). */
   generatedDir?: string;
+  /** Every exchange, for a recording of the command (its bundle). */
+  onExchange?: (exchange: WireExchange) => void;
 }
 
 /** The operation a key is tried on: authenticated, documents 401, needs nothing but the key. */
@@ -45,7 +47,9 @@ export async function preflight(target: Target, options: PreflightOptions): Prom
     const server = familyTarget(target, family);
     if (!server) continue;
     const contract = loadFamilyContract(family, options.generatedDir);
-    const ctx = new FamilyContext(family, contract, "seed", server, new Pacer(), target.mock === "prism");
+    // One try per key: no pacing, no second attempt after a 429.
+    const pacer = new Pacer({ maxRetries: 0, timeoutMs, onExchange: options.onExchange });
+    const ctx = new FamilyContext(family, contract, "seed", server, pacer, target.mock === "prism");
     const operation = keyCheckOperation(contract);
     // A live server refuses test keys (the document's rule, which a check verifies): the
     // `testKey` of a live target is given to be refused, not to be accepted.
@@ -57,9 +61,7 @@ export async function preflight(target: Target, options: PreflightOptions): Prom
       const request = ctx.buildRequest(operation.operationId, { key });
       let status: number;
       try {
-        const response = await fetch(request.url, { method: request.method, headers: request.headers, redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
-        await response.arrayBuffer();
-        status = response.status;
+        status = (await pacer.send({ method: request.method, url: request.url, headers: request.headers, checkId: "preflight" })).status;
       } catch (error) {
         problems.push(`${familyName(family)}: cannot reach ${server.baseUrl} (${connectionProblem(error, timeoutMs)}); start the server, or fix ${TARGET_KEYS[family]}.baseUrl in the target`);
         break;

@@ -139,7 +139,7 @@ export interface SummaryOptions {
 export function formatReport(report: RunReport, options: SummaryOptions = {}): string {
   const count = totals(report);
   const parts = [
-    `Conformance of ${report.target} · profile ${report.profile} · ${report.families.map(familyName).join(", ")}`,
+    `Conformance of ${report.target} · profile ${report.profile} · ${report.families.map(familyName).join(", ")}${report.seed !== undefined ? ` · --seed ${report.seed}` : ""}`,
     ...report.warnings.map((w) => `warning: ${w}`),
     formatResults(report),
     "",

@@ -11,7 +11,8 @@ import { FamilyContext, NotApplicable } from "../core/check-context.ts";
 import { documentedPairs, FAMILY_IDS, familyName, loadFamilyContract, type FamilyContract, type FamilyId } from "@payment-collection/contract/model/index.ts";
 import { contextFor } from "../core/account-plan.ts";
 import { exhaustLimit } from "../core/exhaust.ts";
-import { Pacer, type PacerOptions } from "../core/pacing.ts";
+import { Pacer, type PacerOptions, type WireExchange } from "../core/pacing.ts";
+import { drawSeed, RunRandom } from "../core/run-random.ts";
 import { pacingFloor } from "../core/pacing-floor.ts";
 import { PUBLISHED_FIGURES } from "../derived/rate-limit-figures.ts";
 import { ResultSink, type CheckResult, type ExchangeNote, type RunReport, type StoppedEarly, type SuiteTiming } from "../core/results.ts";
@@ -59,6 +60,11 @@ export interface RunOptions {
    * mutation run) gives a few seconds: a request it does not answer in time is a failure there.
    */
   pacing?: Pick<PacerOptions, "timeoutMs" | "maxWaitSeconds" | "maxRetries">;
+  /** Seed of every value the run makes up (ids, keys, generated bodies); default: one drawn for the run, reported. */
+  seed?: number;
+  /** Every exchange of the run as it ends, and every result as it is recorded (a recording: src/bundle/). */
+  onExchange?: (exchange: WireExchange) => void;
+  onResult?: (result: CheckResult) => void;
 }
 
 /** The exchanges of a failed check, each with its request as a curl line (the key as `$API_KEY`). */
@@ -95,7 +101,9 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   const families = options.families ?? [...FAMILY_IDS];
   const progress = options.progress ?? progressFromLog(options.log);
   const catalogue: Catalogue = loadCatalogue();
-  const pacer = new Pacer({ ...options.pacing, onPause: (ms, why) => progress.pause(ms, why) });
+  const pacer = new Pacer({ ...options.pacing, onPause: (ms, why) => progress.pause(ms, why), onExchange: options.onExchange });
+  const seed = options.seed ?? drawSeed();
+  const random = new RunRandom(seed);
   const results = new ResultSink();
   // No key or secret of the target in any result: the reports show their fingerprints.
   const redact = redactor(options.target);
@@ -105,6 +113,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   const sink = {
     add(result: CheckResult) {
       const stored = results.add(redactResult(result, redact));
+      options.onResult?.(stored);
       progress.checked();
       if (!stopped() && options.stopWhen?.(stored)) stopAfter = stored.id;
     },
@@ -119,8 +128,8 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
     const contract = loadFamilyContract(family, options.generatedDir);
     const target = familyTarget(options.target, family);
     const checks = [...(options.checks ?? FAMILY_CHECKS)[family]].sort((x, y) => (x.order ?? 0) - (y.order ?? 0));
-    const ctx = target ? new FamilyContext(family, contract, profile, target, pacer, mock) : undefined;
-    if (ctx) ctx.catalogue = catalogue;
+    const ctx = target ? new FamilyContext(family, contract, profile, target, pacer, mock, random.token(`run-id:${family}`)) : undefined;
+    if (ctx) Object.assign(ctx, { catalogue, random });
     return { family, contract, ctx, checks };
   });
 
@@ -213,7 +222,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
         statements: [], decisions: [], covers: [], verdict: "not-applicable", reasons: [reason], durationMs: 0,
       });
     await timed(suite, run, async () => {
-      const outcome = await runDerived(ctx, stage, { exhaustCap: options.exhaustCap ?? 1000, ...(options.derived || {}) }, catalogue, otherFamilyKey(run.family), {
+      const outcome = await runDerived(ctx, stage, { exhaustCap: options.exhaustCap ?? 1000, seed, ...(options.derived || {}) }, catalogue, otherFamilyKey(run.family), {
         result: (result) => sink.add(result),
         stopped,
       });
@@ -303,6 +312,7 @@ export async function runConformance(options: RunOptions): Promise<RunReport> {
   const report = (): RunReport => ({
     target: options.target.source,
     profile,
+    seed,
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
     results: [...results.results],

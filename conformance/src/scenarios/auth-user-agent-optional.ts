@@ -50,7 +50,13 @@ export const userAgentOptional: Scenario = {
     if (other.status === 200) check.response("getHealth", "200", other, "another User-Agent");
     const bare = ctx.buildRequest("getHealth");
     delete bare.headers["user-agent"];
+    const at = Date.now();
     const none = await sendAsIs(bare);
+    // Outside the pacer, so recorded here: the run's exchange log holds every request.
+    ctx.pacer.record({
+      startedAt: at, endedAt: Date.now(), checkId: this.id, direction: "sent", method: bare.method, url: bare.url,
+      requestHeaders: bare.headers, requestBody: bare.body, status: none.status, responseHeaders: none.headers, responseBody: none.body,
+    });
     check.that(none.status === 200, `GET /sdk/status/health without a User-Agent header answered ${describe(none)}, expected 200`);
     if (none.status === 200) check.response("getHealth", "200", none, "no User-Agent");
   },

@@ -4,7 +4,6 @@
  * 201-character reason gives ODE003 and changes nothing, 200 characters are accepted; an
  * unknown id gives ODE001 (the statuses are decision D18: under seed any 4xx). Every error is envelope 2: a semantic `version` and `status: ERROR`.
  */
-import { randomUUID } from "node:crypto";
 import type { FamilyContext } from "../core/check-context.ts";
 import type { Scenario, ScenarioAssertions } from "../core/scenario.ts";
 import type { ObservedResponse } from "../core/validate.ts";
@@ -86,7 +85,7 @@ export const boletoCancelStateMachine: Scenario = {
       check.that((await statusOf(ctx, confirmed, this.id, check)) === before, "the refused cancel changed the CONFIRMED boleto");
     }
 
-    const unknown = await send("cancelBoleto", { params: { boletoId: randomUUID() }, body: { reason: "unknown" } });
+    const unknown = await send("cancelBoleto", { params: { boletoId: ctx.uuid() }, body: { reason: "unknown" } });
     check.response("cancelBoleto", "404", unknown, "unknown id");
     expectCode(check, unknown, "ODE001", "unknown id");
     envelope2(check, unknown, "unknown id");

@@ -23,7 +23,7 @@ export const webhookRetriedAfterFailure: Scenario = {
   statements: ["A-EVENTS-EVENT-payment-webhook"],
   covers: [{ operationId: "createCharge", status: "201" }],
   async run(ctx, check) {
-    const receiver = await startReceiver([500]);
+    const receiver = await startReceiver(ctx, [500]);
     try {
       if ((await payChargeTowards(ctx, check, this.id, receiver)) === undefined) return;
       await receiver.wait(FIRST_WAIT_MS);

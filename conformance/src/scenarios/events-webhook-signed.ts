@@ -31,7 +31,7 @@ export const webhookSignedWithHmac: Scenario = {
   statements: ["A-EVENTS-EVENT-hmac", "A-EVENTS-EVENT-payment-webhook", "A-EVENTS-EVENT-payment-webhook-summary", "A-CHARGE-FIELD-webhook_url", "A-CHARGE-FIELD-request.webhook_url"],
   covers: [{ operationId: "createCharge", status: "201" }],
   async run(ctx, check) {
-    const receiver = await startReceiver();
+    const receiver = await startReceiver(ctx);
     try {
       const id = await payChargeTowards(ctx, check, this.id, receiver);
       if (id === undefined) return;

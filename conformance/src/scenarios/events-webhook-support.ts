@@ -6,12 +6,12 @@
  * real payment, which a conformance run cannot make: without the control the scenarios are not
  * applicable, and so they are for a server not on this machine (it cannot reach the receiver).
  */
-import { randomUUID } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { toJsonSchema } from "@payment-collection/contract/model/json-schema.ts";
 import { profileSchema } from "../core/profiles/schema-profile.ts";
 import { NotApplicable, type FamilyContext } from "../core/check-context.ts";
+import { currentCheck } from "../core/check-scope.ts";
 import type { ScenarioAssertions } from "../core/scenario.ts";
 import { at, chargeRequest, describe, is4xx, require2xx, sender, type Json } from "./support.ts";
 
@@ -35,10 +35,12 @@ export interface WebhookReceiver {
 /**
  * A receiver that keeps what it is sent to its own path and answers the statuses of `script`
  * in order, then 200. The path carries a fresh token, so a late retry meant for an earlier
- * receiver that had the same port is not taken for this scenario's event.
+ * receiver that had the same port is not taken for this scenario's event. Each delivery is
+ * recorded in the run's exchange log, as the check's.
  */
-export async function startReceiver(script: number[] = []): Promise<WebhookReceiver> {
-  const path = `/conformance-webhook/${randomUUID()}`;
+export async function startReceiver(ctx: FamilyContext, script: number[] = []): Promise<WebhookReceiver> {
+  const path = `/conformance-webhook/${ctx.uuid()}`;
+  const checkId = currentCheck();
   const answers = [...script];
   const received: ReceivedWebhook[] = [];
   const waiters: Array<() => void> = [];
@@ -47,15 +49,24 @@ export async function startReceiver(script: number[] = []): Promise<WebhookRecei
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const ours = req.url === path;
-      if (ours) received.push({ method: req.method ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), receivedMs: Date.now() });
-      res.writeHead((ours ? answers.shift() : undefined) ?? 200, { "content-type": "application/json" }).end("{}");
+      const delivery = { method: req.method ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), receivedMs: Date.now() };
+      if (ours) received.push(delivery);
+      const status = (ours ? answers.shift() : undefined) ?? 200;
+      res.writeHead(status, { "content-type": "application/json" }).end("{}");
+      if (ours) {
+        ctx.pacer.record({
+          startedAt: delivery.receivedMs, endedAt: Date.now(), checkId, direction: "received", method: delivery.method, url: `${url}`,
+          requestHeaders: plainHeaders(delivery), requestBody: delivery.body, status, responseHeaders: { "content-type": "application/json" }, responseBody: "{}",
+        });
+      }
       for (const wake of waiters.splice(0)) wake();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}${path}`;
   return {
-    url: `http://127.0.0.1:${port}${path}`,
+    url,
     received,
     wait(ms, count = 1) {
       return new Promise((resolve) => {

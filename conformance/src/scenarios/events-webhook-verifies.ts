@@ -23,7 +23,7 @@ export const webhookSignatureVerifies: Scenario = {
   async run(ctx, check) {
     const secret = ctx.familyA?.webhookSecret;
     if (!secret) throw new NotApplicable("the target names no familyA.webhookSecret, so a signature cannot be verified");
-    const receiver = await startReceiver();
+    const receiver = await startReceiver(ctx);
     try {
       if ((await payChargeTowards(ctx, check, this.id, receiver)) === undefined) return;
       await receiver.wait(WAIT_MS);

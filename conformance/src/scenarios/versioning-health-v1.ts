@@ -3,7 +3,6 @@
  * a version field with a semantic version string" (an unknown boleto's cancel gives ODE001 in
  * envelope 2).
  */
-import { randomUUID } from "node:crypto";
 import type { Scenario } from "../core/scenario.ts";
 import { at, describe, sender } from "./support.ts";
 
@@ -26,7 +25,7 @@ export const healthV1EnvelopeSemver: Scenario = {
     check.that(health.status === 200, `GET /sdk/status/health answered ${describe(health)}`);
     check.response("getHealth", "200", health);
     check.that(at(health, "data.version") === "v1", `health reports version ${JSON.stringify(at(health, "data.version"))}, expected "v1"`);
-    const error = await send("cancelBoleto", { params: { boletoId: randomUUID() }, body: { reason: "versioning" } });
+    const error = await send("cancelBoleto", { params: { boletoId: ctx.uuid() }, body: { reason: "versioning" } });
     check.response("cancelBoleto", "404", error, "envelope 2");
     const version = at(error, "version");
     check.that(typeof version === "string" && SEMVER.test(version), `envelope 2 version ${JSON.stringify(version)} is not a semantic version string`);

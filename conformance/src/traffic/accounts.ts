@@ -17,11 +17,16 @@ const ACCOUNT_OF_KEY: Record<string, string> = {
   testKey: "test-key",
 };
 
+/** The account of a key, by the key's name in the target. */
+export function accountOfKey(family: string, name: string): string {
+  return `${family}:${ACCOUNT_OF_KEY[name] ?? name}`;
+}
+
 export function accountsOfTarget(target: Target): Map<string, string> {
   const accounts = new Map<string, string>();
   for (const family of FAMILY_IDS) {
     const keys = (familyTarget(target, family)?.keys ?? {}) as Record<string, string | undefined>;
-    for (const [name, value] of Object.entries(keys)) if (value) accounts.set(value, `${family}:${ACCOUNT_OF_KEY[name] ?? name}`);
+    for (const [name, value] of Object.entries(keys)) if (value) accounts.set(value, accountOfKey(family, name));
   }
   return accounts;
 }

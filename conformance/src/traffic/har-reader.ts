@@ -131,13 +131,18 @@ function headersOf(value: unknown, where: string): Record<string, string> {
 
 /** One HAR entry as an exchange (`index` counts from 0); a HarError says what is wrong with it. */
 export function exchangeOfEntry(text: string, index: number, maxBody: number): TrafficExchange & { noResponse?: boolean } {
-  const label = `entry ${index + 1}`;
   let entry: unknown;
   try {
     entry = JSON.parse(text);
   } catch (error) {
-    throw new HarError(`${label}: not JSON (${(error as Error).message})`);
+    throw new HarError(`entry ${index + 1}: not JSON (${(error as Error).message})`);
   }
+  return exchangeOfParsedEntry(entry, index, maxBody);
+}
+
+/** One parsed HAR entry as an exchange (`index` counts from 0); a HarError says what is wrong with it. */
+export function exchangeOfParsedEntry(entry: unknown, index: number, maxBody: number): TrafficExchange & { noResponse?: boolean } {
+  const label = `entry ${index + 1}`;
   try {
     if (!isObject(entry)) throw new HarError("not an object");
     const { request, response } = entry;

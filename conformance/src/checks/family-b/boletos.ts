@@ -44,16 +44,16 @@ export const BOLETO_CHECKS: ResponseCheck[] = [
     unreachable: "OBE001 reports an internal error of the server; no client request can provoke it",
     request: async () => ({}),
   },
-  ...unauthorized("getBoleto", async (_ctx, key) => ({ key, params: { boletoId: unknownId() } })),
+  ...unauthorized("getBoleto", async (ctx, key) => ({ key, params: { boletoId: unknownId(ctx) } })),
   {
     family,
     operationId: "getBoleto",
     status: "404",
     variant: "unknown-id",
     title: "an id no boleto has",
-    request: async () => ({ params: { boletoId: unknownId() } }),
+    request: async (ctx) => ({ params: { boletoId: unknownId(ctx) } }),
   },
-  rateLimited("getBoleto", async () => ({ params: { boletoId: unknownId() } })),
+  rateLimited("getBoleto", async (ctx) => ({ params: { boletoId: unknownId(ctx) } })),
 
   // DELETE /api/v1/sdk/boleto/{boletoId}/cancel
   {
@@ -81,7 +81,7 @@ export const BOLETO_CHECKS: ResponseCheck[] = [
     order: -1,
     request: async (ctx) => ({ params: { boletoId: ctx.peekRegisteredBoleto() }, body: { reason: "r".repeat(REASON_LIMIT + 1) } }),
   },
-  ...unauthorized("cancelBoleto", async (_ctx, key) => ({ key, params: { boletoId: unknownId() }, body: { reason: "x" } })),
+  ...unauthorized("cancelBoleto", async (ctx, key) => ({ key, params: { boletoId: unknownId(ctx) }, body: { reason: "x" } })),
   {
     family,
     operationId: "cancelBoleto",
@@ -89,7 +89,7 @@ export const BOLETO_CHECKS: ResponseCheck[] = [
     variant: "unknown-id",
     title: "an id no boleto has",
     errorCode: "ODE001",
-    request: async (ctx) => ({ params: { boletoId: unknownId() }, body: exampleBody(ctx, "cancelBoleto") }),
+    request: async (ctx) => ({ params: { boletoId: unknownId(ctx) }, body: exampleBody(ctx, "cancelBoleto") }),
   },
   {
     family,
@@ -102,5 +102,5 @@ export const BOLETO_CHECKS: ResponseCheck[] = [
     order: 1,
     request: async (ctx) => ({ params: { boletoId: await notRegisteredBoleto(ctx) }, body: exampleBody(ctx, "cancelBoleto") }),
   },
-  rateLimited("cancelBoleto", async (ctx) => ({ params: { boletoId: unknownId() }, body: exampleBody(ctx, "cancelBoleto") })),
+  rateLimited("cancelBoleto", async (ctx) => ({ params: { boletoId: unknownId(ctx) }, body: exampleBody(ctx, "cancelBoleto") })),
 ];

@@ -16,7 +16,7 @@ function unknownCustomerId(ctx: FamilyContext, forDelete: boolean): string {
   if (forDelete && ctx.profile === "seed") {
     throw new NotApplicable("the target names no familyB.fixtures.unknownCustomerId (what a well-formed customer id is, is the server's own)");
   }
-  return unknownId();
+  return unknownId(ctx);
 }
 
 export const CUSTOMER_CHECKS: ResponseCheck[] = [
@@ -65,7 +65,7 @@ export const CUSTOMER_CHECKS: ResponseCheck[] = [
     title: "a customer created by this run",
     request: async (ctx) => ({ params: { id: await customer(ctx) } }),
   },
-  ...unauthorized("getCustomer", async (ctx, key) => ({ key, params: { id: unknownId() } })),
+  ...unauthorized("getCustomer", async (ctx, key) => ({ key, params: { id: unknownId(ctx) } })),
   {
     family,
     operationId: "getCustomer",
@@ -74,7 +74,7 @@ export const CUSTOMER_CHECKS: ResponseCheck[] = [
     title: "an id no customer has",
     request: async (ctx) => ({ params: { id: unknownCustomerId(ctx, false) } }),
   },
-  rateLimited("getCustomer", async () => ({ params: { id: unknownId() } })),
+  rateLimited("getCustomer", async (ctx) => ({ params: { id: unknownId(ctx) } })),
 
   // PUT /api/v1/sdk/customers/{id}
   {
@@ -109,7 +109,7 @@ export const CUSTOMER_CHECKS: ResponseCheck[] = [
     title: "an update with no field (at least one is required)",
     request: async (ctx) => ({ params: { id: await customer(ctx) }, body: {} }),
   },
-  ...unauthorized("updateCustomer", async (_ctx, key) => ({ key, params: { id: unknownId() }, body: { notes: "x" } })),
+  ...unauthorized("updateCustomer", async (ctx, key) => ({ key, params: { id: unknownId(ctx) }, body: { notes: "x" } })),
   {
     family,
     operationId: "updateCustomer",
@@ -118,7 +118,7 @@ export const CUSTOMER_CHECKS: ResponseCheck[] = [
     title: "an id no customer has",
     request: async (ctx) => ({ params: { id: unknownCustomerId(ctx, false) }, body: { notes: "x" } }),
   },
-  rateLimited("updateCustomer", async () => ({ params: { id: unknownId() }, body: { notes: "x" } })),
+  rateLimited("updateCustomer", async (ctx) => ({ params: { id: unknownId(ctx) }, body: { notes: "x" } })),
 
   // DELETE /api/sdk/customers/{id}
   {
@@ -145,7 +145,7 @@ export const CUSTOMER_CHECKS: ResponseCheck[] = [
       return { params: { id: "not-a-customer-id" } };
     },
   },
-  ...unauthorized("deleteCustomer", async (_ctx, key) => ({ key, params: { id: unknownId() } })),
+  ...unauthorized("deleteCustomer", async (ctx, key) => ({ key, params: { id: unknownId(ctx) } })),
   {
     family,
     operationId: "deleteCustomer",
@@ -167,5 +167,5 @@ export const CUSTOMER_CHECKS: ResponseCheck[] = [
     statements: ["B-ERRORS-ERROR-OCD001-409"],
     request: async (ctx) => ({ params: { id: await customerWithOpenCharge(ctx) } }),
   },
-  rateLimited("deleteCustomer", async () => ({ params: { id: unknownId() } })),
+  rateLimited("deleteCustomer", async (ctx) => ({ params: { id: unknownId(ctx) } })),
 ];

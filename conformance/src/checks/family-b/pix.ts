@@ -45,16 +45,16 @@ export const PIX_CHECKS: ResponseCheck[] = [
       title: "a PIX charge created by this run",
       request: async (ctx) => ({ params: { pixId: await pixCharge(ctx) } }),
     },
-    ...unauthorized(operationId, async (_ctx, key) => ({ key, params: { pixId: unknownId() } })),
+    ...unauthorized(operationId, async (ctx, key) => ({ key, params: { pixId: unknownId(ctx) } })),
     {
       family,
       operationId,
       status: "404",
       variant: "unknown-id",
       title: "an id no PIX charge has",
-      request: async () => ({ params: { pixId: unknownId() } }),
+      request: async (ctx) => ({ params: { pixId: unknownId(ctx) } }),
     },
-    rateLimited(operationId, async () => ({ params: { pixId: unknownId() } })),
+    rateLimited(operationId, async (ctx) => ({ params: { pixId: unknownId(ctx) } })),
   ]),
 
   // POST /pix/query

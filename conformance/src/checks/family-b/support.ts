@@ -2,7 +2,6 @@
  * What the family B checks of every resource share: the refused-key checks, the 429 check, ids
  * no resource has and the recommended X-Idempotency-Key.
  */
-import { randomUUID } from "node:crypto";
 import { rateLimitedCheck, refusedKeyChecks, type ResponseCheck } from "../response-check.ts";
 import type { FamilyContext, KeyChoice, RequestOptions } from "../../core/check-context.ts";
 
@@ -18,8 +17,8 @@ export function rateLimited(operationId: string, request: (ctx: FamilyContext) =
   return rateLimitedCheck(family, operationId, request);
 }
 
-/** An id no resource has, in the contract's id format (UUID). */
-export const unknownId = () => randomUUID();
+/** An id no resource has, in the contract's id format (UUID), drawn from the run's seed. */
+export const unknownId = (ctx: FamilyContext) => ctx.uuid();
 
 /** Headers of a POST that may carry X-Idempotency-Key (recommended by the document). */
 export const withIdempotencyKey = (ctx: FamilyContext) => ({ "X-Idempotency-Key": ctx.idempotencyKey() });

@@ -69,16 +69,16 @@ export const TRANSACTION_CHECKS: ResponseCheck[] = [
       title: "a transaction created by this run",
       request: async (ctx) => ({ params: { transactionId: await transaction(ctx) } }),
     },
-    ...unauthorized(operationId, async (_ctx, key) => ({ key, params: { transactionId: unknownId() } })),
+    ...unauthorized(operationId, async (ctx, key) => ({ key, params: { transactionId: unknownId(ctx) } })),
     {
       family,
       operationId,
       status: "404",
       variant: "unknown-id",
       title: "an id no transaction has",
-      request: async () => ({ params: { transactionId: unknownId() } }),
+      request: async (ctx) => ({ params: { transactionId: unknownId(ctx) } }),
     },
-    rateLimited(operationId, async () => ({ params: { transactionId: unknownId() } })),
+    rateLimited(operationId, async (ctx) => ({ params: { transactionId: unknownId(ctx) } })),
   ]),
 
   // GET /transactions

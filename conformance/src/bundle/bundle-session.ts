@@ -1,0 +1,53 @@
+/**
+ * A bundle from the command's side (`conformance --bundle DIR`): its key is read before
+ * anything runs (a key that cannot sign stops the command at once, exit 2), the recording
+ * follows the preflight and the run, and the bundle is written once the reports are known, also
+ * for a run that stopped early.
+ */
+import type { FamilyId } from "@payment-collection/contract/model/index.ts";
+import type { RunReport } from "../core/results.ts";
+import type { Target } from "../core/target.ts";
+import { BUNDLE_FILES } from "./layout.ts";
+import type { RunVerdict, VerdictOptions } from "./manifest.ts";
+import { RunRecording } from "./recorder.ts";
+import { loadSigningKey, type SigningKey } from "./signing.ts";
+import { writeBundle } from "./write-bundle.ts";
+
+export { SigningKeyError } from "./signing.ts";
+
+export interface BundleResult {
+  target: Target;
+  families: FamilyId[];
+  report: RunReport;
+  reportJson: string;
+  junitXml: string;
+  reportHtml: string;
+  options: VerdictOptions;
+  verdict: RunVerdict;
+  stopped?: string;
+}
+
+export class BundleSession {
+  readonly recording = new RunRecording();
+  readonly startedAt = Date.now();
+
+  private constructor(
+    readonly dir: string,
+    private readonly key?: SigningKey,
+  ) {}
+
+  /** Throws a SigningKeyError (one line) when `signingKey` is not an Ed25519 private key. */
+  static open(dir: string, signingKey?: string): BundleSession {
+    return new BundleSession(dir, signingKey ? loadSigningKey(signingKey) : undefined);
+  }
+
+  /** Writes the bundle; returns the lines that say where it is and who signed it. */
+  async finish(result: BundleResult): Promise<string[]> {
+    const written = await writeBundle({ dir: this.dir, ...result, recording: this.recording, startedAt: this.startedAt, endedAt: Date.now(), signingKey: this.key });
+    return [
+      `Bundle: ${written.dir} (${written.files.length} files, ${(written.bytes / 1024 / 1024).toFixed(2)} MiB), signed by ${written.fingerprint} (public key: ${BUNDLE_FILES.publicKey})`,
+      ...(written.generatedKey ? [`Signing key made for this run: ${written.generatedKey} (keep it private; --signing-key FILE signs with your own)`] : []),
+      `Check it anywhere: payment-collection verify ${written.dir} --signer ${written.fingerprint}`,
+    ];
+  }
+}

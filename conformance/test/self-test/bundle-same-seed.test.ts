@@ -1,0 +1,85 @@
+/**
+ * `--seed N`: two runs of both families' suites with one seed, each against a fresh sandbox,
+ * send the same requests in the same order, up to the values the server gave (ids, the fixtures
+ * it made, its ports), and give the same verdicts. Their bundles' HARs are compared request by
+ * request. (On the generous plan: with rate-limit windows, the requests follow the server's
+ * rate-limit answers, which differ with the moment a run starts.)
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, expect, it, vi } from "vitest";
+import { startTemporarySandbox } from "@payment-collection/sandbox/harness/temporary-sandbox.ts";
+import { parseTarget } from "../../src/core/target.ts";
+import type { CheckResult } from "../../src/core/results.ts";
+import { runAndReport } from "../../src/runner/run-and-report.ts";
+
+const work = mkdtempSync(join(tmpdir(), "bundle-same-seed-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+interface Entry {
+  request: { method: string; url: string; headers: Array<{ name: string; value: string }>; postData?: { text: string } };
+  response: { content: { text: string } };
+  _checks: string[];
+  _direction?: string;
+}
+
+/** A bundled run of both families against a fresh sandbox. */
+async function bundledRun(name: string, seed: number): Promise<{ entries: Entry[]; verdicts: string[] }> {
+  const sandbox = await startTemporarySandbox({ plan: "generous", useRateLimitAccount: true });
+  try {
+    const dir = join(work, name);
+    const target = parseTarget(sandbox.target, `the sandbox at ${sandbox.url}`);
+    const { report } = await runAndReport(target, { profile: "full", seed, bundle: dir, statements: false, coverage: false, exhaust: true, exhaustCap: 1000, quiet: true });
+    const har = JSON.parse(readFileSync(join(dir, "exchanges.har"), "utf8")) as { log: { entries: Entry[] } };
+    return { entries: har.log.entries, verdicts: report!.results.map((r: CheckResult) => `${r.id} ${r.verdict}`) };
+  } finally {
+    await sandbox.close();
+  }
+}
+
+/**
+ * The requests a run sent, with what the server gave replaced by names in order of appearance:
+ * every value of six characters or more its answers carried, and the ports of loopback URLs.
+ */
+function requests(entries: Entry[]): string[] {
+  const given = new Set<string>();
+  const walk = (value: unknown): void => {
+    if ((typeof value === "string" || typeof value === "number") && String(value).length >= 6) given.add(String(value));
+    else if (value && typeof value === "object") Object.values(value).forEach(walk);
+  };
+  for (const entry of entries) {
+    try {
+      walk(JSON.parse(entry.response.content.text));
+    } catch {
+      // not JSON: nothing given to reuse
+    }
+  }
+  const values = [...given].sort((a, b) => b.length - a.length);
+  const names = new Map<string, string>();
+  const named = (text: string) => {
+    let out = text.replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:PORT");
+    for (const value of values) {
+      if (!out.includes(value)) continue;
+      if (!names.has(value)) names.set(value, `<given ${names.size + 1}>`);
+      out = out.split(value).join(names.get(value)!);
+    }
+    return out;
+  };
+  // Webhook deliveries are the server's requests: all they carry is the server's.
+  return entries
+    .filter((entry) => entry._direction !== "received")
+    .map((e) => named(`${e._checks.join(",")} ${e.request.method} ${e.request.url} ${e.request.headers.map((h) => `${h.name}: ${h.value}`).join("; ")} ${e.request.postData?.text ?? ""}`));
+}
+
+it("two runs with one seed against fresh sandboxes send the same requests in the same order and give the same verdicts", { timeout: 300_000 }, async () => {
+  vi.spyOn(console, "log").mockImplementation(() => {});
+  try {
+    const [first, second] = await Promise.all([bundledRun("first", 20_261_128), bundledRun("second", 20_261_128)]);
+    expect(first.entries.length).toBeGreaterThan(300);
+    expect(requests(second.entries)).toEqual(requests(first.entries));
+    expect(second.verdicts).toEqual(first.verdicts);
+  } finally {
+    vi.restoreAllMocks();
+  }
+});
