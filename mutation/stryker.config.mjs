@@ -22,6 +22,8 @@ export default {
     "!sandbox/src/store/postgres/**",
   ],
   concurrency: 2,
+  // A mutant may leave a sandbox that never stops (a server, timers): a fresh process now and then.
+  maxTestRunnerReuse: 100,
   reporters: ["html", "json", "clear-text", "progress"],
   htmlReporter: { fileName: "reports/mutation/index.html" },
   jsonReporter: { fileName: "reports/mutation/mutation.json" },

@@ -42,9 +42,9 @@ describe("payment-collection", () => {
   it("refuses an unknown command and a missing one with one line that says what to do, exit 2", async () => {
     const cases: Array<[string[], string]> = [
       [["conformace"], 'payment-collection: unknown command "conformace"; did you mean conformance?'],
-      [["lint"], 'payment-collection: unknown command "lint"; the commands are conformance, mock, proxy, traffic, sandbox, portal, contract (payment-collection --help says what each does)'],
+      [["lint"], 'payment-collection: unknown command "lint"; the commands are conformance, mock, verify, proxy, traffic, sandbox, portal, contract (payment-collection --help says what each does)'],
       [["--verbose"], "payment-collection: unknown option --verbose; give a command first: payment-collection <command> --verbose (payment-collection --help lists the commands)"],
-      [[], "payment-collection: a command is required: conformance, mock, proxy, traffic, sandbox, portal, contract (payment-collection --help says what each does)"],
+      [[], "payment-collection: a command is required: conformance, mock, verify, proxy, traffic, sandbox, portal, contract (payment-collection --help says what each does)"],
     ];
     for (const [argv, line] of cases) {
       const { code, err } = await run(argv);
@@ -116,6 +116,9 @@ describe("bad input, one line per command", () => {
     ["contract", [], "a subcommand is required: path, validate or diff (payment-collection contract --help says what each does)"],
     ["contract validate", [scratch], `${scratch} is a folder; give the OpenAPI documents in it (YAML or JSON files)`],
     ["contract diff", ["--bse", "HEAD"], "unknown option --bse; did you mean --base?"],
+    ["verify", ["--signr", "x"], "unknown option --signr; did you mean --signer?"],
+    ["verify", [], "the bundle's folder DIR is required (payment-collection verify reports/bundle); payment-collection verify --help lists the options"],
+    ["conformance", ["--target", "t.json", "--seed", "twelve"], "--seed must be an integer from 0 to 2147483647, got twelve"],
     ["contract diff", [], "--base <git ref | folder | file> is required: the version to compare with (HEAD, a release tag, a folder or one document)"],
   ];
   for (const [command, argv, message] of cases) {

@@ -8,7 +8,7 @@
  */
 import * as boletoUtils from "@mrmgomes/boleto-utils";
 import { describe, expect, it } from "vitest";
-import { bankLineProblem, bankLineToBarCode, barCodeProblem, barCodeToBankLine, brCodeProblem, cpfCnpjProblem } from "../src/domain/domain-checks.ts";
+import { bankLineProblem, bankLineToBarCode, barCodeProblem, barCodeToBankLine, brCodeProblem, cpfCnpjProblem, reaisAmountProblem } from "../src/domain/domain-checks.ts";
 import { compileOpenApiSchema, loadDocument, type OpenApiVersionId } from "../src/model/index.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -208,6 +208,14 @@ describe("BR Codes whose CRC16 starts with zeros", () => {
       for (const neighbour of neighbours) expect(brCodeProblem(neighbour), neighbour).not.toBeNull();
     });
   }
+});
+
+describe("amounts in reais are whole centavos (brl-amount)", () => {
+  it("takes every amount a client writes with at most two decimals, exactly, and refuses the doubles between them", () => {
+    // 0.29 * 100 is 28.999999999999996 in floating point: the rule compares the nearest double.
+    for (const amount of [0.01, 0.29, 0.3, 10, 10.5, 1234.56, 9999999999.99]) expect(reaisAmountProblem(amount), String(amount)).toBeNull();
+    for (const amount of [0.001, 1.005, 10.000000001, 0.30000000000000004, Number.NaN, Number.POSITIVE_INFINITY]) expect(reaisAmountProblem(amount), String(amount)).not.toBeNull();
+  });
 });
 
 describe("the contract's schemas take the edge values", () => {

@@ -829,7 +829,7 @@ export interface components {
         };
         /** @description Body of `POST /pix`. Only `amount` (a number) is published; the rest is decision D14. */
         PixChargeCreateRequest: {
-            /** @description Amount in reais (a number with at most two decimals; bounds: decision D03). */
+            /** @description Amount in reais: whole centavos, at most two decimals (`brl-amount`); bounds: decision D03. */
             amount: number;
             /** @description Text shown to the payer, at most 140 characters (decision D14). */
             description?: string;
@@ -891,6 +891,7 @@ export interface components {
         PixPaymentRequest: {
             /** @description The `endToEndId` returned by `POST /pix/query`. */
             endToEndId: string;
+            /** @description Amount in reais: whole centavos, at most two decimals (`brl-amount`, decision D03). */
             amount: number;
             description?: string;
         };
@@ -1008,7 +1009,7 @@ export interface components {
         };
         /** @description Body of `POST /transactions` (decision D15). */
         TransactionCreateRequest: {
-            /** @description Amount in reais (bounds: decision D03). */
+            /** @description Amount in reais: whole centavos, at most two decimals (`brl-amount`); bounds: decision D03. */
             amount: number;
             description?: string;
             /** @description A customer of the same account (an id: at most 64 characters, decision D45). */

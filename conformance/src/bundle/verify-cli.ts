@@ -5,7 +5,7 @@
  * the report and the exchanges; with --require-pass, a run that did not pass); 2 unreadable
  * (bad options, no bundle, a file that is not what it should be, a contract not installed here).
  */
-import { parseArgs } from "node:util";
+import { helpHint, readCommandLine, refuse, UsageError } from "@payment-collection/contract/command/command-line.ts";
 import { callerPath } from "../runner/cli-options.ts";
 import { EXIT } from "../runner/exit-codes.ts";
 
@@ -33,22 +33,20 @@ another signer than --signer, the report and the exchanges disagree (with --requ
 run did not pass); 2 unreadable: bad options, no bundle there, a file that cannot be read, a
 statement of an unknown kind, or a contract this installation does not have.`;
 
+const OPTIONS = {
+  signer: { type: "string" },
+  contract: { type: "string" },
+  "require-pass": { type: "boolean", default: false },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
 export async function verifyCommand(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        signer: { type: "string" },
-        contract: { type: "string" },
-        "require-pass": { type: "boolean", default: false },
-        help: { type: "boolean", short: "h", default: false },
-      },
-    });
+    parsed = readCommandLine("verify", argv, OPTIONS, { positionals: true });
   } catch (error) {
-    console.error(`payment-collection verify: ${(error as Error).message.split(/\.\s/)[0]!.replace(/\.$/, "")}\n\n${VERIFY_USAGE}`);
-    return EXIT.stopped;
+    if (!(error instanceof UsageError)) throw error;
+    return refuse("verify", error.message, EXIT.stopped);
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -56,12 +54,11 @@ export async function verifyCommand(argv: string[]): Promise<number> {
     return EXIT.pass;
   }
   if (positionals.length !== 1) {
-    console.error(`payment-collection verify: ${positionals.length === 0 ? "the bundle's folder DIR is required" : `one bundle at a time, got ${positionals.length}`}\n\n${VERIFY_USAGE}`);
-    return EXIT.stopped;
+    const problem = positionals.length === 0 ? "the bundle's folder DIR is required (payment-collection verify reports/bundle)" : `one bundle at a time, got ${positionals.length}`;
+    return refuse("verify", `${problem}; ${helpHint("verify")}`, EXIT.stopped);
   }
   if (values.signer !== undefined && !/^(sha256:)?[0-9a-f]{64}$/i.test(values.signer.trim())) {
-    console.error(`payment-collection verify: --signer must be a key fingerprint, SHA256: and 64 hex digits, got ${values.signer}`);
-    return EXIT.stopped;
+    return refuse("verify", `--signer must be a key fingerprint, SHA256: and 64 hex digits, got ${values.signer}`, EXIT.stopped);
   }
   const { verifyBundle } = await import("./verify.ts");
   const outcome = await verifyBundle(callerPath(positionals[0])!, { signer: values.signer, contract: callerPath(values.contract), requirePass: values["require-pass"] });

@@ -1,8 +1,8 @@
 /**
  * Values that break one keyword of a member's schema: the negative-data class sends each in
  * place of the member's valid value. Every keyword that constrains a value is covered (pattern,
- * format, the contract's domain formats, minimum and maximum with their exclusive forms,
- * minLength); a candidate is kept only when the contract's own validator of the member refuses
+ * format, the contract's domain formats (a CPF's check digits, an amount's centavos), minimum
+ * and maximum with their exclusive forms, minLength); a candidate is kept only when the contract's own validator of the member refuses
  * it, so a variant never claims to break what it does not.
  */
 import { compileOpenApiSchema } from "@payment-collection/contract/model/json-schema.ts";
@@ -68,6 +68,8 @@ function candidates(sub: Json, current: unknown): Breaker[] {
     if (typeof exclusiveMinimum === "number") found.push({ keyword: "below-minimum", value: exclusiveMinimum });
     if (typeof maximum === "number") found.push({ keyword: "above-maximum", value: exclusiveMaximum === true ? maximum : maximum + 1 });
     if (typeof exclusiveMaximum === "number") found.push({ keyword: "above-maximum", value: exclusiveMaximum });
+    // An amount in reais is whole centavos: a tenth of a centavo more is none.
+    if (keyword(DOMAIN_FORMAT_EXTENSION) === "brl-amount") found.push({ keyword: "fraction-of-centavo", value: (typeof current === "number" ? current : 1) + 0.001 });
   }
   return found.filter((breaker): breaker is Breaker => breaker !== undefined);
 }

@@ -31,6 +31,7 @@ import { newKeyCreatesCharge } from "./idempotency-new-key-creates.ts";
 import { parallelRequestsOneCharge } from "./idempotency-parallel-one-charge.ts";
 import { replayMarker } from "./idempotency-replay-marker.ts";
 import { replayReturnsOriginal } from "./idempotency-replay-returns-original.ts";
+import { keyKept24Hours } from "./idempotency-key-kept-24-hours.ts";
 import { keysScopedPerApiKey } from "./idempotency-scoped-per-api-key.ts";
 import { writesNeedIdempotencyKey } from "./idempotency-writes-need-key.ts";
 import { rateLimitExhaustion } from "./rate-limit-exhaustion.ts";
@@ -54,6 +55,7 @@ export const SCENARIOS: Scenario[] = [
   writesNeedIdempotencyKey,
   newKeyCreatesCharge,
   replayReturnsOriginal,
+  keyKept24Hours,
   keysScopedPerApiKey,
   parallelRequestsOneCharge,
   replayMarker,

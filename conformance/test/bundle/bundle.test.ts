@@ -262,7 +262,7 @@ describe("--signing-key FILE", () => {
     const dir = join(work, "refused");
     const { code, err } = await capture(() => conformanceCommand(["--target", targetFile, "--bundle", dir, "--signing-key", rsa, "--quiet"]));
     expect(code).toBe(2);
-    expect(err).toBe(`--signing-key ${rsa}: an RSA key, not an Ed25519 private key; make one with: openssl genpkey -algorithm ed25519`);
+    expect(err).toBe(`payment-collection conformance: --signing-key ${rsa}: an RSA key, not an Ed25519 private key; make one with: openssl genpkey -algorithm ed25519`);
     expect(existsSync(dir)).toBe(false);
   });
 

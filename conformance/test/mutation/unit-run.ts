@@ -39,14 +39,24 @@ const INHERENTLY_NOT_APPLICABLE: Array<[RegExp, string]> = [
 
 const inherent = (id: string) => INHERENTLY_NOT_APPLICABLE.some(([pattern]) => pattern.test(id));
 
-/** How long a sandbox may take to stop before the unit goes on without it. */
+/** How long a sandbox may take to start (fixtures made) and to stop before the unit goes on without it. */
+const START_WAIT_MS = 10_000;
 const CLOSE_WAIT_MS = 2_000;
+
+/** The promise's value, or a rejection once `ms` have passed. */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took more than ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
 
 /** Runs the unit; resolves with what went wrong (empty when it passed). */
 export async function runUnit(unit: SuiteUnit, start: typeof startTemporarySandbox): Promise<string[]> {
   let sandbox;
   try {
-    sandbox = await start({ plan: unit.limits ? LIMITS_PLAN : "generous", useRateLimitAccount: true });
+    sandbox = await within(start({ plan: unit.limits ? LIMITS_PLAN : "generous", useRateLimitAccount: true }), START_WAIT_MS, "starting the sandbox and making its fixtures");
   } catch (error) {
     // The sandbox did not start, or refused the fixtures the suites need.
     return [`the sandbox did not start: ${(error as Error).message}`];
@@ -66,6 +76,6 @@ export async function runUnit(unit: SuiteUnit, start: typeof startTemporarySandb
   } catch (error) {
     return [`the run stopped: ${(error as Error).message}`];
   } finally {
-    await Promise.race([sandbox.close(), new Promise((done) => setTimeout(done, CLOSE_WAIT_MS).unref())]);
+    await within(sandbox.close(), CLOSE_WAIT_MS, "stopping the sandbox").catch(() => undefined);
   }
 }

@@ -115,6 +115,20 @@ export function brCodeProblem(value: string): string | null {
 }
 
 /**
+ * An amount in reais as a JSON number: whole centavos, so at most two decimals. Exact for every
+ * amount a client can write: the number must be the double nearest to a whole number of
+ * centavos divided by 100 (what JSON.parse gives for `10.5`, `0.29` or `1e-2`), so `0.29` is one
+ * although `0.29 * 100` is 28.999999999999996, while `10.000000001` and `0.30000000000000004`
+ * (other doubles) are not.
+ */
+export function reaisAmountProblem(value: number): string | null {
+  if (!Number.isFinite(value)) return "not a finite number";
+  const centavos = Math.round(value * 100);
+  if (!Number.isSafeInteger(centavos) || centavos / 100 !== value) return "not a whole number of centavos (at most two decimals)";
+  return null;
+}
+
+/**
  * The verdicts of the codes parsed last: a charge's code is read again and again (a client
  * polls its charge until paid), and parsing it is the dearest check of an answer.
  */

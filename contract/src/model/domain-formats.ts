@@ -2,7 +2,7 @@
  * The domain checks (contract/src/domain/domain-checks.ts) as JSON Schema, so a schema can
  * say `format: cpf-cnpj` and every validator built by the model enforces the check digits.
  * The generated documents name them with the extension `x-domain-format` (json-schema.ts
- * turns it into these): on a string, a format; on an object, a rule relating its members
+ * turns it into these): on a string or a number, a format; on an object, a rule relating its members
  * (the barcode and the typed line of one boleto), which no format can express.
  */
 import type { FuncKeywordDefinition, SchemaValidateFunction } from "ajv";
@@ -14,6 +14,7 @@ import {
   cpfCnpjProblem,
   endToEndIdProblem,
   postalCodeProblem,
+  reaisAmountProblem,
   txidProblem,
 } from "../domain/domain-checks.ts";
 
@@ -29,6 +30,11 @@ export const DOMAIN_FORMATS = {
 } as const satisfies Record<string, (value: string) => string | null>;
 
 export type DomainFormat = keyof typeof DOMAIN_FORMATS;
+
+/** Number format name -> the domain check behind it (an amount in reais: whole centavos). */
+export const DOMAIN_NUMBER_FORMATS = {
+  "brl-amount": reaisAmountProblem,
+} as const satisfies Record<string, (value: number) => string | null>;
 
 /** Object format name -> the rule relating the object's members (null: valid, else the reason). */
 export const DOMAIN_OBJECT_FORMATS = {
@@ -47,7 +53,7 @@ export function domainFormatProblem(format: DomainFormat, value: string): string
 
 /** The part of an ajv instance the domain formats need. */
 interface AjvLike {
-  addFormat(name: string, format: { type: "string"; validate: (value: string) => boolean }): unknown;
+  addFormat(name: string, format: { type: "string"; validate: (value: string) => boolean } | { type: "number"; validate: (value: number) => boolean }): unknown;
   addKeyword(definition: FuncKeywordDefinition): unknown;
 }
 
@@ -59,6 +65,9 @@ interface AjvLike {
 export function addDomainFormats(ajv: AjvLike): void {
   for (const [name, problem] of Object.entries(DOMAIN_FORMATS)) {
     ajv.addFormat(name, { type: "string", validate: (value: string) => problem(value) === null });
+  }
+  for (const [name, problem] of Object.entries(DOMAIN_NUMBER_FORMATS)) {
+    ajv.addFormat(name, { type: "number", validate: (value: number) => problem(value) === null });
   }
   const validate: SchemaValidateFunction = (format: string, data: Record<string, unknown>) => {
     const rule = (DOMAIN_OBJECT_FORMATS as Record<string, (value: Record<string, unknown>) => string | null>)[format];

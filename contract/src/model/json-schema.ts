@@ -11,7 +11,7 @@
 import { Ajv as Ajv07, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import { addDomainFormats, DOMAIN_FORMATS, DOMAIN_OBJECT_FORMATS, DOMAIN_OBJECT_KEYWORD } from "./domain-formats.ts";
+import { addDomainFormats, DOMAIN_FORMATS, DOMAIN_NUMBER_FORMATS, DOMAIN_OBJECT_FORMATS, DOMAIN_OBJECT_KEYWORD } from "./domain-formats.ts";
 import type { OpenApiVersionId } from "./layout.ts";
 
 /** The vendor extension naming a domain format (`x-domain-format: br-code`, or `boleto-bank-slip` on an object). */
@@ -104,7 +104,7 @@ function convert(schema: unknown, version: OpenApiVersionId, options: Conversion
   for (const [keyword, value] of Object.entries(schema)) {
     // A value the domain defines (a BR Code, a CPF/CNPJ, a boleto line) is checked by its
     // domain rules: the extension becomes the model's ajv format of that name.
-    if (keyword === DOMAIN_FORMAT_EXTENSION && typeof value === "string" && value in DOMAIN_FORMATS) {
+    if (keyword === DOMAIN_FORMAT_EXTENSION && typeof value === "string" && (value in DOMAIN_FORMATS || value in DOMAIN_NUMBER_FORMATS)) {
       out.format = value;
       continue;
     }

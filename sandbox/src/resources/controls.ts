@@ -5,7 +5,6 @@
 import type { components as FamilyB } from "../../../generated/types/family-b.ts";
 import type { HandlerTable, RequestContext } from "../app.ts";
 import { endToEndId } from "../domain/end-to-end-id.ts";
-import { hasAtMostTwoDecimals } from "../domain/money.ts";
 import { sdkError, success } from "../envelopes.ts";
 import type { StoredRecord } from "../store/types.ts";
 import { boletoRecord, buildBoleto, withStatus, type BoletoCharge, type BoletoStatus } from "./boletos.ts";
@@ -56,7 +55,6 @@ export const controlHandlers: HandlerTable = {
     async handle(ctx) {
       const body = ctx.body as { status: BoletoStatus; amount?: number; duedate?: string; withPix?: boolean };
       const amount = body.amount ?? DEFAULT_BOLETO_AMOUNT;
-      if (!hasAtMostTwoDecimals(amount)) return controlError(400, "VALIDATION_ERROR", "The request is invalid.", "body/amount: must have at most two decimals");
       const duedate = body.duedate ?? new Date(ctx.now.getTime() + DEFAULT_DUE_DAYS * 86_400_000).toISOString().slice(0, 10);
       if (duedate < FIRST_DUE_DATE) {
         return controlError(400, "VALIDATION_ERROR", "The request is invalid.", `body/duedate: boletos are due on ${FIRST_DUE_DATE} or later`);

@@ -9,7 +9,6 @@ import { dynamicBrCode } from "../domain/brcode.ts";
 import { endToEndId } from "../domain/end-to-end-id.ts";
 import { hex32, uuid } from "../domain/ids.ts";
 import { isoTimestamp } from "../domain/timestamps.ts";
-import { hasAtMostTwoDecimals } from "../domain/money.ts";
 import { pixKeyType, SANDBOX_DIRECTORY, type DirectoryEntry } from "../domain/pix-keys.ts";
 import { qrCodePngBase64 } from "../domain/qrcode.ts";
 import { sdkError, success } from "../envelopes.ts";
@@ -58,7 +57,6 @@ export const pixHandlers: HandlerTable = {
   createPixCharge: {
     async handle(ctx) {
       const body = ctx.body as Schemas["PixChargeCreateRequest"];
-      if (!hasAtMostTwoDecimals(body.amount)) return invalid("body/amount: must have at most two decimals");
       const defaults = ctx.op.body?.schema.properties as Record<string, { default?: number }> | undefined;
       const expiresIn = body.expiresIn ?? defaults?.expiresIn?.default ?? 86400;
       const id = hex32();
@@ -128,7 +126,6 @@ export const pixHandlers: HandlerTable = {
   createPixPayment: {
     async handle(ctx) {
       const body = ctx.body as Schemas["PixPaymentRequest"];
-      if (!hasAtMostTwoDecimals(body.amount)) return invalid("body/amount: must have at most two decimals");
       const lookup = await ctx.app.store.get("pix_lookup", ctx.account.id, body.endToEndId);
       if (!lookup) return notFound(`No PIX key lookup reserved the endToEndId ${body.endToEndId}`);
       const payment: Schemas["PixPayment"] = {

@@ -8,7 +8,6 @@
 import type { components } from "../../../generated/types/family-b.ts";
 import type { HandlerTable } from "../app.ts";
 import { uuid } from "../domain/ids.ts";
-import { hasAtMostTwoDecimals } from "../domain/money.ts";
 import { sdkError, success } from "../envelopes.ts";
 import { createIdempotently } from "../idempotency.ts";
 import { idempotencyKeyOf } from "./pix.ts";
@@ -28,7 +27,6 @@ export const transactionHandlers: HandlerTable = {
   createTransaction: {
     async handle(ctx) {
       const body = ctx.body as Schemas["TransactionCreateRequest"];
-      if (!hasAtMostTwoDecimals(body.amount)) return invalid("body/amount: must have at most two decimals");
       const transaction: Transaction = {
         id: uuid(),
         amount: body.amount,

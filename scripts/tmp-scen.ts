@@ -1,0 +1,10 @@
+import { startTemporarySandbox } from "@payment-collection/sandbox/harness/temporary-sandbox.ts";
+import { parseTarget } from "@payment-collection/conformance/core/target.ts";
+import { runConformance } from "@payment-collection/conformance/runner/run.ts";
+import { SCENARIOS } from "@payment-collection/conformance/scenarios/index.ts";
+const [id, profile] = process.argv.slice(2);
+const scenario = SCENARIOS.filter((s) => s.id.includes(id));
+const sandbox = await startTemporarySandbox({ plan: "generous", useRateLimitAccount: true });
+const report = await runConformance({ target: parseTarget(sandbox.target, "sb"), families: [scenario[0].family], profile: (profile ?? "full") as any, checks: { "family-a": [], "family-b": [] }, scenarios: scenario, derived: false });
+for (const r of report.results) console.log(r.verdict.padEnd(15), r.id, r.reasons.join("; ").slice(0, 400));
+await sandbox.close();
