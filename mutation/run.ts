@@ -17,13 +17,14 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { suiteUnits } from "../conformance/test/mutation/units.ts";
-import { summarise, type MutationReport } from "./summary.ts";
+import { countsOf, headline, summaryMarkdown, type MutationReport, type RunCounts } from "./summary.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CONFIG = "mutation/stryker.config.mjs";
 const INCREMENTAL = "mutation/incremental.json";
 const INPUTS = "mutation/suite-inputs.txt";
 const SUMMARY = "mutation/summary.md";
+const BEFORE = "mutation/before.json";
 const REPORT = "reports/mutation/mutation.json";
 
 /** What the units run besides the sandbox: a change in any of them can change a verdict. */
@@ -42,6 +43,9 @@ mutant that no unit of the suites notices is a behaviour the suites never check.
                     were recorded, or when the score is below the floor; ${SUMMARY} and
                     ${INCREMENTAL} are left as they are
   --concurrency N   test runner processes (default: Stryker's configuration)
+  --record-before REPORT
+                    write ${BEFORE}, the counts the summary compares with, from a Stryker JSON
+                    report (the whole run of the suites as they were before; nothing runs)
   -h, --help        this text
 
 Reports: reports/mutation/index.html (every mutant), ${REPORT}; ${SUMMARY} (committed: per
@@ -71,6 +75,9 @@ function inputsFile(digest: string): string {
   return `${suiteUnits().map((unit) => `${digest}  ${unit.name}`).join("\n")}\n`;
 }
 
+/** A report's file name as the repository names it (Stryker writes them relative to where it ran). */
+const relativeFile = (file: string) => relative(ROOT, join(ROOT, file)).replace(/^.*?(sandbox\/src\/)/, "$1");
+
 function stryker(args: string[]): number {
   const result = spawnSync(process.execPath, [join(ROOT, "node_modules/@stryker-mutator/core/bin/stryker.js"), "run", CONFIG, ...args], { cwd: ROOT, stdio: "inherit" });
   return result.status ?? 2;
@@ -81,7 +88,7 @@ function main(): number {
   try {
     ({ values } = parseArgs({
       args: process.argv.slice(2),
-      options: { force: { type: "boolean" }, mutate: { type: "string" }, ci: { type: "boolean" }, concurrency: { type: "string" }, help: { type: "boolean", short: "h" } },
+      options: { force: { type: "boolean" }, mutate: { type: "string" }, ci: { type: "boolean" }, concurrency: { type: "string" }, "record-before": { type: "string" }, help: { type: "boolean", short: "h" } },
     }));
   } catch (error) {
     console.error(`npm run mutation: ${(error as Error).message}; see npm run mutation -- --help`);
@@ -94,6 +101,17 @@ function main(): number {
   if (values.concurrency !== undefined && !/^[1-9]\d*$/.test(values.concurrency)) {
     console.error(`npm run mutation: --concurrency must be a positive integer, not ${JSON.stringify(values.concurrency)}`);
     return 2;
+  }
+  if (values["record-before"] !== undefined) {
+    const source = values["record-before"];
+    if (!existsSync(source)) {
+      console.error(`npm run mutation: --record-before ${source}: no such file (a Stryker JSON report, e.g. reports/mutation/mutation.json)`);
+      return 2;
+    }
+    const counts = countsOf(JSON.parse(readFileSync(source, "utf8")) as MutationReport, relativeFile);
+    writeFileSync(join(ROOT, BEFORE), `${JSON.stringify(counts, null, 2)}\n`);
+    console.log(`${BEFORE}: ${headline(counts.all)}`);
+    return 0;
   }
   const expected = inputsFile(suitesDigest());
   const recorded = existsSync(join(ROOT, INPUTS)) ? readFileSync(join(ROOT, INPUTS), "utf8") : "";
@@ -116,9 +134,9 @@ function main(): number {
   const code = stryker(args);
   if (!existsSync(join(ROOT, REPORT))) return 2;
   const report = JSON.parse(readFileSync(join(ROOT, REPORT), "utf8")) as MutationReport;
-  const summary = summarise(report, (file) => relative(ROOT, join(ROOT, file)));
-  console.log(summary.headline);
-  if (!partial && !values.ci) writeFileSync(join(ROOT, SUMMARY), summary.markdown);
+  console.log(headline(countsOf(report, relativeFile).all));
+  const before = existsSync(join(ROOT, BEFORE)) ? (JSON.parse(readFileSync(join(ROOT, BEFORE), "utf8")) as RunCounts) : undefined;
+  if (!partial && !values.ci) writeFileSync(join(ROOT, SUMMARY), summaryMarkdown(report, relativeFile, before));
   return code === 0 ? 0 : code === 1 ? 1 : 2;
 }
 

@@ -22,6 +22,11 @@ export default {
     "!sandbox/src/store/postgres/**",
   ],
   concurrency: 2,
+  // A unit's time swings with the machine's load; a mutant that hangs a request fails within the
+  // suites' own 3-second request timeout, and a loop it spins is stopped by Stryker's hit limit,
+  // so a generous timeout costs little and keeps a slow moment from counting as a kill.
+  timeoutFactor: 3,
+  timeoutMS: 20_000,
   // A mutant may leave a sandbox that never stops (a server, timers): a fresh process now and then.
   maxTestRunnerReuse: 100,
   reporters: ["html", "json", "clear-text", "progress"],

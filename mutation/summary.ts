@@ -1,7 +1,9 @@
 /**
  * The committed summary of a mutation run (mutation/summary.md): the score, the counts per file
  * and per mutator, and every mutant left out of the score with its reason, read from Stryker's
- * JSON report (mutation-testing-report-schema).
+ * JSON report (mutation-testing-report-schema). Beside each figure, the same figure of the run
+ * recorded as the starting point (mutation/before.json: the suites as they were before the
+ * mutation run was first used to close their holes), when there is one.
  */
 export type MutantStatus = "Killed" | "Survived" | "NoCoverage" | "Timeout" | "Ignored" | "RuntimeError" | "CompileError" | "Pending";
 
@@ -10,7 +12,6 @@ interface ReportMutant {
   mutatorName: string;
   status: MutantStatus;
   statusReason?: string;
-  replacement?: string;
   location: { start: { line: number; column: number } };
 }
 
@@ -18,7 +19,7 @@ export interface MutationReport {
   files: Record<string, { source: string; mutants: ReportMutant[] }>;
 }
 
-interface Counts {
+export interface Counts {
   killed: number;
   survived: number;
   noCoverage: number;
@@ -26,6 +27,13 @@ interface Counts {
   ignored: number;
   errors: number;
   total: number;
+}
+
+/** The counts of a run: all, per file and per mutator (what mutation/before.json holds). */
+export interface RunCounts {
+  all: Counts;
+  files: Record<string, Counts>;
+  mutators: Record<string, Counts>;
 }
 
 const empty = (): Counts => ({ killed: 0, survived: 0, noCoverage: 0, timeout: 0, ignored: 0, errors: 0, total: 0 });
@@ -46,54 +54,66 @@ export function score(counts: Counts): number {
   return valid === 0 ? 100 : (100 * (counts.killed + counts.timeout)) / valid;
 }
 
-const row = (name: string, c: Counts) =>
-  `| ${name} | ${c.killed} | ${c.timeout} | ${c.survived} | ${c.noCoverage} | ${c.ignored} | ${c.errors} | ${c.total} | ${score(c).toFixed(1)} % |`;
-const HEADER = "| | killed | timed out | survived | no coverage | ignored | errors | all | score |\n|---|---|---|---|---|---|---|---|---|";
-
-export function summarise(report: MutationReport, relativeName: (file: string) => string): { headline: string; markdown: string } {
-  const all = empty();
-  const perFile = new Map<string, Counts>();
-  const perMutator = new Map<string, Counts>();
-  const ignored = new Map<string, string[]>();
+export function countsOf(report: MutationReport, relativeName: (file: string) => string): RunCounts {
+  const run: RunCounts = { all: empty(), files: {}, mutators: {} };
   for (const [file, { mutants }] of Object.entries(report.files)) {
     const name = relativeName(file);
     for (const mutant of mutants) {
-      add(all, mutant.status);
-      if (!perFile.has(name)) perFile.set(name, empty());
-      add(perFile.get(name)!, mutant.status);
-      if (!perMutator.has(mutant.mutatorName)) perMutator.set(mutant.mutatorName, empty());
-      add(perMutator.get(mutant.mutatorName)!, mutant.status);
-      if (mutant.status === "Ignored") {
-        const reason = mutant.statusReason ?? "no reason given";
-        if (!ignored.has(reason)) ignored.set(reason, []);
-        ignored.get(reason)!.push(`${name}:${mutant.location.start.line} ${mutant.mutatorName}`);
-      }
+      add(run.all, mutant.status);
+      add((run.files[name] ??= empty()), mutant.status);
+      add((run.mutators[mutant.mutatorName] ??= empty()), mutant.status);
     }
   }
-  const headline = `mutation score ${score(all).toFixed(1)} %: ${all.killed} killed, ${all.timeout} timed out, ${all.survived} survived, ${all.noCoverage} without coverage, ${all.ignored} ignored (${((100 * all.ignored) / Math.max(all.total, 1)).toFixed(1)} %), ${all.errors} errors, of ${all.total} mutants`;
-  const sorted = <T>(map: Map<string, T>) => [...map.entries()].sort(([a], [b]) => a.localeCompare(b));
-  const markdown = [
+  return run;
+}
+
+/** Every ignored mutant, by reason: `file:line Mutator`. */
+function ignoredByReason(report: MutationReport, relativeName: (file: string) => string): Map<string, string[]> {
+  const ignored = new Map<string, string[]>();
+  for (const [file, { mutants }] of Object.entries(report.files)) {
+    for (const mutant of mutants.filter((m) => m.status === "Ignored")) {
+      const reason = mutant.statusReason ?? "no reason given";
+      if (!ignored.has(reason)) ignored.set(reason, []);
+      ignored.get(reason)!.push(`${relativeName(file)}:${mutant.location.start.line} ${mutant.mutatorName}`);
+    }
+  }
+  return ignored;
+}
+
+export function headline(counts: Counts): string {
+  return `mutation score ${score(counts).toFixed(1)} %: ${counts.killed} killed, ${counts.timeout} timed out, ${counts.survived} survived, ${counts.noCoverage} without coverage, ${counts.ignored} ignored (${((100 * counts.ignored) / Math.max(counts.total, 1)).toFixed(1)} %), ${counts.errors} errors, of ${counts.total} mutants`;
+}
+
+const HEADER = "| | killed | timed out | survived | no coverage | ignored | errors | all | score | score before |\n|---|---|---|---|---|---|---|---|---|---|";
+const row = (name: string, c: Counts, before?: Counts) =>
+  `| ${name} | ${c.killed} | ${c.timeout} | ${c.survived} | ${c.noCoverage} | ${c.ignored} | ${c.errors} | ${c.total} | ${score(c).toFixed(1)} % | ${before ? `${score(before).toFixed(1)} % (${before.killed + before.timeout} of ${before.total - before.ignored - before.errors})` : "new"} |`;
+
+export function summaryMarkdown(report: MutationReport, relativeName: (file: string) => string, before?: RunCounts): string {
+  const after = countsOf(report, relativeName);
+  const sorted = (map: Record<string, Counts>) => Object.entries(map).sort(([a], [b]) => a.localeCompare(b));
+  const ignored = ignoredByReason(report, relativeName);
+  return [
     "# Mutation testing of the sandbox: summary",
     "",
     "Written by `npm run mutation` from Stryker's report; see [README.md](README.md) for what is mutated, how, and the triage.",
     "",
-    `**${headline}.**`,
+    `**Now: ${headline(after.all)}.**`,
+    ...(before ? ["", `Before (the suites as they were when the mutation run was first used, ${before.all.total} mutants): ${headline(before.all)}.`] : []),
     "",
     "## Per file",
     "",
     HEADER,
-    ...sorted(perFile).map(([name, counts]) => row(`\`${name}\``, counts)),
-    row("**all**", all),
+    ...sorted(after.files).map(([name, counts]) => row(`\`${name}\``, counts, before?.files[name])),
+    row("**all**", after.all, before?.all),
     "",
     "## Per mutator",
     "",
     HEADER,
-    ...sorted(perMutator).map(([name, counts]) => row(name, counts)),
+    ...sorted(after.mutators).map(([name, counts]) => row(name, counts, before?.mutators[name])),
     "",
     "## Mutants left out of the score, by reason",
     "",
     ...[...ignored.entries()].sort((a, b) => b[1].length - a[1].length).flatMap(([reason, where]) => [`- **${where.length}** ${reason}`, `  - ${where.join(", ")}`]),
     "",
   ].join("\n");
-  return { headline, markdown };
 }

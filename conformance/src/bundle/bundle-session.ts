@@ -4,28 +4,15 @@
  * follows the preflight and the run, and the bundle is written once the reports are known, also
  * for a run that stopped early.
  */
-import type { FamilyId } from "@payment-collection/contract/model/index.ts";
-import type { RunReport } from "../core/results.ts";
-import type { Target } from "../core/target.ts";
 import { BUNDLE_FILES } from "./layout.ts";
-import type { RunVerdict, VerdictOptions } from "./manifest.ts";
 import { RunRecording } from "./recorder.ts";
 import { loadSigningKey, type SigningKey } from "./signing.ts";
-import { writeBundle } from "./write-bundle.ts";
+import { writeBundle, type BundleInput } from "./write-bundle.ts";
 
 export { SigningKeyError } from "./signing.ts";
 
-export interface BundleResult {
-  target: Target;
-  families: FamilyId[];
-  report: RunReport;
-  reportJson: string;
-  junitXml: string;
-  reportHtml: string;
-  options: VerdictOptions;
-  verdict: RunVerdict;
-  stopped?: string;
-}
+/** What the command knows once the run is over; the session adds its folder, recording, times and key. */
+export type BundleResult = Omit<BundleInput, "dir" | "recording" | "startedAt" | "endedAt" | "signingKey">;
 
 export class BundleSession {
   readonly recording = new RunRecording();

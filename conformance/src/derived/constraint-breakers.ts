@@ -2,18 +2,25 @@
  * Values that break one keyword of a member's schema: the negative-data class sends each in
  * place of the member's valid value. Every keyword that constrains a value is covered (pattern,
  * format, the contract's domain formats (a CPF's check digits, an amount's centavos), minimum
- * and maximum with their exclusive forms, minLength); a candidate is kept only when the contract's own validator of the member refuses
- * it, so a variant never claims to break what it does not.
+ * and maximum with their exclusive forms, minLength). A candidate is kept only when it breaks
+ * exactly what it says: the profile's schema of the member refuses it, and the contract's whole
+ * schema of the member, that one keyword aside, takes it. So under seed a variant never breaks a
+ * decided keyword as well (a `webhook_url` that is no URI must still start with `https://`,
+ * which is the project's pattern): a faithful server that decided otherwise there may take it.
  */
-import { compileOpenApiSchema } from "@payment-collection/contract/model/json-schema.ts";
-import { DOMAIN_FORMAT_EXTENSION } from "@payment-collection/contract/model/json-schema.ts";
+import { compileOpenApiSchema, DOMAIN_FORMAT_EXTENSION } from "@payment-collection/contract/model/json-schema.ts";
 import { keywordOf, typeOf } from "./request-schema.ts";
-import type { Json } from "./shared.ts";
+import { isObject, type Json } from "./shared.ts";
 
 export interface Breaker {
-  /** The keyword broken, as the variant's name says it (`pattern`, `format`, `below-minimum`...). */
+  /** The keyword broken, as the variant's name says it (`not-matching-pattern`, `below-minimum`...). */
   keyword: string;
   value: unknown;
+}
+
+interface Candidate extends Breaker {
+  /** The schema keyword the value breaks. */
+  breaks: string;
 }
 
 /** Strings that are no valid instance of a format (the contract's formats and ajv-formats'). */
@@ -28,56 +35,68 @@ const FORMAT_BREAKERS: Record<string, string> = {
 /** A CPF or CNPJ with its last check digit changed: the shape holds, the check digit does not. */
 function wrongCheckDigit(value: unknown): string | undefined {
   if (typeof value !== "string" || !/\d$/.test(value)) return undefined;
-  const last = Number(value.at(-1));
-  return `${value.slice(0, -1)}${(last + 1) % 10}`;
+  return `${value.slice(0, -1)}${(Number(value.at(-1)) + 1) % 10}`;
 }
 
-/** The first candidate the pattern does not match (the empty string usually). */
-function patternBreaker(pattern: string, current: unknown): string | undefined {
-  const regex = new RegExp(pattern, "u");
-  return ["", "~", `${typeof current === "string" ? current : ""}~`, "not matching ~"].find((candidate) => !regex.test(candidate));
+/** Variations of a valid string that keep its start (so a prefix pattern still holds) and break its shape. */
+function spoiled(current: unknown, ...tails: string[]): string[] {
+  const text = typeof current === "string" ? current : "";
+  return [...tails.map((tail) => `${text}${tail}`), ...tails];
 }
 
-function candidates(sub: Json, current: unknown): Breaker[] {
+function candidates(sub: Json, current: unknown): Candidate[] {
   const type = typeOf(sub);
-  const found: Array<Breaker | undefined> = [];
+  const found: Candidate[] = [];
   const keyword = (name: string) => keywordOf(sub, name);
+  const each = (breaks: string, name: string, values: unknown[]) => found.push(...values.filter((value) => value !== undefined).map((value) => ({ breaks, keyword: name, value })));
   if (type === "string") {
-    const pattern = keyword("pattern");
-    if (typeof pattern === "string") {
-      const value = patternBreaker(pattern, current);
-      if (value !== undefined) found.push({ keyword: "not-matching-pattern", value });
-    }
+    if (typeof keyword("pattern") === "string") each("pattern", "not-matching-pattern", ["", "~", ...spoiled(current, "~", " ~"), ...(typeof current === "string" ? [`x${current}`, `~${current}`] : [])]);
     const format = keyword("format");
-    if (typeof format === "string") found.push({ keyword: `not-format-${format}`, value: FORMAT_BREAKERS[format] ?? "~not a valid value~" });
-    const domain = keyword(DOMAIN_FORMAT_EXTENSION);
-    if (domain === "cpf-cnpj") {
-      const value = wrongCheckDigit(current);
-      if (value !== undefined) found.push({ keyword: "wrong-check-digit", value });
-    }
+    if (typeof format === "string") each("format", `not-format-${format}`, [...spoiled(current, " ~", "%", "@@"), FORMAT_BREAKERS[format] ?? "~not a valid value~"]);
+    if (keyword(DOMAIN_FORMAT_EXTENSION) === "cpf-cnpj") each(DOMAIN_FORMAT_EXTENSION, "wrong-check-digit", [wrongCheckDigit(current)]);
     const minLength = keyword("minLength");
-    if (typeof minLength === "number" && minLength > 0) found.push({ keyword: "under-minLength", value: "x".repeat(minLength - 1) });
+    if (typeof minLength === "number" && minLength > 0) each("minLength", "under-minLength", [typeof current === "string" ? current.slice(0, minLength - 1) : undefined, "x".repeat(minLength - 1)]);
   }
   if (type === "number" || type === "integer") {
-    const minimum = keyword("minimum");
-    const maximum = keyword("maximum");
-    const exclusiveMinimum = keyword("exclusiveMinimum");
-    const exclusiveMaximum = keyword("exclusiveMaximum");
+    const [minimum, maximum] = [keyword("minimum"), keyword("maximum")];
+    const [exclusiveMinimum, exclusiveMaximum] = [keyword("exclusiveMinimum"), keyword("exclusiveMaximum")];
     // OpenAPI 3.0 writes an exclusive bound as `exclusiveMinimum: true` beside `minimum`; 3.1 as a number.
-    if (typeof minimum === "number") found.push({ keyword: "below-minimum", value: exclusiveMinimum === true ? minimum : minimum - 1 });
-    if (typeof exclusiveMinimum === "number") found.push({ keyword: "below-minimum", value: exclusiveMinimum });
-    if (typeof maximum === "number") found.push({ keyword: "above-maximum", value: exclusiveMaximum === true ? maximum : maximum + 1 });
-    if (typeof exclusiveMaximum === "number") found.push({ keyword: "above-maximum", value: exclusiveMaximum });
+    if (typeof minimum === "number") each("minimum", "below-minimum", [exclusiveMinimum === true ? minimum : minimum - 1]);
+    if (typeof exclusiveMinimum === "number") each("exclusiveMinimum", "below-minimum", [exclusiveMinimum]);
+    if (typeof maximum === "number") each("maximum", "above-maximum", [exclusiveMaximum === true ? maximum : maximum + 1]);
+    if (typeof exclusiveMaximum === "number") each("exclusiveMaximum", "above-maximum", [exclusiveMaximum]);
     // An amount in reais is whole centavos: a tenth of a centavo more is none.
-    if (keyword(DOMAIN_FORMAT_EXTENSION) === "brl-amount") found.push({ keyword: "fraction-of-centavo", value: (typeof current === "number" ? current : 1) + 0.001 });
+    if (keyword(DOMAIN_FORMAT_EXTENSION) === "brl-amount") each(DOMAIN_FORMAT_EXTENSION, "fraction-of-centavo", [(typeof current === "number" ? current : 1) + 0.001]);
   }
-  return found.filter((breaker): breaker is Breaker => breaker !== undefined);
+  return found;
 }
 
-/** The breakers of a member's schema that its validator refuses (the family documents are OpenAPI 3.0). */
-export function breakersOf(sub: Json, current: unknown): Breaker[] {
-  const found = candidates(sub, current);
-  if (found.length === 0) return [];
-  const validate = compileOpenApiSchema(sub, "3.0");
-  return found.filter((breaker) => !validate(breaker.value));
+/** The schema without one keyword, at its top and in its `allOf` members. */
+function without(schema: Json, keyword: string): Json {
+  const { [keyword]: _dropped, ...rest } = schema;
+  return Array.isArray(rest.allOf) ? { ...rest, allOf: rest.allOf.map((member) => (isObject(member) ? without(member, keyword) : member)) } : rest;
+}
+
+const validators = new WeakMap<Json, Map<string, (value: unknown) => boolean>>();
+/** The family documents are OpenAPI 3.0; compiled once per schema and keyword left out. */
+function validator(schema: Json, leftOut?: string): (value: unknown) => boolean {
+  let bySchema = validators.get(schema);
+  if (!bySchema) validators.set(schema, (bySchema = new Map()));
+  const key = leftOut ?? "";
+  let validate = bySchema.get(key);
+  if (!validate) bySchema.set(key, (validate = compileOpenApiSchema(leftOut ? without(schema, leftOut) : schema, "3.0") as (value: unknown) => boolean));
+  return validate;
+}
+
+/**
+ * For each keyword of the member the profile holds, the first candidate that breaks it alone:
+ * refused by the profile's schema (`sub`), taken by the whole schema (`full`) without it.
+ */
+export function breakersOf(sub: Json, full: Json, current: unknown): Breaker[] {
+  const chosen = new Map<string, Breaker>();
+  for (const candidate of candidates(sub, current)) {
+    if (chosen.has(candidate.keyword)) continue;
+    if (!validator(sub)(candidate.value) && validator(full, candidate.breaks)(candidate.value)) chosen.set(candidate.keyword, { keyword: candidate.keyword, value: candidate.value });
+  }
+  return [...chosen.values()];
 }

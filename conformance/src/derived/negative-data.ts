@@ -14,7 +14,7 @@ import type { ContractOperation } from "@payment-collection/contract/model/index
 import { createdIdOf, creationOf, isCreation, isList, pathParameters, resourceOf } from "./id-links.ts";
 import { keywordOf, objectView, requestSchema, typeOf } from "./request-schema.ts";
 import { breakersOf } from "./constraint-breakers.ts";
-import { exampleRequestBody, freshRecord, plannedRequest, readerOf, successes } from "./traffic.ts";
+import { exampleRequestBody, freshRecord, plannedRequest, readerOf, successes, traffic } from "./traffic.ts";
 import { describe, is2xx, isObject, jsonOf, sameValue, stable, type DerivedEnv, type Json } from "./shared.ts";
 import { quoted } from "../core/describe-response.ts";
 
@@ -32,10 +32,22 @@ const WRONG_TYPE: Record<string, unknown> = { string: 12345, number: "not-a-numb
 /** A valid value of a member the body lacks (one the run saw accepted), for the breakers that alter a valid value. */
 type AcceptedValue = (name: string) => unknown;
 
+interface Walk {
+  family: string;
+  /** A valid value for a member the body lacks. */
+  accepted: AcceptedValue;
+  /** The contract's own schema of the object (every keyword, decided ones too). */
+  full: unknown;
+  /** Member path of the object in the body. */
+  path: string[];
+}
+
 /** The variants of a body, one broken constraint each (nested objects the body carries included). */
-export function variantsOf(schema: unknown, body: Json, family: string, accepted: AcceptedValue = () => undefined, path: string[] = []): Variant[] {
+export function variantsOf(schema: unknown, body: Json, walk: Walk): Variant[] {
+  const { family, accepted, full, path } = walk;
   const view = objectView(schema);
   if (!view) return [];
+  const fullView = objectView(full);
   const at = (root: Json): Json => path.reduce<Json>((node, k) => node[k] as Json, root);
   const dotted = (name: string) => [...path, name].join(".");
   const variants: Variant[] = [];
@@ -53,10 +65,10 @@ export function variantsOf(schema: unknown, body: Json, family: string, accepted
     if (Array.isArray(values) && values.every((v) => typeof v === "string")) variants.push({ name: `outside-enum-${dotted(name)}`, apply: (root) => void (at(root)[name] = "not-a-documented-value") });
     const maxLength = keywordOf(sub, "maxLength");
     if (typeof maxLength === "number") variants.push({ name: `over-maxLength-${dotted(name)}`, apply: (root) => void (at(root)[name] = "x".repeat(maxLength + 1)) });
-    for (const breaker of breakersOf(sub, body[name] ?? accepted(name))) {
+    for (const breaker of breakersOf(sub, fullView?.properties[name] ?? sub, body[name] ?? accepted(name))) {
       variants.push({ name: `${breaker.keyword}-${dotted(name)}`, apply: (root) => void (at(root)[name] = breaker.value) });
     }
-    if (isObject(body[name])) variants.push(...variantsOf(sub, body[name] as Json, family, accepted, [...path, name]));
+    if (isObject(body[name])) variants.push(...variantsOf(sub, body[name] as Json, { ...walk, full: fullView?.properties[name], path: [...path, name] }));
   }
   const minProperties = keywordOf(schema as Json, "minProperties");
   if (typeof minProperties === "number" && minProperties > 0 && Object.keys(body).length >= minProperties) {
@@ -68,9 +80,9 @@ export function variantsOf(schema: unknown, body: Json, family: string, accepted
   return variants;
 }
 
-/** The first value the run's accepted request bodies gave a member of that name, at any depth. */
+/** The first value the run's accepted request bodies (any key's) gave a member of that name, at any depth. */
 function acceptedValues(env: DerivedEnv): AcceptedValue {
-  const bodies = successes(env).map((seen) => seen.request);
+  const bodies = traffic(env).filter((seen) => is2xx(seen.exchange)).map((seen) => seen.request);
   const find = (node: unknown, name: string): unknown => {
     if (!isObject(node)) return undefined;
     if (node[name] !== undefined) return node[name];
@@ -96,7 +108,7 @@ async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> 
   const exemplar = successes(env, op.operationId).pop();
   const baseline = isObject(exemplar?.request) ? (exemplar!.request as Json) : exampleRequestBody(env, op);
   if (!baseline) return;
-  const variants = variantsOf(schema, baseline, env.family, acceptedValues(env));
+  const variants = variantsOf(schema, baseline, { family: env.family, accepted: acceptedValues(env), full: op.requestBody!.schema, path: [] });
   if (variants.length === 0) return;
   await env.attempt(op.operationId, "refusals", "bodies breaking one constraint each are refused", async () => {
     const [parameter] = pathParameters(op);
