@@ -10,16 +10,31 @@ import { PluginKind, declareValuePlugin } from "@stryker-mutator/api/plugin";
  * tell one text from another, or from an empty one.
  */
 const MESSAGE_ARGUMENTS = { problem: 2, sdkError: 2, operationError: 3, commonError: 2, controlError: 2 };
+/** The names a function of the sandbox gives a parameter that carries such a text. */
+const MESSAGE_PARAMETERS = new Set(["message", "details", "detail", "title"]);
 /** Tables of such texts: the problem titles and the envelope-1 messages per common error. */
 const MESSAGE_TABLES = new Set(["PROBLEM_TITLES", "COMMON_MESSAGE"]);
 
 const REASON = "a human-readable text of an error body: the contract types it as a string and pins no text, so no client can observe a change";
 
-function calleeName(call) {
+/** The parameter names of the function a call's callee is bound to in its own file, if it is one. */
+function localParameters(call) {
   const callee = call.node.callee;
-  if (callee.type === "Identifier") return callee.name;
-  if (callee.type === "MemberExpression" && callee.property.type === "Identifier") return callee.property.name;
-  return undefined;
+  if (callee.type !== "Identifier") return undefined;
+  const binding = call.scope.getBinding(callee.name);
+  if (!binding) return undefined;
+  let fn = binding.path.node;
+  if (fn.type === "VariableDeclarator") fn = fn.init;
+  if (!fn || !["FunctionDeclaration", "FunctionExpression", "ArrowFunctionExpression"].includes(fn.type)) return undefined;
+  return fn.params.map((param) => (param.type === "Identifier" ? param.name : undefined));
+}
+
+function isMessageArgument(call, index) {
+  const callee = call.node.callee;
+  const name = callee.type === "Identifier" ? callee.name : callee.type === "MemberExpression" && callee.property.type === "Identifier" ? callee.property.name : undefined;
+  const first = MESSAGE_ARGUMENTS[name];
+  if (first !== undefined) return index >= first;
+  return MESSAGE_PARAMETERS.has(localParameters(call)?.[index]);
 }
 
 export const strykerPlugins = [
@@ -27,10 +42,7 @@ export const strykerPlugins = [
     shouldIgnore(path) {
       const parent = path.parentPath;
       if (!parent) return undefined;
-      if (parent.isCallExpression() && path.listKey === "arguments") {
-        const first = MESSAGE_ARGUMENTS[calleeName(parent)];
-        if (first !== undefined && path.key >= first) return REASON;
-      }
+      if (parent.isCallExpression() && path.listKey === "arguments" && isMessageArgument(parent, path.key)) return REASON;
       if (path.isObjectExpression() && parent.isVariableDeclarator() && parent.node.id.type === "Identifier" && MESSAGE_TABLES.has(parent.node.id.name)) return REASON;
       return undefined;
     },

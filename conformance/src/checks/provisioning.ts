@@ -90,12 +90,17 @@ export function charge(ctx: FamilyContext, key: KeyName = "primary"): Promise<st
 // Family B
 // ---------------------------------------------------------------------------------------------
 
+/** A valid CPF drawn from the run's seed: nine digits and their two check digits. */
+export function freshCpf({ ctx }: { ctx: FamilyContext }): string {
+  const digits = ctx.random.digits(9);
+  const first = cpf.verifierDigit(digits);
+  return `${digits}${first}${cpf.verifierDigit(`${digits}${first}`)}`;
+}
+
 /** The contract's customer example with a fresh valid CPF and e-mail (servers may refuse duplicates), drawn from the run's seed. */
 export function customerBody(ctx: FamilyContext): Json {
   const body = exampleBody(ctx, "createCustomer");
-  const digits = ctx.random.digits(9);
-  const first = cpf.verifierDigit(digits);
-  body.documentNumber = `${digits}${first}${cpf.verifierDigit(`${digits}${first}`)}`;
+  body.documentNumber = freshCpf({ ctx });
   body.email = `conformance+${ctx.runId}-${ctx.uuid().slice(0, 8)}@example.com`;
   return body;
 }

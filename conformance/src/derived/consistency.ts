@@ -1,15 +1,17 @@
 /**
  * Consistency: what the server returns is what it was sent. For every creation the run made,
  * the members both the request and the response carry are equal (deep, numbers by value) and a
- * later read by the owner returns the same values; after an update, a read shows the values
- * sent; after a delete or cancel that succeeded, a read shows a change (full profile: under
+ * later read by the owner returns the same values; after an update setting every member its
+ * schema declares, a read shows the values sent; after a delete or cancel that succeeded, a read shows a change (full profile: under
  * seed the state a soft delete shows is not stated). Every other read of a record (its status,
  * its QR code) agrees with the record's own read on the members both carry.
  */
 import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
-import { createdIdOf, createsRecord, pathParameters, readerOfResource } from "./id-links.ts";
-import { freshRecord, knownIds, plannedRequest, readerOf, replayOf, successes } from "./traffic.ts";
-import { describe, is2xx, isObject, jsonOf, recordOf, sameValue, sharedLeaves, stable, type DerivedEnv } from "./shared.ts";
+import { createdIdOf, creationOf, createsRecord, pathParameters, readerOfResource, resourceOf } from "./id-links.ts";
+import { exampleRequestBody, freshRecord, knownIds, plannedRequest, readerOf, replayOf, successes } from "./traffic.ts";
+import { keywordOf, objectView, requestSchema } from "./request-schema.ts";
+import { describe, is2xx, isObject, jsonOf, recordOf, sameValue, sharedLeaves, stable, type DerivedEnv, type Json } from "./shared.ts";
+import { freshCpf } from "../checks/provisioning.ts";
 import { asserted, type Profile } from "../core/profiles/document-word.ts";
 
 /**
@@ -67,6 +69,43 @@ async function creation(env: DerivedEnv, op: ContractOperation): Promise<void> {
   });
 }
 
+/**
+ * A valid value of a member other than the record's: another enumerated value, a fresh CPF or
+ * e-mail, a text with a word added; a value only a pattern describes is the example's as it is.
+ */
+function otherValue(env: DerivedEnv, sub: Json, example: unknown, current: unknown): unknown {
+  const values = keywordOf(sub, "enum");
+  if (Array.isArray(values)) return values.find((value) => value !== current) ?? example;
+  if (keywordOf(sub, "x-domain-format") === "cpf-cnpj") return freshCpf(env);
+  if (keywordOf(sub, "format") === "email") return `updated+${env.ctx.runId}-${env.ctx.uuid().slice(0, 8)}@example.com`;
+  if (typeof example !== "string" || example !== current || keywordOf(sub, "pattern") !== undefined) return example;
+  const maxLength = keywordOf(sub, "maxLength");
+  return `${example} B`.slice(0, typeof maxLength === "number" ? maxLength : undefined);
+}
+
+/**
+ * An update that sets every member its schema declares (as the profile sees it), each to a value
+ * the record does not have: the run's own update, completed from the contract's example of the
+ * resource's creation, each value changed where it equals the record's (`otherValue`). So a
+ * server that forgets to apply one member of an update shows it in the read that follows.
+ */
+function everyMemberUpdate(env: DerivedEnv, schema: { profiled: unknown; full: unknown }, exemplar: unknown, example: unknown, current: unknown): unknown {
+  const view = objectView(schema.profiled);
+  const fullView = objectView(schema.full);
+  if (!view || !isObject(exemplar)) return exemplar;
+  const record = isObject(current) ? current : {};
+  const shown = isObject(example) ? example : {};
+  const body: Json = { ...exemplar };
+  for (const [name, sub] of Object.entries(view.properties)) {
+    // The value's constraints are the contract's (decided ones too): a server keeps to its decisions under any profile.
+    const full = fullView?.properties[name] ?? sub;
+    const base = exemplar[name] ?? shown[name];
+    if (objectView(sub) && isObject(base)) body[name] = everyMemberUpdate(env, { profiled: sub, full }, isObject(exemplar[name]) ? exemplar[name] : {}, shown[name], record[name]);
+    else if (base !== undefined || Array.isArray(keywordOf(sub, "enum"))) body[name] = sameValue(base, record[name]) || base === undefined ? otherValue(env, full, base, record[name]) : base;
+  }
+  return body;
+}
+
 async function change(env: DerivedEnv, op: ContractOperation): Promise<void> {
   const [parameter] = pathParameters(op);
   const reader = readerOf(env, op, parameter!);
@@ -82,7 +121,11 @@ async function change(env: DerivedEnv, op: ContractOperation): Promise<void> {
     const params = { [parameter!]: id };
     const read = () => env.send(plannedRequest(env, reader, { [pathParameters(reader)[0]!]: id }), "primary");
     const before = await read();
-    const request = plannedRequest(env, op, params, exemplar.request);
+    const creation = creationOf(env.ctx.contract, resourceOf(op, parameter!) ?? "");
+    const example = creation ? exampleRequestBody(env, creation) : undefined;
+    const current = is2xx(before) ? recordOf(jsonOf(before.body)) : undefined;
+    const body = updates ? everyMemberUpdate(env, { profiled: requestSchema(op, env.ctx.profile), full: op.requestBody?.schema }, exemplar.request, example, current) : exemplar.request;
+    const request = plannedRequest(env, op, params, body);
     const response = await env.send(request, "primary");
     if (!is2xx(response)) return env.notApplicable(op.operationId, "read-shows-change", title, `the change answered ${describe(response)} this time`);
     const after = await read();

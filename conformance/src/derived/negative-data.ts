@@ -72,9 +72,17 @@ export function variantsOf(schema: unknown, body: Json, walk: Walk): Variant[] {
   }
   const minProperties = keywordOf(schema as Json, "minProperties");
   if (typeof minProperties === "number" && minProperties > 0 && Object.keys(body).length >= minProperties) {
-    variants.push({ name: `under-minProperties${path.length > 0 ? `-${path.join(".")}` : ""}`, apply: (root) => {
+    const where = path.length > 0 ? `-${path.join(".")}` : "";
+    variants.push({ name: `under-minProperties${where}`, apply: (root) => {
       const node = at(root);
       for (const key of Object.keys(node).slice(minProperties - 1)) delete node[key];
+    } });
+    // The members it must have are the ones its schema names ("at least one of these"): a member
+    // it does not name counts for none of them.
+    variants.push({ name: `no-named-member${where}`, apply: (root) => {
+      const node = at(root);
+      for (const key of Object.keys(node)) delete node[key];
+      for (let i = 0; i < minProperties; i++) node[`undeclared${i}`] = "x";
     } });
   }
   return variants;

@@ -21,6 +21,7 @@ import { errorsCarryStableCode } from "./errors-stable-code.ts";
 import { customerDeleteRefusedUnchanged } from "./customer-delete-refused-unchanged.ts";
 import { customerLifecycle } from "./customer-lifecycle.ts";
 import { customerSoftDeleteKeepsRecord } from "./customer-soft-delete-keeps-record.ts";
+import { customerDeleteAgainSameRecord } from "./customer-delete-again-same-record.ts";
 import { customerUpdateSetsStatus } from "./customer-update-sets-status.ts";
 import { customerUpdateRefusedWhenDeleted } from "./customer-update-refused-when-deleted.ts";
 import { webhookRetriedAfterFailure } from "./events-webhook-retried.ts";
@@ -86,6 +87,7 @@ export const SCENARIOS: Scenario[] = [
   customerLifecycle,
   customerDeleteRefusedUnchanged,
   customerSoftDeleteKeepsRecord,
+  customerDeleteAgainSameRecord,
   customerUpdateSetsStatus,
   customerUpdateRefusedWhenDeleted,
   customerTenantIsolation,

@@ -78,7 +78,7 @@ function jsonMedia(content: readonly ContractMedia[]): ContractMedia | undefined
 /** Loads the contract from the generated documents (or from already loaded ones). */
 export function loadContract(documents: readonly ContractDocument[] = loadContractDocuments()): Contract {
   const versions = new Map<ServiceId, string>();
-  for (const { service, document } of documents) versions.set(service, String((document.info as Json | undefined)?.version ?? "1.0.0"));
+  for (const { service, document } of documents) versions.set(service, String((document.info as Json).version));
 
   const operations: OperationSpec[] = listOperations(documents).map((op) => {
     const parameters: ParameterSpec[] = op.parameters
@@ -117,7 +117,9 @@ export function loadContract(documents: readonly ContractDocument[] = loadContra
       return found;
     },
     version(service) {
-      return versions.get(service) ?? "1.0.0";
+      const version = versions.get(service);
+      if (version === undefined) throw new Error(`no contract document for ${service}`);
+      return version;
     },
   };
 }

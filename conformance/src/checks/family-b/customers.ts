@@ -145,6 +145,21 @@ export const CUSTOMER_CHECKS: ResponseCheck[] = [
       return { params: { id: "not-a-customer-id" } };
     },
   },
+  // D30: a well-formed id is a UUID and nothing else, so one with a character before or after
+  // it is as malformed as one of another shape (an anchored check of the form, not a search).
+  ...(["x{uuid}", "{uuid}x"] as const).map(
+    (form): ResponseCheck => ({
+      family,
+      operationId: "deleteCustomer",
+      status: "400",
+      variant: `malformed-id-${form.startsWith("x") ? "prefixed" : "suffixed"}-uuid`,
+      title: `an id that is a UUID with one character ${form.startsWith("x") ? "before" : "after"} it`,
+      errorCode: "OCD001",
+      profile: "full",
+      decision: "D30",
+      request: async (ctx) => ({ params: { id: form.replace("{uuid}", ctx.uuid()) } }),
+    }),
+  ),
   ...unauthorized("deleteCustomer", async (ctx, key) => ({ key, params: { id: unknownId(ctx) } })),
   {
     family,

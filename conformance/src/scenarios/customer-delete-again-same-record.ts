@@ -1,0 +1,33 @@
+/**
+ * Decision D31 (full profile): deleting a customer that is already deleted answers 200 with the
+ * same record again: its status DELETED and the time of the first delete, unchanged by the
+ * second (the record is kept, not deleted twice).
+ */
+import type { Scenario } from "../core/scenario.ts";
+import { at, customerRequest, describe, require2xx, sender } from "./support.ts";
+
+export const customerDeleteAgainSameRecord: Scenario = {
+  id: "family-b/customers/delete-again-same-record",
+  family: "family-b",
+  profile: "full",
+  decision: "D31",
+  title: "a second delete of a deleted customer answers 200 with the same record (status DELETED, updatedAt of the first delete)",
+  account: "any",
+  statements: ["B-CUSTOMER-TRANSITION-soft-delete"],
+  covers: [{ operationId: "deleteCustomer", status: "200" }],
+  async run(ctx, check) {
+    const send = sender(ctx, this.id);
+    const created = await send("createCustomer", customerRequest(ctx));
+    require2xx(created, "create a customer");
+    const id = String(at(created, "data.id"));
+    const first = await send("deleteCustomer", { params: { id } });
+    require2xx(first, "delete the new customer");
+    const again = await send("deleteCustomer", { params: { id } });
+    check.that(again.status === 200, `D31: a second delete answered ${describe(again)}, expected 200 with the same record`);
+    if (again.status !== 200) return;
+    check.response("deleteCustomer", "200", again, "second delete");
+    for (const path of ["data.id", "data.status", "data.updatedAt", "data.name"]) {
+      check.that(at(again, path) === at(first, path), `D31: the second delete's ${path} is ${JSON.stringify(at(again, path))}, the first's ${JSON.stringify(at(first, path))}`);
+    }
+  },
+};

@@ -1,0 +1,10 @@
+import { startTemporarySandbox } from "@payment-collection/sandbox/harness/temporary-sandbox.ts";
+import { parseTarget } from "@payment-collection/conformance/core/target.ts";
+import { runConformance } from "@payment-collection/conformance/runner/run.ts";
+import { FAMILY_CHECKS } from "@payment-collection/conformance/checks/index.ts";
+const [family, filter, profile] = process.argv.slice(2);
+const sandbox = await startTemporarySandbox({ plan: "generous", useRateLimitAccount: true });
+const checks = { "family-a": [], "family-b": [], [family]: (FAMILY_CHECKS as any)[family] } as any;
+const report = await runConformance({ target: parseTarget(sandbox.target, "sb"), families: [family as any], profile: (profile ?? "full") as any, checks, scenarios: [], derived: false, exhaust: false });
+for (const r of report.results) if (r.id.includes(filter)) console.log(r.verdict.padEnd(15), r.id, r.reasons.join("; ").slice(0, 300));
+await sandbox.close();
