@@ -12,7 +12,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -131,6 +131,7 @@ function main(): number {
   // Under --ci the recorded file is read through a copy, so that it stays as committed.
   mkdirSync(join(ROOT, "reports/mutation"), { recursive: true });
   if (values.ci) writeFileSync(join(ROOT, "reports/mutation/incremental.json"), readFileSync(join(ROOT, INCREMENTAL)));
+  rmSync(join(ROOT, REPORT), { force: true });
   const code = stryker(args);
   if (!existsSync(join(ROOT, REPORT))) return 2;
   const report = JSON.parse(readFileSync(join(ROOT, REPORT), "utf8")) as MutationReport;

@@ -23,7 +23,7 @@ export default {
   ],
   concurrency: 2,
   // A unit's time swings with the machine's load; a mutant that hangs a request fails within the
-  // suites' own 3-second request timeout, and a loop it spins is stopped by Stryker's hit limit,
+  // suites' own 10-second request timeout, and a loop it spins is stopped by Stryker's hit limit,
   // so a generous timeout costs little and keeps a slow moment from counting as a kill.
   timeoutFactor: 3,
   timeoutMS: 20_000,

@@ -33,6 +33,7 @@ import { parallelRequestsOneCharge } from "./idempotency-parallel-one-charge.ts"
 import { replayMarker } from "./idempotency-replay-marker.ts";
 import { replayReturnsOriginal } from "./idempotency-replay-returns-original.ts";
 import { keyKept24Hours } from "./idempotency-key-kept-24-hours.ts";
+import { replayAnyForm } from "./idempotency-replay-any-form.ts";
 import { keysScopedPerApiKey } from "./idempotency-scoped-per-api-key.ts";
 import { writesNeedIdempotencyKey } from "./idempotency-writes-need-key.ts";
 import { rateLimitExhaustion } from "./rate-limit-exhaustion.ts";
@@ -56,6 +57,7 @@ export const SCENARIOS: Scenario[] = [
   writesNeedIdempotencyKey,
   newKeyCreatesCharge,
   replayReturnsOriginal,
+  replayAnyForm,
   keyKept24Hours,
   keysScopedPerApiKey,
   parallelRequestsOneCharge,

@@ -46,6 +46,15 @@ interface RecordState {
   changed: boolean;
 }
 
+/** Decision D08: an Idempotency-Key is kept 24 hours from its first use, then treated as never seen. */
+const KEY_RETENTION_SECONDS = 24 * 60 * 60;
+/**
+ * The sandbox's clock control (`POST /_sandbox/clock/advance` with `{"seconds": N}`) moves the
+ * clock of the calling API key's account: a replay after it may be past D08's retention, and then
+ * a new record is the right answer. Seen through a proxy, in a HAR or in a bundle alike.
+ */
+const CLOCK_CONTROL = /\/_sandbox\/clock\/advance$/;
+
 const lastLiteral = (path: string) => path.split("/").filter((s) => s && !s.startsWith("{")).pop() ?? "";
 const parse = (text: string | undefined): unknown => {
   if (!text) return undefined;
@@ -96,7 +105,10 @@ export class CrossExchangeRules {
     return found;
   }
 
-  private readonly replays = new Memory<string, { payload: string; id?: string; exchangeId: number }>();
+  /** The first use of each idempotency key: its payload, the record, when (on the account's clock, in seconds). */
+  private readonly replays = new Memory<string, { payload: string; id?: string; exchangeId: number; at: number }>();
+  /** How far each API key's account clock was moved by the sandbox's clock control, in seconds. */
+  private readonly clockOffsets = new Memory<string, number>();
   /** The last read of each record (its body as it came), and a change whose effect the next read must show. */
   private readonly reads = new Memory<string, { last?: string; pending?: { refused: boolean; endedAt: number; exchangeId: number; operationId: string; status: number; naming: Naming } }>();
   /** Records created under an idempotency key: which API key and idempotency key made them. */
@@ -150,6 +162,20 @@ export class CrossExchangeRules {
     return classStatements(RULE_CLASS[rule], family, this.catalogue);
   }
 
+  /** An exchange with no operation of the contract: the sandbox's clock control moves an account's clock. */
+  observeUndocumented(route: FamilyRoute, exchange: TrafficExchange): void {
+    if (exchange.method !== "POST" || !is2xx(exchange) || !CLOCK_CONTROL.test(new URL(exchange.url).pathname)) return;
+    const key = exchange.requestHeaders[route.contract.apiKeyHeader.toLowerCase()];
+    const seconds = (parse(exchange.requestBody) as { seconds?: unknown } | undefined)?.seconds;
+    if (key === undefined || typeof seconds !== "number" || !(seconds > 0)) return;
+    this.clockOffsets.remember(key, (this.clockOffsets.get(key) ?? 0) + seconds);
+  }
+
+  /** Now on the clock of the API key's account, in seconds. */
+  private accountSeconds(key: string | undefined, exchange: TrafficExchange): number {
+    return exchange.startedAt / 1000 + (key === undefined ? 0 : (this.clockOffsets.get(key) ?? 0));
+  }
+
   observe(route: FamilyRoute, op: OperationMatch, exchange: TrafficExchange): CrossFinding[] {
     const family = route.family;
     const facts = this.factsOf(family, route.contract, op);
@@ -187,7 +213,9 @@ export class CrossExchangeRules {
       const scope = `${family}\u0000${op.operationId}\u0000${key ?? ""}\u0000${idempotencyKey}`;
       const payload = createHash("sha256").update(JSON.stringify(stable(jsonBody(exchange, "request")) ?? exchange.requestBody ?? "")).digest("base64");
       const id = createdIdOf(body);
-      const first = this.replays.get(scope);
+      const at = this.accountSeconds(key, exchange);
+      const kept = this.replays.get(scope);
+      const first = kept && at - kept.at < KEY_RETENTION_SECONDS ? kept : undefined;
       // A key never seen creates a record: it never returns one another key (or another API key's same key) made.
       const earlier = id === undefined || first ? undefined : this.createdUnder.get(`${family}/${op.operationId}/${id}`);
       if (earlier) {
@@ -202,7 +230,7 @@ export class CrossExchangeRules {
         });
       }
       if (id !== undefined && !earlier && !first) this.createdUnder.remember(`${family}/${op.operationId}/${id}`, { apiKey: key ?? "", idempotencyKey, exchangeId: exchange.id });
-      if (!first) this.replays.remember(scope, { payload, id, exchangeId: exchange.id });
+      if (!first) this.replays.remember(scope, { payload, id, exchangeId: exchange.id, at });
       else if (first.payload === payload) {
         this.exercised.add("idempotency");
         if (first.id !== undefined && id !== undefined && first.id !== id) {

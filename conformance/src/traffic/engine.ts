@@ -153,7 +153,10 @@ export class TrafficEngine {
       add("consumer", naming, finding);
       if (op && naming.kind === "statement") refusals.push(...this.refusalFindings(route, op, exchange, finding, naming));
     }
-    if (!op) return this.record(found);
+    if (!op) {
+      this.rules.observeUndocumented(route, exchange);
+      return this.record(found);
+    }
 
     const verdict = checkResponse(op, exchange, this.options.profile, this.catalogue, route);
     const status = verdict.documented ?? String(exchange.status);

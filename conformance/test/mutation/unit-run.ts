@@ -23,9 +23,10 @@ const LIMITS_PLAN: RateLimitPlan = { windowSeconds: 60, general: 40, pixCreation
 
 /**
  * The sandbox answers in milliseconds and no unit meets a limit it did not plan: a request left
- * unanswered for seconds is a failure (a mutant that hangs the sandbox), not a slow link.
+ * unanswered for ten seconds is a failure (a mutant that hangs the sandbox), not a slow link
+ * (ten, not one: a loaded machine can stall a process for seconds).
  */
-const LOCAL_PACING = { timeoutMs: 3_000, maxWaitSeconds: 2, maxRetries: 1 };
+const LOCAL_PACING = { timeoutMs: 10_000, maxWaitSeconds: 2, maxRetries: 1 };
 
 /**
  * The results no run against this sandbox can make applicable, each with why; a mutant cannot

@@ -9,8 +9,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
-import { runDiff, textReport } from "../../src/diff/cli.ts";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { main, runDiff, textReport } from "../../src/diff/cli.ts";
 import { BadInput } from "../../src/diff/sources.ts";
 import { runGate } from "../../src/diff/gate.ts";
 import { OPENAPI_31_DIR } from "./support.ts";
@@ -24,6 +24,19 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 function cli(...args: string[]): { status: number | null; stdout: string; stderr: string } {
   const run = spawnSync(process.execPath, [TSX, CLI, ...args], { cwd: ROOT, encoding: "utf8", timeout: 60_000 });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** main() in this process, its output captured. */
+function inProcess(args: string[]): { status: number; stdout: string; stderr: string } {
+  const out = { stdout: "", stderr: "" };
+  const stdout = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => ((out.stdout += String(chunk)), true));
+  const stderr = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => ((out.stderr += String(chunk)), true));
+  const error = vi.spyOn(console, "error").mockImplementation((...parts) => void (out.stderr += `${parts.join(" ")}\n`));
+  try {
+    return { status: main(args), ...out };
+  } finally {
+    for (const spy of [stdout, stderr, error]) spy.mockRestore();
+  }
 }
 
 /** A copy of generated/openapi/3.1 with one change to family A's document. */
@@ -73,15 +86,20 @@ describe("contract diff command", () => {
   });
 
   it("bad input: one line, exit 2, no stack trace", () => {
+    // Every case through main() in this process (a spawned tsx costs seconds each on a loaded
+    // machine); the process's own exit code and stderr once, below.
+    writeFileSync(join(scratch, "empty-file.json"), "not json");
     for (const args of [["--base", "no-such-ref-or-path"], [], ["--bogus"], ["--base", join(scratch, "empty-file.json")], ["--base", scratch]]) {
-      if (args[1]?.endsWith("empty-file.json")) writeFileSync(args[1], "not json");
-      const run = cli(...args);
-      expect(run.status, args.join(" ")).toBe(2);
-      expect(run.stdout).toBe("");
-      expect(run.stderr.trim().split("\n")).toHaveLength(1);
-      expect(run.stderr).toMatch(/^payment-collection contract diff: /);
-      expect(run.stderr).not.toMatch(/\bat .*\.ts:\d+/);
+      const { status, stdout, stderr } = inProcess(args);
+      expect(status, args.join(" ")).toBe(2);
+      expect(stdout).toBe("");
+      expect(stderr.trim().split("\n")).toHaveLength(1);
+      expect(stderr).toMatch(/^payment-collection contract diff: /);
+      expect(stderr).not.toMatch(/\bat .*\.ts:\d+/);
     }
+    const run = cli("--base", "no-such-ref-or-path");
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/^payment-collection contract diff: [^\n]*\n$/);
   });
 
   it("--help explains the exit codes", () => {
