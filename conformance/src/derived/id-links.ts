@@ -39,7 +39,8 @@ export function resourceOf(op: ContractOperation, parameter: string): string | u
   return at > 0 ? segments[at - 1] : undefined;
 }
 
-const lastLiteral = (path: string) => path.split("/").filter((s) => s && !s.startsWith("{")).pop();
+/** The last literal segment of a path: the resource a POST to it creates. */
+export const lastLiteral = (path: string) => path.split("/").filter((s) => s && !s.startsWith("{")).pop();
 
 /** The operation that creates records of a resource (POST .../resource, no parameters). */
 export function creationOf(contract: FamilyContract, resource: string): ContractOperation | undefined {

@@ -5,8 +5,8 @@
  * key's record; the first key still replays its own record.
  */
 import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
-import { createdIdOf } from "./id-links.ts";
-import { idempotencyHeaders, replayOf, successes } from "./traffic.ts";
+import { createdIdOf, lastLiteral, pathParameters, readerOfResource } from "./id-links.ts";
+import { idempotencyHeaders, plannedRequest, replayOf, successes } from "./traffic.ts";
 import { describe, is2xx, jsonOf, type DerivedEnv, type PlannedRequest } from "./shared.ts";
 import type { KeyName } from "../core/check-context.ts";
 import { asserted, decisionBehind, type ContractElement } from "../core/profiles/document-word.ts";
@@ -34,6 +34,14 @@ async function pair(env: DerivedEnv, op: ContractOperation, other: KeyName): Pro
     const bodyStated = !documented || env.ctx.expectation(op.operationId, documented.status).bodySchema !== undefined;
     if (is2xx(second) && !theirs && bodyStated && second.body === first.body) problems.push(`the ${other} key got the primary key's stored response`);
     if (is2xx(again) && replay !== mine) problems.push(`the primary key's replay returned ${replay ?? "no record"}, not its own ${mine}`);
+    // A second key of the same account is of that account: it reads the record the first key made
+    // (else "another key space" could be another account's, and the rule would not be shown).
+    const reader = other === "primarySecondKey" && mine !== undefined ? readerOfResource(env.ctx.contract, lastLiteral(op.path) ?? "") : undefined;
+    if (reader) {
+      const parameter = pathParameters(reader)[0]!;
+      const read = await env.send(plannedRequest(env, reader, { [parameter]: mine! }), other);
+      if (!is2xx(read)) problems.push(`the second key of the same account could not read the record ${mine} the primary key made: ${reader.operationId} answered ${describe(read)}`);
+    }
     env.judge(
       { operationId: op.operationId, variant, title, covers: env.covered(op.operationId, second.status), reproduction: [env.reproduce(request, "primary"), env.reproduce(request, other)].join("\n") },
       problems,

@@ -1,10 +1,13 @@
 /**
  * "GET /v1/merchant requires the scope `merchant:read`": of two keys of one account, the one
  * with the scope reads the merchant, the one without is refused, whatever it asks before, and
- * the refusal shows none of what the scope protects (the merchant's identifying values).
+ * the refusal shows none of what the scope protects (the merchant's identifying values). The key
+ * without it holds every other scope the server requires (decision D20, the target's
+ * `noMerchantRead`), so it reads a charge of its account: its 403 is the scope's, not a key
+ * refused for everything.
  */
 import type { Scenario } from "../core/scenario.ts";
-import { describe, is2xx, json, sender } from "./support.ts";
+import { at, chargeRequest, describe, is2xx, json, require2xx, sender } from "./support.ts";
 
 /** Merchant members whose values identify the merchant: a refusal must not carry them. */
 const PROTECTED = ["id", "name", "legal_name", "document", "email", "phone"];
@@ -18,6 +21,7 @@ export const merchantReadScope: Scenario = {
   covers: [
     { operationId: "getMerchant", status: "200" },
     { operationId: "getMerchant", status: "403" },
+    { operationId: "getCharge", status: "200" },
   ],
   async run(ctx, check) {
     ctx.keyValue("noMerchantRead");
@@ -31,5 +35,9 @@ export const merchantReadScope: Scenario = {
     const merchant = allowed.status === 200 ? json(allowed) : undefined;
     const leaked = PROTECTED.filter((member) => typeof merchant?.[member] === "string" && (merchant[member] as string).length >= 4 && refused.body.includes(merchant[member] as string));
     check.that(leaked.length === 0, `the refusal without merchant:read carries the merchant's ${leaked.join(", ")}`);
+    const created = await send("createCharge", chargeRequest(ctx, ctx.idempotencyKey()));
+    require2xx(created, "create a charge with the primary key");
+    const read = await send("getCharge", { key: "noMerchantRead", params: { id: String(at(created, "id")) } });
+    check.that(read.status === 200, `the key without merchant:read (holding every other scope, D20) read a charge of its account: answered ${describe(read)}, expected 200`);
   },
 };

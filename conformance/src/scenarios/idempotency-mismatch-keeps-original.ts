@@ -1,9 +1,11 @@
 /**
  * Decision D07: a used Idempotency-Key with another payload is refused with 422
- * IDEMPOTENCY_KEY_MISMATCH, and the key still replays the original charge afterwards.
+ * IDEMPOTENCY_KEY_MISMATCH, and the key still replays the original charge afterwards. A payload
+ * is another one wherever it differs: where the server takes a member no schema names, a change
+ * deep inside it (an array item, a nested value, arrays `[3, 1]` and `[31]`) is refused too.
  */
 import type { Scenario } from "../core/scenario.ts";
-import { at, chargeRequest, expectCode, require2xx, sender, type Json } from "./support.ts";
+import { at, chargeRequest, describe, expectCode, is4xx, require2xx, sender, UNKNOWN_MEMBER, type Json } from "./support.ts";
 
 export const mismatchKeepsOriginal: Scenario = {
   id: "family-a/idempotency/mismatch-keeps-original",
@@ -30,5 +32,21 @@ export const mismatchKeepsOriginal: Scenario = {
     expectCode(check, mismatch, "IDEMPOTENCY_KEY_MISMATCH", "other payload");
     const replay = await send("createCharge", original);
     check.that(at(replay, "id") === at(first, "id") && at(replay, "amount") === at(first, "amount"), "after the refused payload the key no longer replays the original charge");
+
+    // A server may refuse members it does not know: then the payloads above are all it is asked.
+    const extended = chargeRequest(ctx, ctx.idempotencyKey());
+    const withUnknown = { ...extended, body: { ...(extended.body as Json), ...UNKNOWN_MEMBER } };
+    const nested = await send("createCharge", withUnknown);
+    if (is4xx(nested)) return;
+    require2xx(nested, "create a charge with a member no schema names");
+    const extra = UNKNOWN_MEMBER["x-conformance-extra"];
+    for (const [what, other] of [
+      ["an array's items run together ([31, ...] for [3, 1, ...])", { ...extra, zeta: [31, ...extra.zeta.slice(2)] }],
+      ["an array item's nested value", { ...extra, zeta: [3, 1, { b: true, a: 0 }] }],
+      ["a nested member's value", { ...extra, alpha: "texts" }],
+    ] as const) {
+      const changedDeep = await send("createCharge", { ...withUnknown, body: { ...(withUnknown.body as Json), "x-conformance-extra": other } });
+      check.that(changedDeep.status === 422, `D07: a payload differing only in ${what} under a used key answered ${describe(changedDeep)}, expected 422 IDEMPOTENCY_KEY_MISMATCH`);
+    }
   },
 };

@@ -34,6 +34,8 @@ import { replayMarker } from "./idempotency-replay-marker.ts";
 import { replayReturnsOriginal } from "./idempotency-replay-returns-original.ts";
 import { keyKept24Hours } from "./idempotency-key-kept-24-hours.ts";
 import { replayAnyForm } from "./idempotency-replay-any-form.ts";
+import { transactionCustomerHeld } from "./transaction-customer-held.ts";
+import { pixPaymentNeedsLookup } from "./pix-payment-needs-lookup.ts";
 import { keysScopedPerApiKey } from "./idempotency-scoped-per-api-key.ts";
 import { writesNeedIdempotencyKey } from "./idempotency-writes-need-key.ts";
 import { rateLimitExhaustion } from "./rate-limit-exhaustion.ts";
@@ -96,6 +98,8 @@ export const SCENARIOS: Scenario[] = [
   boletoCancelStateMachine,
   boletoCancelRefusedOtherStates,
   transactionsPaginated,
+  transactionCustomerHeld,
+  pixPaymentNeedsLookup,
   rateLimitHeadersConsistent,
   generalLimitAnnounced,
   pixLimitAnnounced,

@@ -75,6 +75,13 @@ export function expectCode(check: ScenarioAssertions, response: ObservedResponse
 }
 
 /** A valid charge creation (the contract's example) with the given Idempotency-Key. */
+/**
+ * A member no schema names, nesting an object (members out of order) and an array: the
+ * contract's objects are open, so a server may take it, and an idempotent creation must then
+ * compare it as part of the payload, at every depth.
+ */
+export const UNKNOWN_MEMBER = { "x-conformance-extra": { zeta: [3, 1, { b: true, a: null }], alpha: "text" } };
+
 export function chargeRequest(ctx: FamilyContext, key: string | undefined, overrides: Partial<RequestOptions> = {}): RequestOptions {
   return {
     body: exampleBody(ctx, "createCharge"),

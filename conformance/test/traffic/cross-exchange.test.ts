@@ -72,6 +72,15 @@ describe("rules across exchanges", () => {
     expect(violations[0]!.seen).toContain("ch_2");
   });
 
+  it("idempotency: past D08's 24 hours on the account's clock (the sandbox's clock control), the same key may create anew", () => {
+    const advance = (key: string, seconds: number) => exchange("POST", "/_sandbox/clock/advance", key, 200, { seconds }, { request: { seconds } });
+    const day = 24 * 60 * 60;
+    expect(run([create(KEY_A, "idem-00003", "ch_1"), advance(KEY_A, day), create(KEY_A, "idem-00003", "ch_2")])).toEqual([]);
+    // Short of the 24 hours, or on another account's clock, it is still a replay.
+    expect(run([create(KEY_A, "idem-00004", "ch_1"), advance(KEY_A, day - 60), create(KEY_A, "idem-00004", "ch_2")])).toMatchObject([{ rule: "idempotency", exchangeId: 3 }]);
+    expect(run([create(KEY_A, "idem-00005", "ch_1"), advance(KEY_B, day), create(KEY_A, "idem-00005", "ch_2")])).toMatchObject([{ rule: "idempotency", exchangeId: 3 }]);
+  });
+
   it("idempotency: a key never seen returning a record another key made is flagged, as is another API key's record under the same key", () => {
     const newKey = run([create(KEY_A, "idem-00010", "ch_1"), create(KEY_A, "idem-00011", "ch_1")]);
     expect(newKey).toMatchObject([{ rule: "idempotency", exchangeId: 2, naming: { id: "A-IDEM-RULE-new-key" } }]);
