@@ -4,9 +4,13 @@
  * empty project with nothing but its own dependency tree (nothing native, no install script);
  * a consumer compiles a call of each family with `tsc --strict` (browser-like: DOM lib, no Node
  * types) under the common `moduleResolution` settings, a wrong member name fails to compile,
- * and the entry points import at run time. The tarball comes from the global setup's packing.
+ * and the entry points import at run time: the route client/README.md gives from a checkout
+ * (`npm pack -w @payment-collection/client`, the tarball installed, its `app.mjs` run). The
+ * tarball comes from the global setup's packing (pack-alone.test.ts packs it alone too).
  */
 import { execFile } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -150,7 +154,26 @@ describe("the client's tarball, installed alone", () => {
     expect(results.at(-1)).toMatch(/wrong\.ts.*referense/s);
   });
 
-  it("imports the ESM entry and the types subpath at run time", async () => {
+  it("runs the app.mjs of the README's \"From a checkout\" against a family A server, and every entry point imports at run time", async () => {
+    const readme = readFileSync(join(REPO_ROOT, "client/README.md"), "utf8");
+    const app = /```js\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf("### From a checkout")))?.[1];
+    expect(app, 'client/README.md: the js block under "### From a checkout"').toBeDefined();
+    writeFileSync(join(project, "app.mjs"), app!);
+    // A family A server answering GET /v1/merchant; it notes the key each request carried.
+    const keys: string[] = [];
+    const server = createServer((request, response) => {
+      keys.push(String(request.headers["x-api-key"]));
+      response.writeHead(request.url === "/v1/merchant" ? 200 : 404, { "content-type": "application/json" }).end(JSON.stringify({ id: "mer_app", object: "merchant", name: "Loja do App" }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const { stdout } = await run(process.execPath, ["app.mjs"], { cwd: project, env: { ...process.env, FAMILY_A_BASE_URL: `http://127.0.0.1:${port}`, FAMILY_A_KEY: "sk_test_app" } });
+      expect(stdout.trim()).toBe("mer_app Loja do App");
+      expect(keys).toEqual(["sk_test_app"]);
+    } finally {
+      server.close();
+    }
     const probe = `const m = await import("${NAME}"); const a = await import("${NAME}/types/family-a"); console.log(typeof m.createFamilyAClient, typeof m.createFamilyBClient, typeof m.verifyWebhook, typeof a.contract);`;
     const { stdout } = await run(process.execPath, ["--input-type=module", "-e", probe], { cwd: project });
     expect(stdout.trim()).toBe("function function function object");

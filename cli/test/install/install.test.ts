@@ -4,12 +4,13 @@
  * project, and uses the products from there as a user would: `npx payment-collection` with
  * --help and --version of every subcommand, the sandbox started with npx writing a target
  * file, the conformance suites run against it with npx, the JUnit file they write, the mock's
- * message when its optional Prism is not installed. The packages run as compiled JavaScript: no
+ * message when its optional Prism is not installed, the contract's generated types compiled by a
+ * TypeScript consumer. The packages run as compiled JavaScript: no
  * TypeScript loader (tsx, esbuild) is installed. The tarballs are packed once by the global
  * setup; `client.test.ts` installs the client alone.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, existsSync } from "node:fs";
+import { readFileSync, existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -92,7 +93,7 @@ describe("every package", () => {
     for (const loader of ["tsx", "esbuild"]) expect(existsSync(join(project, "node_modules", loader)), loader).toBe(false);
   });
 
-  it("brings the contract's documents: contract path lists files that exist in the installed package", async () => {
+  it("brings the contract's documents: contract path lists files that exist in the installed package, the same files as this repository's", async () => {
     const { code, stdout } = await npx(["contract", "path"]);
     expect(code).toBe(0);
     const files = stdout.trim().split("\n");
@@ -105,6 +106,44 @@ describe("every package", () => {
     // The documents are exported by path, as the contract's README shows.
     const probe = `import document from "@payment-collection/contract/openapi/3.1/family-a.json" with { type: "json" }; console.log(document.openapi);`;
     expect((await run(process.execPath, ["--input-type=module", "-e", probe], { cwd: project })).stdout.trim()).toBe("3.1.0");
+    // The same contract as this repository's, file for file: a bundle written here verifies
+    // with an installed CLI, and the other way round.
+    const digest = (cwd: string, module: string, loader: string[]) =>
+      run(process.execPath, [...loader, "--input-type=module", "-e", `import { contractDigest } from "${module}"; console.log(JSON.stringify(contractDigest().files));`], { cwd }).then(({ stdout }) => JSON.parse(stdout) as Record<string, string>);
+    const [installed, repository] = await Promise.all([
+      digest(project, "@payment-collection/conformance/bundle/contract-digest.ts", []),
+      digest(REPO_ROOT, "./conformance/src/bundle/contract-digest.ts", ["--import", "tsx"]),
+    ]);
+    expect(installed).toEqual(repository);
+  });
+  it("publishes the contract's generated types as declarations: a strict consumer compiles against the .d.ts, a wrong member fails, the facts they carry import at run time", async () => {
+    const types = "@payment-collection/contract/types";
+    writeFileSync(
+      join(project, "contract-types.ts"),
+      [
+        `import { contract, type components as A } from "${types}/family-a.ts";`,
+        `import type { paths as B } from "${types}/family-b.ts";`,
+        `export const status: A["schemas"]["Charge"]["status"] = "pending";`,
+        `export type GetCustomer = B["/api/v1/sdk/customers/{id}"]["get"];`,
+        `export const header: string = contract.apiKeyHeader;`,
+      ].join("\n"),
+    );
+    writeFileSync(join(project, "contract-types-wrong.ts"), `import type { components as A } from "${types}/family-a.ts";\nexport const status: A["schemas"]["Charge"]["status"] = "refundedd";\n`);
+    const options = { module: "nodenext", moduleResolution: "nodenext", target: "es2022", lib: ["es2022"], types: [], strict: true, noEmit: true };
+    for (const file of ["contract-types", "contract-types-wrong"]) writeFileSync(join(project, `tsconfig.${file}.json`), JSON.stringify({ compilerOptions: options, files: [`${file}.ts`] }));
+    const tsc = (file: string) =>
+      run(process.execPath, [join(REPO_ROOT, "node_modules/typescript/bin/tsc"), "-p", `tsconfig.${file}.json`, "--listFiles"], { cwd: project }).then(
+        ({ stdout }) => ({ code: 0, stdout }),
+        (error: { code?: number; stdout?: string }) => ({ code: error.code ?? -1, stdout: error.stdout ?? "" }),
+      );
+    const [right, wrong] = await Promise.all([tsc("contract-types"), tsc("contract-types-wrong")]);
+    expect(right.code, right.stdout).toBe(0);
+    const read = right.stdout.split("\n").filter((file) => file.includes("/node_modules/@payment-collection/contract/"));
+    expect(read.map((file) => file.slice(file.indexOf("/node_modules/") + 1)).sort()).toEqual(["node_modules/@payment-collection/contract/dist/types/family-a.d.ts", "node_modules/@payment-collection/contract/dist/types/family-b.d.ts"]);
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.stdout).toMatch(/contract-types-wrong\.ts.*"refundedd"/s);
+    const probe = `import { contract } from "${types}/family-a.ts"; console.log(contract.apiKeyHeader);`;
+    expect((await run(process.execPath, ["--input-type=module", "-e", probe], { cwd: project })).stdout.trim()).toBe("x-api-key");
   });
 });
 
