@@ -8,6 +8,10 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import type { Exchange, Mutation, Reply } from "./mutants.ts";
+import { fullFormats } from "ajv-formats/dist/formats.js";
+
+/** The contract's `format: uri`, as the suites' validator reads it. */
+const isUri = fullFormats.uri as (value: string) => boolean;
 
 type Json = Record<string, any>;
 
@@ -357,7 +361,8 @@ export const throughRelay: Pick<Mutation, "request" | "response"> = {
   request: (request, _keys, relay) => {
     if (!isChargeCreation(request) || !relay) return request;
     const body = JSON.parse(request.body) as Json;
-    if (typeof body.webhook_url !== "string") return request;
+    // A webhook_url that is no URI stays as sent: the server refuses it (the contract's format).
+    if (typeof body.webhook_url !== "string" || !isUri(body.webhook_url)) return request;
     body.webhook_url = `${relay}?to=${encodeURIComponent(body.webhook_url)}`;
     return { ...request, body: JSON.stringify(body) };
   },
