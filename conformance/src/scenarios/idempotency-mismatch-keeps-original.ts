@@ -44,6 +44,7 @@ export const mismatchKeepsOriginal: Scenario = {
       ["an array's items run together ([31, ...] for [3, 1, ...])", { ...extra, zeta: [31, ...extra.zeta.slice(2)] }],
       ["an array item's nested value", { ...extra, zeta: [3, 1, { b: true, a: 0 }] }],
       ["a nested member's value", { ...extra, alpha: "texts" }],
+      ["an array given as an object of the same items by index", { ...extra, zeta: { ...extra.zeta } }],
     ] as const) {
       const changedDeep = await send("createCharge", { ...withUnknown, body: { ...(withUnknown.body as Json), "x-conformance-extra": other } });
       check.that(changedDeep.status === 422, `D07: a payload differing only in ${what} under a used key answered ${describe(changedDeep)}, expected 422 IDEMPOTENCY_KEY_MISMATCH`);
