@@ -69,6 +69,7 @@ class FamilyStage {
   /** The Dredd suite: it takes the stage's checks and runs the one bound to each documented response. */
   private async dreddSuite(checks: ResponseCheck[], bound: ResponseCheck[]): Promise<void> {
     const { record, family, ctx, stage } = this;
+    if (record.options.dredd === false) return record.notApplicable(family, bound, [], "the Dredd suite did not run (--no-dredd)");
     record.progress.suite(family.family, `Dredd suite${this.label}`, bound.length);
     await this.timed(`dredd${this.suffix}`, () =>
       runDreddSuite({

@@ -16,6 +16,8 @@ export interface RunOptions {
   profile?: Profile;
   /** Run the 429 checks, which use up the account's rate limit (default true). */
   exhaust?: boolean;
+  /** False: the Dredd suites do not run, and the checks they would run are not applicable (default true). */
+  dredd?: boolean;
   /** Highest rate limit the run may use up (requests per window). */
   exhaustCap?: number;
   /** Behaviour scenarios to run with the response checks (default: src/scenarios). */
