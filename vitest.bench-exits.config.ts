@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { sources } from "./scripts/vitest-sources.ts";
+import { sources } from "./contract/dev/vitest-sources.ts";
 
 // `npm run test:bench-exits`: every benchmark script, started with tiny settings, must exit 0
 // by itself and leave no process behind. Kept out of `npm test` (each file runs servers under

@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { sources } from "../scripts/vitest-sources.ts";
+import { sources } from "../contract/dev/vitest-sources.ts";
 
 // The CLI's command line, in this repository. The install test (packs and installs every
 // package) has its own configuration: vitest.install.config.ts, `npm run test:install`.

@@ -1,5 +1,5 @@
 import { configDefaults, defineConfig } from "vitest/config";
-import { sources } from "../scripts/vitest-sources.ts";
+import { sources } from "../contract/dev/vitest-sources.ts";
 
 // The fast tests (runner, profiles, scenarios, mock) and one end-to-end run of the suites against
 // the sandbox. The self-test against broken servers (test/self-test/) runs on its own:

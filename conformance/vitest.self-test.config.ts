@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { sources } from "../scripts/vitest-sources.ts";
+import { sources } from "../contract/dev/vitest-sources.ts";
 import { ShardsFirst } from "./test/self-test/shards-first.ts";
 
 // Self-test of the conformance suites: every broken server in front of the sandbox must be

@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import { sources } from "../scripts/vitest-sources.ts";
+import { sources } from "../contract/dev/vitest-sources.ts";
 
 export default defineConfig({
   resolve: sources.resolve,

@@ -4,8 +4,10 @@
  *
  * Packs every workspace (prepack compiles each into dist/) and installs the tarballs offline
  * into empty projects, as the install test does (test/install/pack-and-install.ts):
- * - the CLI alone, as a team installs it to run the conformance suites;
- * - the CLI with Prism, its optional peer dependency, for a team that also runs `mock`;
+ * - the CLI alone (its optional peers Dredd and Prism left out): `conformance --no-dredd`;
+ * - the CLI with Dredd, its optional peer dependency, as a team installs it to run the suites;
+ * - the CLI with Prism, its other optional peer dependency, for a team that also runs `mock`;
+ * - the conformance package alone, and with Dredd;
  * - the client alone.
  * Prints the size of each node_modules (`du -sk`), then the wall time of `payment-collection
  * --help`, `--version` and `conformance --help` in the CLI-only project: one run unmeasured
@@ -27,7 +29,10 @@ const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const COMMANDS = [["--help"], ["--version"], ["conformance", "--help"]];
 const PROJECTS: Array<{ label: string; direct: string[] }> = [
   { label: "cli", direct: ["@payment-collection/cli"] },
+  { label: "cli + Dredd", direct: ["@payment-collection/cli", "dredd"] },
   { label: "cli + Prism (mock)", direct: ["@payment-collection/cli", "@stoplight/prism-cli"] },
+  { label: "conformance", direct: ["@payment-collection/conformance"] },
+  { label: "conformance + Dredd", direct: ["@payment-collection/conformance", "dredd"] },
   { label: "client", direct: ["@payment-collection/client"] },
 ];
 

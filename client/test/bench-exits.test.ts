@@ -4,7 +4,7 @@
  * asserted.
  */
 import { expect, it } from "vitest";
-import { runToExit } from "../../scripts/bench/run-to-exit.ts";
+import { runToExit } from "../../contract/dev/bench/run-to-exit.ts";
 
 const CLIENT_DIR = new URL("..", import.meta.url).pathname;
 const TIMEOUT_MS = 180_000;

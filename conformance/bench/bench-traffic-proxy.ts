@@ -30,7 +30,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { createKeyRing } from "@payment-collection/sandbox/keys.ts";
 import { SANDBOX_NODE_FLAGS } from "@payment-collection/sandbox/node-flags.ts";
-import { cpuMicros, groupCpuMicros } from "../../scripts/bench/process-cpu.ts";
+import { cpuMicros, groupCpuMicros } from "../../contract/dev/bench/process-cpu.ts";
 import { MEMORY } from "../src/traffic/memory.ts";
 import { prismEntry, startPrism, type RunningPrism } from "../src/mock/prism.ts";
 

@@ -4,7 +4,8 @@
  *
  * Runs the conformance suites against the servers a target file names. Exit codes: 0 every
  * check passed; 1 a check failed or coverage is below --min-coverage; 2 bad options or target
- * file, a server unreachable, a key refused, a run that stopped early, or --mock without Prism.
+ * file, a server unreachable, a key refused, a run that stopped early, --mock without Prism, or
+ * Dredd not installed (without --no-dredd).
  */
 import { refusal, refuse } from "@payment-collection/contract/command/command-line.ts";
 import type { Profile } from "./core/profiles/schema-profile.ts";
@@ -59,6 +60,11 @@ export async function conformanceCommand(argv: string[]): Promise<number> {
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     return refuse("conformance", error.message, EXIT.stopped);
+  }
+  if (options.dredd) {
+    // Dredd is an optional peer dependency: asked for and absent, one line says how to install it.
+    const { dreddInstalled, dreddMissing } = await import("./dredd/dredd-library.ts");
+    if (!dreddInstalled()) return refuse("conformance", dreddMissing(), EXIT.stopped);
   }
   if (options.mock) return againstMock(options, argv);
   // The runner and the contract model load only now: help and bad options answer at once.

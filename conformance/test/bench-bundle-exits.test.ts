@@ -3,7 +3,7 @@
  * exit 0 and leave no process behind (no sandbox). Its figures are not asserted.
  */
 import { expect, it } from "vitest";
-import { runToExit } from "../../scripts/bench/run-to-exit.ts";
+import { runToExit } from "../../contract/dev/bench/run-to-exit.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 const TIMEOUT_MS = 240_000;

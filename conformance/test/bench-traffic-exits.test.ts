@@ -3,7 +3,7 @@
  * no process behind (no sandbox, no proxy, no Prism). Its figures are not asserted.
  */
 import { expect, it } from "vitest";
-import { runToExit } from "../../scripts/bench/run-to-exit.ts";
+import { runToExit } from "../../contract/dev/bench/run-to-exit.ts";
 
 const ROOT = new URL("../..", import.meta.url).pathname;
 const TIMEOUT_MS = 180_000;

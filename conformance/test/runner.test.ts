@@ -146,6 +146,28 @@ describe("a run told to stop at the first failure", () => {
   });
 });
 
+describe("a run without the Dredd suites (--no-dredd, where Dredd is not installed)", () => {
+  it("runs the probes and leaves the checks Dredd runs not applicable, with the option as the reason", { timeout: 60_000 }, async () => {
+    const server = createServer((_req, res) => {
+      res.writeHead(500, { "content-type": "text/plain" });
+      res.end("broken");
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const target = parseTarget({ familyB: { baseUrl: url, keys: { primary: "sdk_test_key" } } }, "a broken server");
+    const report = await runConformance({ target, families: ["family-b"], exhaust: false, dredd: false, derived: false, scenarios: [] });
+
+    const bySource = (source: string) => report.results.filter((r) => r.source === source);
+    // The rate-limit stage's checks are left out by --no-exhaust, before any suite.
+    const dredd = bySource("dredd").filter((r) => !r.reasons.join().includes("--no-exhaust"));
+    expect(dredd.length).toBeGreaterThan(0);
+    expect(dredd.filter((r) => r.reasons.join() !== "the Dredd suite did not run (--no-dredd)").map((r) => r.id)).toEqual([]);
+    expect(bySource("probe").filter((r) => r.verdict === "fail").length).toBeGreaterThan(0);
+    expect(report.timings.map((t) => t.suite)).not.toContain("dredd");
+  });
+});
+
 describe("pacing", () => {
   it("waits Retry-After and sends again when a request meets a 429 it did not ask for", { timeout: 20_000 }, async () => {
     let calls = 0;

@@ -7,7 +7,7 @@
  */
 import { collectDecisionMarkings } from "@payment-collection/contract/decisions.ts";
 import { decisionAnchor } from "./markdown.ts";
-import { isObject, operationsOf, resolvePointer as resolveLocalRef, type Json as JsonObject } from "@payment-collection/contract/model/index.ts";
+import { deref, isObject, operationsOf, type Json as JsonObject } from "@payment-collection/contract/model/index.ts";
 
 export interface DecisionLinks {
   /** URL of the decision record page (relative to the reference page). */
@@ -169,7 +169,8 @@ function decorateOperation(document: JsonObject, operation: JsonObject, links: D
   if (isObject(decidedParameters) && Array.isArray(operation.parameters)) {
     const parameters = operation.parameters as JsonObject[];
     parameters.forEach((parameter, position) => {
-      const resolved = typeof parameter.$ref === "string" ? resolveLocalRef(document, parameter.$ref) : parameter;
+      // The contract model follows the `$ref` (and a chain of them): a parameter without one is itself.
+      const resolved = deref(document, parameter);
       if (!isObject(resolved) || typeof resolved.name !== "string") return;
       const decision = decidedParameters[resolved.name];
       if (typeof decision !== "string") return;
@@ -182,7 +183,7 @@ function decorateOperation(document: JsonObject, operation: JsonObject, links: D
 
 /** Replaces a `$ref` by a local copy of its target, so that an operation-specific badge stays on that operation. */
 function localCopy(document: JsonObject, reference: JsonObject, replace: (copy: JsonObject) => void): JsonObject {
-  const target = resolveLocalRef(document, reference.$ref as string);
+  const target = deref(document, reference);
   const copy = isObject(target) ? structuredClone(target) : {};
   replace(copy);
   return copy;

@@ -21,7 +21,7 @@ import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 import { createKeyRing } from "../src/keys.ts";
 import { SANDBOX_NODE_FLAGS } from "../src/node-flags.ts";
-import { cpuMicros, groupCpuMicros } from "../../scripts/bench/process-cpu.ts";
+import { cpuMicros, groupCpuMicros } from "../../contract/dev/bench/process-cpu.ts";
 
 export { cpuMicros, groupCpuMicros };
 

@@ -4,7 +4,7 @@
  * a Prism mock, a bare server). Only that is asserted: the figures are not.
  */
 import { describe, expect, it } from "vitest";
-import { runToExit } from "../../scripts/bench/run-to-exit.ts";
+import { runToExit } from "../../contract/dev/bench/run-to-exit.ts";
 import { PG_URL } from "./postgres/support.ts";
 
 const SANDBOX_DIR = new URL("..", import.meta.url).pathname;

@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { writeOfflineProject } from "../../../scripts/pack/offline-project.ts";
+import { writeOfflineProject } from "../../../contract/dev/pack/offline-project.ts";
 import { NPM_ENV } from "./pack-and-install.ts";
 
 const run = promisify(execFile);

@@ -4,13 +4,13 @@
  * project, and uses the products from there as a user would: `npx payment-collection` with
  * --help and --version of every subcommand, the sandbox started with npx writing a target
  * file, the conformance suites run against it with npx, the JUnit file they write, the mock's
- * message when its optional Prism is not installed, the contract's generated types compiled by a
- * TypeScript consumer. The packages run as compiled JavaScript: no
- * TypeScript loader (tsx, esbuild) is installed. The tarballs are packed once by the global
- * setup; `client.test.ts` installs the client alone.
+ * message when its optional Prism is not installed, and the suites' when Dredd is not, the
+ * contract's generated types compiled by a TypeScript consumer. The packages run as compiled
+ * JavaScript: no TypeScript loader (tsx, esbuild) is installed. The tarballs are packed once by
+ * the global setup; `client.test.ts` installs the client alone.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, existsSync, writeFileSync } from "node:fs";
+import { readFileSync, existsSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -41,7 +41,9 @@ async function npx(args: string[], timeout = 60_000): Promise<{ code: number; st
 }
 
 beforeAll(async () => {
-  installSeconds = await installOffline({ repoRoot: REPO_ROOT, scratch, project, packed });
+  // Every package, and Dredd beside them: a team that runs the Dredd suites installs their
+  // optional peer dependency, as docs/cli.md says.
+  installSeconds = await installOffline({ repoRoot: REPO_ROOT, scratch, project, packed, direct: [...packed.map((p) => p.name), "dredd"] });
 });
 
 afterAll(() => {
@@ -175,6 +177,22 @@ describe("npx payment-collection in an empty project", () => {
       expect(answer.code, argv.join(" ")).toBe(2);
       expect(answer.stdout).toBe("");
       expect(answer.stderr.trim().split("\n")).toEqual([expect.stringMatching(new RegExp(`^${prefix}.*npm install --save-dev @stoplight/prism-cli@${peerDependencies["@stoplight/prism-cli"]!.replace(/\./g, "\\.")}$`))]);
+    }
+  });
+
+  it("conformance without its optional Dredd: one line saying how to install it or to run without it, exit 2", async () => {
+    const { peerDependencies } = JSON.parse(readFileSync(join(REPO_ROOT, "conformance/package.json"), "utf8")) as { peerDependencies: Record<string, string> };
+    const dredd = join(project, "node_modules/dredd");
+    const away = join(project, "node_modules/.dredd-away");
+    renameSync(dredd, away);
+    try {
+      const answer = await npx(["conformance", "--target", "target.json"]);
+      expect(answer.code).toBe(2);
+      expect(answer.stdout).toBe("");
+      const install = `npm install --save-dev dredd@${peerDependencies.dredd!.replace(/\./g, "\\.")}`;
+      expect(answer.stderr.trim().split("\n")).toEqual([expect.stringMatching(new RegExp(`^payment-collection conformance: Dredd is not installed .*${install}, or run the other suites with --no-dredd$`))]);
+    } finally {
+      renameSync(away, dredd);
     }
   });
 

@@ -12,7 +12,7 @@ import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { writeOfflineProject } from "../../../scripts/pack/offline-project.ts";
+import { writeOfflineProject } from "../../../contract/dev/pack/offline-project.ts";
 
 const run = promisify(execFile);
 const BUFFER = 64 * 1024 * 1024;

@@ -85,16 +85,35 @@ function describeViolation(v: Violation): string {
 }
 
 export function rejudge(input: RejudgeInput): Rejudgement {
+  const catalogue = loadCatalogue(join(input.contractRoot, "spec", "statements.yaml"));
+  const out: Rejudgement = { exchanges: 0, deliveries: 0, violations: 0, rejudged: 0, passed: 0, confirmed: 0, apart: [], unjudged: 0, disagreements: [] };
+  const found = replayed(input, catalogue, out);
+  out.violations = found.length;
+  const index = new EntryIndex(input.entries);
+  const failed = input.results.filter((r) => r.verdict === "fail");
+  everyCheckHasResult(input, index, out);
+  const confirmed = violationsOwned(input, failed, found, out);
+  for (const result of failed) judgeFailure(input, index, result, confirmed.has(result.id), catalogue, out);
+  for (const result of input.results) {
+    if (result.verdict === "pass" && index.entriesOf(result).length > 0) {
+      out.rejudged += 1;
+      out.passed += 1;
+    }
+  }
+  return out;
+}
+
+type Found = Array<{ entry: number; violation: Violation }>;
+
+/** The exchanges through the traffic engine, as the bundle's contract and target say: the server's violations, by entry. */
+function replayed(input: RejudgeInput, catalogue: Catalogue, out: Rejudgement): Found {
   const routes: FamilyRoute[] = input.target.map((family) => {
     const contract = loadFamilyContract(family.family, join(input.contractRoot, "generated"));
     return { family: family.family, contract, index: indexOf(contract), baseUrls: [family.baseUrl] };
   });
-  const catalogue = loadCatalogue(join(input.contractRoot, "spec", "statements.yaml"));
   const accounts = new Map(input.target.flatMap((family) => family.keys.map((key) => [key.fingerprint, accountOfKey(family.family, key.name)] as [string, string])));
   const engine = new TrafficEngine({ profile: input.profile, routes, catalogue, accounts });
-
-  const out: Rejudgement = { exchanges: 0, deliveries: 0, violations: 0, rejudged: 0, passed: 0, confirmed: 0, apart: [], unjudged: 0, disagreements: [] };
-  const found: Array<{ entry: number; violation: Violation }> = [];
+  const found: Found = [];
   input.entries.forEach((entry, i) => {
     if (entry.received) return void (out.deliveries += 1);
     out.exchanges += 1;
@@ -103,29 +122,39 @@ export function rejudge(input: RejudgeInput): Rejudgement {
     if (!routed) return engine.skip();
     for (const violation of engine.observe(entry.exchange, routed)) if (violation.side === "server") found.push({ entry: i, violation });
   });
-  out.violations = found.length;
+  return found;
+}
 
-  const results = new Map(input.results.map((r) => [r.id, r]));
-  const failed = input.results.filter((r) => r.verdict === "fail");
-  // The entries of each check (by the id they carry), and of each generic check's unit.
-  const byCheck = new Map<string, number[]>();
-  const byUnit = new Map<string, number[]>();
-  const add = (map: Map<string, number[]>, key: string, i: number) => map.set(key, [...(map.get(key) ?? []), i]);
-  input.entries.forEach((entry, i) => {
-    for (const id of entry.checks) add(byCheck, id, i);
-    for (const unit of new Set(entry.tags.map(derivedUnit).filter((u): u is string => !!u))) add(byUnit, unit, i);
-  });
-  const entriesOf = (result: CheckResult): number[] => {
-    const unit = derivedUnit(result.id);
-    return [...new Set([...(byCheck.get(result.id) ?? []), ...(byCheck.get(checkOf(result.id)) ?? []), ...(unit ? (byUnit.get(unit) ?? []) : [])])];
-  };
+/** The entries of each check (by the id they carry), and of each generic check's unit. */
+class EntryIndex {
+  readonly byCheck = new Map<string, number[]>();
+  private readonly byUnit = new Map<string, number[]>();
 
-  // Every check an exchange belongs to has a result.
-  for (const [id, list] of byCheck) {
-    if (!results.has(id)) out.disagreements.push(`check ${id}: exchanges.har holds ${list.length} exchange(s) of it (entries #${list.slice(0, 5).map((i) => i + 1).join(", #")}), report.json has no result for it`);
+  constructor(entries: BundleEntry[]) {
+    const add = (map: Map<string, number[]>, key: string, i: number) => map.set(key, [...(map.get(key) ?? []), i]);
+    entries.forEach((entry, i) => {
+      for (const id of entry.checks) add(this.byCheck, id, i);
+      for (const unit of new Set(entry.tags.map(derivedUnit).filter((u): u is string => !!u))) add(this.byUnit, unit, i);
+    });
   }
 
-  // Every violation is a failed check's.
+  entriesOf(result: CheckResult): number[] {
+    const unit = derivedUnit(result.id);
+    return [...new Set([...(this.byCheck.get(result.id) ?? []), ...(this.byCheck.get(checkOf(result.id)) ?? []), ...(unit ? (this.byUnit.get(unit) ?? []) : [])])];
+  }
+}
+
+/** Every check an exchange belongs to has a result. */
+function everyCheckHasResult(input: RejudgeInput, index: EntryIndex, out: Rejudgement): void {
+  const results = new Set(input.results.map((r) => r.id));
+  for (const [id, list] of index.byCheck) {
+    if (!results.has(id)) out.disagreements.push(`check ${id}: exchanges.har holds ${list.length} exchange(s) of it (entries #${list.slice(0, 5).map((i) => i + 1).join(", #")}), report.json has no result for it`);
+  }
+}
+
+/** Every violation is a failed check's; returns the failed checks a violation confirms. */
+function violationsOwned(input: RejudgeInput, failed: CheckResult[], found: Found, out: Rejudgement): Set<string> {
+  const results = new Map(input.results.map((r) => [r.id, r]));
   const confirmed = new Set<string>();
   const failedNaming = new Map<string, string[]>();
   for (const result of failed) for (const id of [...result.statements, ...result.decisions]) failedNaming.set(id, [...(failedNaming.get(id) ?? []), result.id]);
@@ -142,36 +171,35 @@ export function rejudge(input: RejudgeInput): Rejudgement {
     const sentBy = input.entries[entry]!.checks.map((id) => `check ${id} (${results.get(id)?.verdict ?? "no result"})`).join(", ") || `${[...tags].join(", ") || "no check"}`;
     out.disagreements.push(`exchanges.har entry #${entry + 1}, sent by ${sentBy}: the traffic shows ${describeViolation(violation)}; report.json has no failed check for it`);
   }
+  return confirmed;
+}
 
-  // Every failed check is backed by its exchanges.
-  for (const result of failed) {
-    const own = entriesOf(result).map((i) => input.entries[i]!);
-    const notes = result.exchanges ?? [];
-    const missing = [
-      ...notes
-        .filter((note) => !own.some((e) => e.exchange.method === note.method && e.exchange.url === note.url && e.exchange.status === note.status && (e.binary || (e.exchange.responseBody ?? "").startsWith(note.body))))
-        .map((note) => `${note.method} ${note.url} answered ${note.status}`),
-      ...reproducedRequests(result.reproduction)
-        .filter((request) => !own.some((e) => e.exchange.method === request.method && e.exchange.url === request.url))
-        .map((request) => `its reproduction's ${request.method} ${request.url}`),
-    ];
-    if (missing.length > 0) {
-      out.disagreements.push(`check ${result.id} failed, but exchanges.har does not hold ${missing.length === 1 ? "an exchange" : `${missing.length} exchanges`} report.json shows for it: ${missing.slice(0, 3).join("; ")}`);
-      continue;
-    }
-    if (own.length === 0) {
-      out.apart.push({ id: result.id, reason: `failed before sending a request of its own (${result.reasons[0]?.slice(0, 120) ?? "no reason given"})` });
-      continue;
-    }
-    out.rejudged += 1;
-    if (confirmed.has(result.id)) out.confirmed += 1;
-    else out.apart.push({ id: result.id, reason: beyondTraffic(result, catalogue) });
+/** A failed check is backed by its exchanges: confirmed by a violation, or counted apart with why. */
+function judgeFailure(input: RejudgeInput, index: EntryIndex, result: CheckResult, confirmed: boolean, catalogue: Catalogue, out: Rejudgement): void {
+  const own = index.entriesOf(result).map((i) => input.entries[i]!);
+  const missing = missingExchanges(result, own);
+  if (missing.length > 0) {
+    out.disagreements.push(`check ${result.id} failed, but exchanges.har does not hold ${missing.length === 1 ? "an exchange" : `${missing.length} exchanges`} report.json shows for it: ${missing.slice(0, 3).join("; ")}`);
+    return;
   }
-  for (const result of input.results) {
-    if (result.verdict === "pass" && entriesOf(result).length > 0) {
-      out.rejudged += 1;
-      out.passed += 1;
-    }
+  if (own.length === 0) {
+    out.apart.push({ id: result.id, reason: `failed before sending a request of its own (${result.reasons[0]?.slice(0, 120) ?? "no reason given"})` });
+    return;
   }
-  return out;
+  out.rejudged += 1;
+  if (confirmed) out.confirmed += 1;
+  else out.apart.push({ id: result.id, reason: beyondTraffic(result, catalogue) });
+}
+
+/** The exchanges and reproduced requests the report shows for a failed check that its entries do not hold. */
+function missingExchanges(result: CheckResult, own: BundleEntry[]): string[] {
+  const notes = result.exchanges ?? [];
+  return [
+    ...notes
+      .filter((note) => !own.some((e) => e.exchange.method === note.method && e.exchange.url === note.url && e.exchange.status === note.status && (e.binary || (e.exchange.responseBody ?? "").startsWith(note.body))))
+      .map((note) => `${note.method} ${note.url} answered ${note.status}`),
+    ...reproducedRequests(result.reproduction)
+      .filter((request) => !own.some((e) => e.exchange.method === request.method && e.exchange.url === request.url))
+      .map((request) => `its reproduction's ${request.method} ${request.url}`),
+  ];
 }

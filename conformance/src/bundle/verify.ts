@@ -144,83 +144,19 @@ export async function verifyBundle(dir: string, options: VerifyOptions = {}): Pr
   try {
     if (!existsSync(dir) || !statSync(dir).isDirectory()) throw unreadable("", "no such folder");
     // 1. The signature.
-    const envelope = readEnvelope(dir);
-    const publicKey = readPublicKey(dir);
-    const fingerprint = signerFingerprint(publicKey);
-    const signature = envelope.signatures.find((s) => s.keyid === fingerprint);
-    if (!signature) throw tampered(BUNDLE_FILES.publicKey, `its fingerprint ${fingerprint} is not the key that signed the envelope (${envelope.signatures.map((s) => s.keyid).join(", ")})`);
-    if (!envelopeVerifies(envelope, signature, publicKey)) throw tampered(BUNDLE_FILES.envelope, "the signature does not verify with public-key.pem: the statement was changed after signing");
-    const statement = readStatement(envelope);
-    if (options.signer && normaliseFingerprint(options.signer) !== fingerprint) {
-      throw tampered(BUNDLE_FILES.envelope, `signed by ${fingerprint}, not by --signer ${normaliseFingerprint(options.signer)}`);
-    }
+    const { fingerprint, statement } = signedStatement(dir, options);
     // 2. Every file against the signed statement; the manifest against both.
-    const texts = new Map<string, string>();
-    for (const subject of statement.subject) {
-      const path = join(dir, subject.name);
-      if (!existsSync(path)) throw tampered(subject.name, "missing: the signed statement lists it");
-      const bytes = readFileSync(path);
-      if (sha256(bytes) !== subject.digest.sha256) throw tampered(subject.name, "its SHA-256 is not the one the signed statement gives: changed after signing");
-      texts.set(subject.name, bytes.toString("utf8"));
-    }
-    for (const required of [BUNDLE_FILES.manifest, BUNDLE_FILES.exchanges, BUNDLE_FILES.report]) {
-      if (!texts.has(required)) throw tampered(BUNDLE_FILES.envelope, `the signed statement does not list ${required}`);
-    }
-    const manifest = parseJson<Manifest>(texts.get(BUNDLE_FILES.manifest)!, BUNDLE_FILES.manifest, unreadable);
-    const listed = Object.entries(manifest.files ?? {});
-    const signedFiles = statement.subject.filter((s) => s.name !== BUNDLE_FILES.manifest);
-    if (listed.length !== signedFiles.length || !signedFiles.every((s) => manifest.files[s.name] === s.digest.sha256)) {
-      throw tampered(BUNDLE_FILES.manifest, "its file digests are not the signed statement's");
-    }
-    if (manifest.signer?.fingerprint !== fingerprint || !isDeepStrictEqual(predicateOf(manifest), statement.predicate)) {
-      throw tampered(BUNDLE_FILES.manifest, "what it says of the run, the contract, the target or the signer is not what the signed statement says");
-    }
+    const texts = signedTexts(dir, statement);
+    const manifest = checkedManifest(texts, statement, fingerprint);
     const extra = readdirSync(dir).filter((name) => name !== BUNDLE_FILES.envelope && !texts.has(name));
     lines.push(`bundle ${dir}: signed by ${fingerprint}; ${texts.size} files, every digest matches${extra.length > 0 ? `; not signed, ignored: ${extra.join(", ")}` : ""}`);
-
     // 3. The contract.
     const contractRoot = chooseContract(manifest.contract, options, lines);
     // 4. The verdicts, judged again.
-    const report = parseJson<{ results?: CheckResult[]; profile?: string; stoppedEarly?: { after: string } }>(texts.get(BUNDLE_FILES.report)!, BUNDLE_FILES.report, unreadable);
-    if (!Array.isArray(report.results)) throw unreadable(BUNDLE_FILES.report, "not a conformance report (no results)");
-    let entries;
-    try {
-      entries = bundleEntries(texts.get(BUNDLE_FILES.exchanges)!);
-    } catch (error) {
-      if (error instanceof HarError) throw unreadable(BUNDLE_FILES.exchanges, error.message);
-      throw error;
-    }
-    const counts = { pass: 0, fail: 0, notApplicable: 0 };
-    for (const r of report.results) counts[r.verdict === "not-applicable" ? "notApplicable" : r.verdict] += 1;
-    const run = manifest.run;
-    const mismatch: string[] = [];
-    if (!isDeepStrictEqual(counts, run.counts)) mismatch.push(`report.json holds ${counts.pass} pass, ${counts.fail} fail, ${counts.notApplicable} n/a; manifest.json says ${run.counts.pass}, ${run.counts.fail}, ${run.counts.notApplicable}`);
-    if (entries.length !== run.exchanges) mismatch.push(`exchanges.har holds ${entries.length} exchanges; manifest.json says ${run.exchanges}`);
-    if (report.profile !== run.profile) mismatch.push(`report.json's profile is ${report.profile}; manifest.json says ${run.profile}`);
-    // --fail-fast stops after a failure, and after nothing else.
-    const stopAfter = report.stoppedEarly?.after;
-    if (stopAfter !== undefined && report.results.find((r) => r.id === stopAfter)?.verdict !== "fail" && run.options.failFast) {
-      mismatch.push(`report.json says the run stopped after ${stopAfter}, which is not a failed check of it, although it ran with --fail-fast`);
-    }
-    const stoppedEarly = run.stopped ?? (stopAfter !== undefined ? `it stopped after ${stopAfter}` : undefined);
-    const judged = rejudge({ entries, results: report.results, profile: run.profile, target: manifest.target, contractRoot: contractRoot ?? CONTRACT_ROOT, stoppedEarly });
-    const disagreements = [...mismatch, ...judged.disagreements];
+    const { judged, disagreements, stoppedEarly } = judgedAgain(texts, manifest, contractRoot ?? CONTRACT_ROOT);
     problems.push(...disagreements.map((line) => `disagreement: ${line}`));
-
-    const targets = manifest.target.map((t) => `${t.family} ${t.baseUrl}${t.server.length > 0 ? ` (Server: ${t.server.join(", ")})` : ""}${t.tls?.sha256 ? ` TLS ${t.tls.sha256}` : ""}`);
-    const apart = new Map<string, number>();
-    for (const a of judged.apart) apart.set(a.reason, (apart.get(a.reason) ?? 0) + 1);
-    lines.push(`target: ${targets.join("; ")}`);
-    lines.push(
-      `run: profile ${run.profile}, ${run.families.join(" and ")}${run.seed !== undefined ? `, seed ${run.seed}` : ""}, ${run.startedAt} to ${run.endedAt}: ${run.verdict.toUpperCase()} (${run.counts.pass} pass, ${run.counts.fail} fail, ${run.counts.notApplicable} not applicable)`,
-    );
-    lines.push(
-      `re-judged: ${judged.exchanges} exchanges (${judged.deliveries === 1 ? "1 webhook delivery" : `${judged.deliveries} webhook deliveries`} beside them), ${judged.rejudged} checks with exchanges: ${judged.passed} passes and ${judged.confirmed} failures the traffic agrees with` +
-        (judged.apart.length > 0 ? `; ${judged.apart.length} failure(s) counted apart, needing more than the traffic shows (${[...apart].map(([reason, n]) => `${reason}: ${n}`).join("; ")})` : "") +
-        (judged.unjudged > 0 ? `; ${judged.unjudged} violation(s) in the traffic no check judged, the run having stopped early (${stoppedEarly})` : "") +
-        `; ${disagreements.length === 0 ? "no disagreement" : `${disagreements.length} disagreement(s)`}`,
-    );
-    for (const a of judged.apart) lines.push(`  counted apart: ${a.id}: ${a.reason}`);
+    lines.push(...summary(manifest, judged, disagreements, stoppedEarly));
+    const run = manifest.run;
     const code = disagreements.length > 0 ? 1 : options.requirePass && run.verdict !== "pass" ? 1 : 0;
     lines.push(
       code === 0
@@ -235,4 +171,106 @@ export async function verifyBundle(dir: string, options: VerifyOptions = {}): Pr
     problems.push(`${error.file ? join(dir, error.file) : dir}: ${error.message}`);
     return { code: error.code, lines, problems };
   }
+}
+
+/** The signed statement, once the envelope's signature verifies with the bundle's key (and it is --signer's, when given). */
+function signedStatement(dir: string, options: VerifyOptions): { fingerprint: string; statement: Statement } {
+  const envelope = readEnvelope(dir);
+  const publicKey = readPublicKey(dir);
+  const fingerprint = signerFingerprint(publicKey);
+  const signature = envelope.signatures.find((s) => s.keyid === fingerprint);
+  if (!signature) throw tampered(BUNDLE_FILES.publicKey, `its fingerprint ${fingerprint} is not the key that signed the envelope (${envelope.signatures.map((s) => s.keyid).join(", ")})`);
+  if (!envelopeVerifies(envelope, signature, publicKey)) throw tampered(BUNDLE_FILES.envelope, "the signature does not verify with public-key.pem: the statement was changed after signing");
+  const statement = readStatement(envelope);
+  if (options.signer && normaliseFingerprint(options.signer) !== fingerprint) {
+    throw tampered(BUNDLE_FILES.envelope, `signed by ${fingerprint}, not by --signer ${normaliseFingerprint(options.signer)}`);
+  }
+  return { fingerprint, statement };
+}
+
+/** Every file the statement lists, as text, each with the digest it was signed with. */
+function signedTexts(dir: string, statement: Statement): Map<string, string> {
+  const texts = new Map<string, string>();
+  for (const subject of statement.subject) {
+    const path = join(dir, subject.name);
+    if (!existsSync(path)) throw tampered(subject.name, "missing: the signed statement lists it");
+    const bytes = readFileSync(path);
+    if (sha256(bytes) !== subject.digest.sha256) throw tampered(subject.name, "its SHA-256 is not the one the signed statement gives: changed after signing");
+    texts.set(subject.name, bytes.toString("utf8"));
+  }
+  for (const required of [BUNDLE_FILES.manifest, BUNDLE_FILES.exchanges, BUNDLE_FILES.report]) {
+    if (!texts.has(required)) throw tampered(BUNDLE_FILES.envelope, `the signed statement does not list ${required}`);
+  }
+  return texts;
+}
+
+/** The manifest, once its digests, its signer and what it says of the run are the signed statement's. */
+function checkedManifest(texts: Map<string, string>, statement: Statement, fingerprint: string): Manifest {
+  const manifest = parseJson<Manifest>(texts.get(BUNDLE_FILES.manifest)!, BUNDLE_FILES.manifest, unreadable);
+  const listed = Object.entries(manifest.files ?? {});
+  const signedFiles = statement.subject.filter((s) => s.name !== BUNDLE_FILES.manifest);
+  if (listed.length !== signedFiles.length || !signedFiles.every((s) => manifest.files[s.name] === s.digest.sha256)) {
+    throw tampered(BUNDLE_FILES.manifest, "its file digests are not the signed statement's");
+  }
+  if (manifest.signer?.fingerprint !== fingerprint || !isDeepStrictEqual(predicateOf(manifest), statement.predicate)) {
+    throw tampered(BUNDLE_FILES.manifest, "what it says of the run, the contract, the target or the signer is not what the signed statement says");
+  }
+  return manifest;
+}
+
+type BundleReport = { results: CheckResult[]; profile?: string; stoppedEarly?: { after: string } };
+
+/** The report's verdicts judged again from the exchanges, and where the report, the manifest and the traffic disagree. */
+function judgedAgain(texts: Map<string, string>, manifest: Manifest, contractRoot: string): { judged: Rejudgement; disagreements: string[]; stoppedEarly: string | undefined } {
+  const report = parseJson<Partial<BundleReport>>(texts.get(BUNDLE_FILES.report)!, BUNDLE_FILES.report, unreadable);
+  if (!Array.isArray(report.results)) throw unreadable(BUNDLE_FILES.report, "not a conformance report (no results)");
+  const entries = exchangesOf(texts);
+  const run = manifest.run;
+  const mismatch = manifestMismatch(report as BundleReport, entries.length, run);
+  const stopAfter = report.stoppedEarly?.after;
+  const stoppedEarly = run.stopped ?? (stopAfter !== undefined ? `it stopped after ${stopAfter}` : undefined);
+  const judged = rejudge({ entries, results: report.results, profile: run.profile, target: manifest.target, contractRoot, stoppedEarly });
+  return { judged, disagreements: [...mismatch, ...judged.disagreements], stoppedEarly };
+}
+
+function exchangesOf(texts: Map<string, string>): ReturnType<typeof bundleEntries> {
+  try {
+    return bundleEntries(texts.get(BUNDLE_FILES.exchanges)!);
+  } catch (error) {
+    if (error instanceof HarError) throw unreadable(BUNDLE_FILES.exchanges, error.message);
+    throw error;
+  }
+}
+
+/** Where the report and the exchanges disagree with what the manifest says of the run. */
+function manifestMismatch(report: BundleReport, exchanges: number, run: Manifest["run"]): string[] {
+  const counts = { pass: 0, fail: 0, notApplicable: 0 };
+  for (const r of report.results) counts[r.verdict === "not-applicable" ? "notApplicable" : r.verdict] += 1;
+  const mismatch: string[] = [];
+  if (!isDeepStrictEqual(counts, run.counts)) mismatch.push(`report.json holds ${counts.pass} pass, ${counts.fail} fail, ${counts.notApplicable} n/a; manifest.json says ${run.counts.pass}, ${run.counts.fail}, ${run.counts.notApplicable}`);
+  if (exchanges !== run.exchanges) mismatch.push(`exchanges.har holds ${exchanges} exchanges; manifest.json says ${run.exchanges}`);
+  if (report.profile !== run.profile) mismatch.push(`report.json's profile is ${report.profile}; manifest.json says ${run.profile}`);
+  // --fail-fast stops after a failure, and after nothing else.
+  const stopAfter = report.stoppedEarly?.after;
+  if (stopAfter !== undefined && report.results.find((r) => r.id === stopAfter)?.verdict !== "fail" && run.options.failFast) {
+    mismatch.push(`report.json says the run stopped after ${stopAfter}, which is not a failed check of it, although it ran with --fail-fast`);
+  }
+  return mismatch;
+}
+
+/** What verify prints of the target, the run and the judging again. */
+function summary(manifest: Manifest, judged: Rejudgement, disagreements: string[], stoppedEarly: string | undefined): string[] {
+  const run = manifest.run;
+  const targets = manifest.target.map((t) => `${t.family} ${t.baseUrl}${t.server.length > 0 ? ` (Server: ${t.server.join(", ")})` : ""}${t.tls?.sha256 ? ` TLS ${t.tls.sha256}` : ""}`);
+  const apart = new Map<string, number>();
+  for (const a of judged.apart) apart.set(a.reason, (apart.get(a.reason) ?? 0) + 1);
+  return [
+    `target: ${targets.join("; ")}`,
+    `run: profile ${run.profile}, ${run.families.join(" and ")}${run.seed !== undefined ? `, seed ${run.seed}` : ""}, ${run.startedAt} to ${run.endedAt}: ${run.verdict.toUpperCase()} (${run.counts.pass} pass, ${run.counts.fail} fail, ${run.counts.notApplicable} not applicable)`,
+    `re-judged: ${judged.exchanges} exchanges (${judged.deliveries === 1 ? "1 webhook delivery" : `${judged.deliveries} webhook deliveries`} beside them), ${judged.rejudged} checks with exchanges: ${judged.passed} passes and ${judged.confirmed} failures the traffic agrees with` +
+      (judged.apart.length > 0 ? `; ${judged.apart.length} failure(s) counted apart, needing more than the traffic shows (${[...apart].map(([reason, n]) => `${reason}: ${n}`).join("; ")})` : "") +
+      (judged.unjudged > 0 ? `; ${judged.unjudged} violation(s) in the traffic no check judged, the run having stopped early (${stoppedEarly})` : "") +
+      `; ${disagreements.length === 0 ? "no disagreement" : `${disagreements.length} disagreement(s)`}`,
+    ...judged.apart.map((a) => `  counted apart: ${a.id}: ${a.reason}`),
+  ];
 }

@@ -38,6 +38,9 @@ of both families.
   --statements         print which checks enforce which statement of spec/statements.yaml
   --coverage           print every documented response with the checks that exercised it
   --no-exhaust         skip the 429 checks (they use up the account's rate limit)
+  --no-dredd           run the probes, scenarios and generic checks without the Dredd suites
+                       (the checks Dredd runs are not applicable); Dredd is an optional peer
+                       dependency, needed by the Dredd suites only
   --exhaust-cap N      highest rate limit (requests per window) the run may use up (default 1000)
   --fail-fast          stop at the first failing check (exit 1); the reports say how many checks
                        did not run
@@ -55,7 +58,8 @@ of both families.
 
 Exit codes: 0 every check passed; 1 a check failed, or coverage below --min-coverage;
 2 bad options or target file, a signing key that is not Ed25519, a server unreachable, a key
-refused, a run stopped early, or --mock without Prism installed.`;
+refused, a run stopped early, --mock without Prism installed, or Dredd not installed (without
+--no-dredd).`;
 
 export interface CliOptions {
   target?: string;
@@ -73,6 +77,8 @@ export interface CliOptions {
   coverage: boolean;
   exhaust: boolean;
   exhaustCap: number;
+  /** False with `--no-dredd`: the Dredd suites do not run. */
+  dredd: boolean;
   /** `--fail-fast`: stop at the first failing check. */
   failFast: boolean;
   /** `--min-coverage`: percentage of documented responses the run must exercise. */
@@ -107,6 +113,7 @@ export const OPTIONS = {
   statements: { type: "boolean", default: false },
   coverage: { type: "boolean", default: false },
   "no-exhaust": { type: "boolean", default: false },
+  "no-dredd": { type: "boolean", default: false },
   "exhaust-cap": { type: "string", default: "1000" },
   "fail-fast": { type: "boolean", default: false },
   "min-coverage": { type: "string" },
@@ -146,6 +153,7 @@ export function parseCliOptions(argv: string[]): CliOptions {
     statements: values.statements ?? false,
     coverage: values.coverage ?? false,
     exhaust: !values["no-exhaust"],
+    dredd: !values["no-dredd"],
     exhaustCap: cap,
     failFast: values["fail-fast"] ?? false,
     minCoverage,

@@ -26,7 +26,7 @@ import { EXIT } from "./exit-codes.ts";
 import { BundleSession, SigningKeyError } from "../bundle/bundle-session.ts";
 
 export type ReportOptions = Pick<CliOptions, "families" | "junit" | "json" | "report" | "html" | "statements" | "coverage" | "exhaust" | "exhaustCap" | "minCoverage" | "quiet"> &
-  Partial<Pick<CliOptions, "progress" | "failFast" | "seed" | "bundle" | "signingKey">> & {
+  Partial<Pick<CliOptions, "progress" | "failFast" | "seed" | "bundle" | "signingKey" | "dredd">> & {
     profile: Profile;
     /** The command line that runs this run again with the given seed (printed when it fails). */
     rerun?: (seed: number) => string;
@@ -132,6 +132,7 @@ export async function runAndReport(target: Target, options: ReportOptions): Prom
       profile: options.profile,
       exhaust: options.exhaust,
       exhaustCap: options.exhaustCap,
+      dredd: options.dredd,
       progress,
       seed: options.seed,
       onExchange: bundle?.recording.exchange,

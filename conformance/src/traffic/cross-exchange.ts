@@ -28,8 +28,6 @@ import type { FamilyRoute } from "./routing.ts";
 import { Memory } from "./memory.ts";
 import { RateLimitWindows } from "./rate-limit-window.ts";
 
-
-
 const RULE_CLASS: Record<CrossRule, DerivedClass> = {
   idempotency: "idempotency-key-space",
   "tenant-isolation": "tenant-isolation",
@@ -81,6 +79,16 @@ interface OperationFacts {
   creation: boolean;
   idempotencyHeaders: string[];
   secured: boolean;
+}
+
+/** One exchange as the rules read it: its operation, what they know of it, and the API key it carried. */
+interface Seen {
+  route: FamilyRoute;
+  op: OperationMatch;
+  exchange: TrafficExchange;
+  family: FamilyId;
+  facts: OperationFacts;
+  key: string | undefined;
 }
 
 /** A record as a read shows it, for "unchanged" comparisons: its members without the volatile ones. */
@@ -177,76 +185,96 @@ export class CrossExchangeRules {
   }
 
   observe(route: FamilyRoute, op: OperationMatch, exchange: TrafficExchange): CrossFinding[] {
-    const family = route.family;
-    const facts = this.factsOf(family, route.contract, op);
-    const key = exchange.requestHeaders[route.contract.apiKeyHeader.toLowerCase()];
-    const findings: CrossFinding[] = [];
-    const windowFindings = this.windows.observe(route.family, op, exchange, key, this.profile, () => ({
+    const seen: Seen = {
+      route,
+      op,
+      exchange,
+      family: route.family,
+      facts: this.factsOf(route.family, route.contract, op),
+      key: exchange.requestHeaders[route.contract.apiKeyHeader.toLowerCase()],
+    };
+    const findings = [...this.windowFindings(seen), ...this.authentication(seen), ...this.changesShown(route, op, seen.facts, exchange)];
+    if (!is2xx(exchange) || exchange.responseBodyTooLarge || exchange.requestBodyTooLarge) return findings;
+    const body = jsonBody(exchange, "response");
+    for (const header of seen.facts.idempotencyHeaders) findings.push(...this.idempotency(seen, header, body));
+    findings.push(...this.recordRules(seen, body));
+    return findings;
+  }
+
+  /** Rate-limit headers within one window (rate-limit-window.ts). */
+  private windowFindings({ route, op, exchange, key }: Seen): CrossFinding[] {
+    const findings = this.windows.observe(route.family, op, exchange, key, this.profile, () => ({
       headers: this.naming("rate-limit-window", route.family, (s) => /HEADER/.test(s)),
       retryAfter: this.areaNaming("rate-limit-window", route.family, /retry-after/i),
     }));
-    if (windowFindings) {
-      this.exercised.add("rate-limit-window");
-      findings.push(...windowFindings);
-    }
-    // An operation behind the API key never answers a request without one with a success.
-    if (facts.secured) {
-      if (key === undefined) this.exercised.add("authentication");
-      if (key === undefined && is2xx(exchange)) {
-        findings.push({
-          rule: "authentication",
-          naming: this.naming("authentication", family, (s) => /UNAUTHORIZED|unauthorized|AUTH-header/.test(s)),
-          place: "status",
-          expected: `a refusal: the request carries no ${route.contract.apiKeyHeader}`,
-          seen: String(exchange.status),
-        });
-      }
-    }
-    findings.push(...this.changesShown(route, op, facts, exchange));
-    if (!is2xx(exchange) || exchange.responseBodyTooLarge || exchange.requestBodyTooLarge) return findings;
-    const body = jsonBody(exchange, "response");
+    if (!findings) return [];
+    this.exercised.add("rate-limit-window");
+    return findings;
+  }
 
-    // Idempotency: same API key, same idempotency key, same payload -> the same record.
-    for (const header of facts.idempotencyHeaders) {
-      const idempotencyKey = exchange.requestHeaders[header.toLowerCase()];
-      if (!idempotencyKey) continue;
-      const scope = `${family}\u0000${op.operationId}\u0000${key ?? ""}\u0000${idempotencyKey}`;
-      const payload = createHash("sha256").update(JSON.stringify(stable(jsonBody(exchange, "request")) ?? exchange.requestBody ?? "")).digest("base64");
-      const id = createdIdOf(body);
-      const at = this.accountSeconds(key, exchange);
-      const kept = this.replays.get(scope);
-      const first = kept && at - kept.at < KEY_RETENTION_SECONDS ? kept : undefined;
-      // A key never seen creates a record: it never returns one another key (or another API key's same key) made.
-      const earlier = id === undefined || first ? undefined : this.createdUnder.get(`${family}/${op.operationId}/${id}`);
-      if (earlier) {
-        this.exercised.add("idempotency");
-        const otherApiKey = earlier.apiKey !== (key ?? "");
+  /** An operation behind the API key never answers a request without one with a success. */
+  private authentication({ route, family, facts, exchange, key }: Seen): CrossFinding[] {
+    if (!facts.secured || key !== undefined) return [];
+    this.exercised.add("authentication");
+    if (!is2xx(exchange)) return [];
+    return [{
+      rule: "authentication",
+      naming: this.naming("authentication", family, (s) => /UNAUTHORIZED|unauthorized|AUTH-header/.test(s)),
+      place: "status",
+      expected: `a refusal: the request carries no ${route.contract.apiKeyHeader}`,
+      seen: String(exchange.status),
+    }];
+  }
+
+  /** Idempotency: same API key, same idempotency key, same payload -> the same record. */
+  private idempotency(seen: Seen, header: string, body: unknown): CrossFinding[] {
+    const { family, op, exchange, key } = seen;
+    const idempotencyKey = exchange.requestHeaders[header.toLowerCase()];
+    if (!idempotencyKey) return [];
+    const scope = `${family}\u0000${op.operationId}\u0000${key ?? ""}\u0000${idempotencyKey}`;
+    const payload = createHash("sha256").update(JSON.stringify(stable(jsonBody(exchange, "request")) ?? exchange.requestBody ?? "")).digest("base64");
+    const id = createdIdOf(body);
+    const at = this.accountSeconds(key, exchange);
+    const kept = this.replays.get(scope);
+    const first = kept && at - kept.at < KEY_RETENTION_SECONDS ? kept : undefined;
+    // A key never seen creates a record: it never returns one another key (or another API key's same key) made.
+    const earlier = id === undefined || first ? undefined : this.createdUnder.get(`${family}/${op.operationId}/${id}`);
+    const findings = earlier ? [this.recordOfAnotherKey(seen, header, idempotencyKey, id!, earlier)] : [];
+    if (id !== undefined && !earlier && !first) this.createdUnder.remember(`${family}/${op.operationId}/${id}`, { apiKey: key ?? "", idempotencyKey, exchangeId: exchange.id });
+    if (!first) this.replays.remember(scope, { payload, id, exchangeId: exchange.id, at });
+    else if (first.payload === payload) {
+      this.exercised.add("idempotency");
+      if (first.id !== undefined && id !== undefined && first.id !== id) {
         findings.push({
           rule: "idempotency",
-          naming: otherApiKey && earlier.idempotencyKey === idempotencyKey ? this.naming("idempotency", family, (s) => /scoped/.test(s)) : this.areaNaming("idempotency", family, /new-key/),
+          naming: this.naming("idempotency", family, (s) => /replay|idempotency-key/.test(s)),
           place: "body",
-          expected: otherApiKey && earlier.idempotencyKey === idempotencyKey ? `a new record: ${header} ${JSON.stringify(idempotencyKey)} was used by another API key, and keys are scoped per API key` : `a new record for the ${header} never seen before`,
-          seen: `the record ${id} of exchange ${earlier.exchangeId}`,
+          expected: `the record of the first request with ${header} ${JSON.stringify(idempotencyKey)} (exchange ${first.exchangeId}): ${first.id}`,
+          seen: `a new record ${id}`,
         });
       }
-      if (id !== undefined && !earlier && !first) this.createdUnder.remember(`${family}/${op.operationId}/${id}`, { apiKey: key ?? "", idempotencyKey, exchangeId: exchange.id });
-      if (!first) this.replays.remember(scope, { payload, id, exchangeId: exchange.id, at });
-      else if (first.payload === payload) {
-        this.exercised.add("idempotency");
-        if (first.id !== undefined && id !== undefined && first.id !== id) {
-          findings.push({
-            rule: "idempotency",
-            naming: this.naming("idempotency", family, (s) => /replay|idempotency-key/.test(s)),
-            place: "body",
-            expected: `the record of the first request with ${header} ${JSON.stringify(idempotencyKey)} (exchange ${first.exchangeId}): ${first.id}`,
-            seen: `a new record ${id}`,
-          });
-        }
-      }
     }
+    return findings;
+  }
 
-    // Records: creation, updates, reads. A creation's or an update's answer shows the values sent.
+  /** A key never seen answered with a record another key (or another API key's same key) made. */
+  private recordOfAnotherKey({ family, key }: Seen, header: string, idempotencyKey: string, id: string, earlier: { apiKey: string; idempotencyKey: string; exchangeId: number }): CrossFinding {
+    this.exercised.add("idempotency");
+    const sameKeyOtherApiKey = earlier.apiKey !== (key ?? "") && earlier.idempotencyKey === idempotencyKey;
+    return {
+      rule: "idempotency",
+      naming: sameKeyOtherApiKey ? this.naming("idempotency", family, (s) => /scoped/.test(s)) : this.areaNaming("idempotency", family, /new-key/),
+      place: "body",
+      expected: sameKeyOtherApiKey ? `a new record: ${header} ${JSON.stringify(idempotencyKey)} was used by another API key, and keys are scoped per API key` : `a new record for the ${header} never seen before`,
+      seen: `the record ${id} of exchange ${earlier.exchangeId}`,
+    };
+  }
+
+  /** Records: creation, updates, reads. A creation's or an update's answer shows the values sent. */
+  private recordRules(seen: Seen, body: unknown): CrossFinding[] {
+    const { family, op, facts, exchange, key } = seen;
     const account = key === undefined ? undefined : this.source.accounts?.get(key);
+    const findings: CrossFinding[] = [];
     if (facts.creation || op.method === "PUT" || op.method === "PATCH") {
       findings.push(...this.differences(family, jsonBody(exchange, "request"), recordOf(body), `${op.operationId}'s answer`));
     }
@@ -255,33 +283,40 @@ export class CrossExchangeRules {
       if (id) this.records.remember(`${family}/${lastLiteral(op.path)}/${id}`, { account, expected: exchange.requestBody, changed: false });
       return findings;
     }
-    for (const { name: parameter, resource, last } of facts.parameters) {
-      const recordKey = `${family}/${resource}/${op.pathParams[parameter]}`;
-      const record = this.records.get(recordKey);
-      if (!record) continue;
-      if (this.source.accounts && key !== undefined) {
-        this.exercised.add("tenant-isolation");
-        if (record.account !== undefined && account !== record.account) {
-          findings.push({
-            rule: "tenant-isolation",
-            naming: this.naming("tenant-isolation", family),
-            place: "status",
-            expected: `a refusal: the record ${op.pathParams[parameter]} belongs to another account`,
-            seen: `${exchange.status}, the record returned to ${account === undefined ? "a key of no known account" : `account ${account}`}`,
-          });
-        }
-      }
-      if (op.method === "PUT" || op.method === "PATCH") {
-        record.expected = JSON.stringify(merged(parse(record.expected), jsonBody(exchange, "request")));
-        this.records.remember(recordKey, record);
-      }
-      else if (op.method !== "GET") record.changed = true;
-      else if (!record.changed && last) {
-        this.exercised.add("created-then-read");
-        findings.push(...this.differences(family, parse(record.expected), recordOf(body), "as created or last updated"));
-      }
+    for (const parameter of facts.parameters) findings.push(...this.recordNamed(seen, parameter, account, body));
+    return findings;
+  }
+
+  /** A request naming a known record: whose it is, what an update sets, and what a read must show. */
+  private recordNamed(seen: Seen, parameter: OperationFacts["parameters"][number], account: string | undefined, body: unknown): CrossFinding[] {
+    const { family, op, exchange } = seen;
+    const recordKey = `${family}/${parameter.resource}/${op.pathParams[parameter.name]}`;
+    const record = this.records.get(recordKey);
+    if (!record) return [];
+    const findings = this.tenantIsolation(seen, parameter.name, record, account);
+    if (op.method === "PUT" || op.method === "PATCH") {
+      record.expected = JSON.stringify(merged(parse(record.expected), jsonBody(exchange, "request")));
+      this.records.remember(recordKey, record);
+    } else if (op.method !== "GET") record.changed = true;
+    else if (!record.changed && parameter.last) {
+      this.exercised.add("created-then-read");
+      findings.push(...this.differences(family, parse(record.expected), recordOf(body), "as created or last updated"));
     }
     return findings;
+  }
+
+  /** A record created with one account's key is never returned to another account's key (when the accounts are known). */
+  private tenantIsolation({ family, op, exchange, key }: Seen, parameter: string, record: RecordState, account: string | undefined): CrossFinding[] {
+    if (!this.source.accounts || key === undefined) return [];
+    this.exercised.add("tenant-isolation");
+    if (record.account === undefined || account === record.account) return [];
+    return [{
+      rule: "tenant-isolation",
+      naming: this.naming("tenant-isolation", family),
+      place: "status",
+      expected: `a refusal: the record ${op.pathParams[parameter]} belongs to another account`,
+      seen: `${exchange.status}, the record returned to ${account === undefined ? "a key of no known account" : `account ${account}`}`,
+    }];
   }
 
   /**

@@ -21,6 +21,19 @@ import type { OperationMatch } from "@payment-collection/contract/model/index.ts
 /** `server`: what the server answered; `consumer`: what the client sent; `upstream`: the server could not be reached. */
 export type Side = "server" | "consumer" | "upstream";
 
+/** Records one violation of the exchange being observed. */
+type Add = (side: Side, naming: Naming, finding: Pick<Finding, "expected" | "seen">, rule?: CrossRule) => void;
+type ResponseVerdict = ReturnType<typeof checkResponse>;
+
+/** What the request broke, and the refusals those findings call for from the server. */
+interface RequestFindings {
+  findings: Finding[];
+  refusals: Array<{ naming: Naming; finding: Pick<Finding, "expected" | "seen"> }>;
+}
+
+/** The status a request's findings are named under: the operation's success. */
+const successStatusOf = (op: OperationMatch | null | undefined) => op?.responses.find((r) => r.status.startsWith("2"))?.status ?? "200";
+
 export interface Violation {
   side: Side;
   exchangeId: number;
@@ -126,56 +139,92 @@ export class TrafficEngine {
   /** Checks one exchange; returns the violations and consumer findings it showed. */
   observe(exchange: TrafficExchange, routed: Routed): Violation[] {
     this.exchanges += 1;
-    const { route, op, path } = routed;
-    const keyHeader = route.contract.apiKeyHeader;
-    const key = exchange.requestHeaders[keyHeader.toLowerCase()];
-    if (key !== undefined) this.rememberSecret(key);
-    if (exchange.url.includes("?")) for (const secret of secretsInUrl(exchange.url)) this.rememberSecret(secret);
+    const key = this.rememberSecretsOf(exchange, routed.route);
     const found: Violation[] = [];
-    let caseId: string | undefined;
-    const add = (side: Side, naming: Naming, finding: Pick<Finding, "expected" | "seen">, rule?: CrossRule) => found.push(this.violation(exchange, routed, key, caseId, side, naming, finding, rule));
-
+    /** Adds violations of the exchange, counted under `caseId` (none until the response's case is known). */
+    const adder = (caseId: string | undefined): Add => (side, naming, finding, rule) => found.push(this.violation(exchange, routed, key, caseId, side, naming, finding, rule));
     if (exchange.upstreamFault) {
       this.upstreamFaults += 1;
-      add("upstream", { id: "upstream", kind: "contract" }, { expected: "an answer from the upstream server", seen: exchange.upstreamFault });
+      adder(undefined)("upstream", { id: "upstream", kind: "contract" }, { expected: "an answer from the upstream server", seen: exchange.upstreamFault });
       return this.record(found);
     }
     if (exchange.responseBodyTooLarge || exchange.requestBodyTooLarge) this.tooLarge += 1;
     else if (exchange.responseBodyNotRecorded) this.notRecorded += 1;
+    const request = this.requestFindings(exchange, routed, adder(undefined));
+    if (routed.op) this.responseFindings(exchange, routed, routed.op, request, adder);
+    else this.rules.observeUndocumented(routed.route, exchange);
+    return this.record(found);
+  }
 
-    const refusals: Array<{ naming: Naming; finding: Pick<Finding, "expected" | "seen"> }> = [];
-    const successStatus = op?.responses.find((r) => r.status.startsWith("2"))?.status ?? "200";
-    const requestFindings = checkRequest(op, exchange, this.options.profile, route, path);
-    for (const finding of requestFindings) {
+  /** The API key and the secrets of the URL, remembered so that no report shows them; returns the key. */
+  private rememberSecretsOf(exchange: TrafficExchange, route: FamilyRoute): string | undefined {
+    const key = exchange.requestHeaders[route.contract.apiKeyHeader.toLowerCase()];
+    if (key !== undefined) this.rememberSecret(key);
+    if (exchange.url.includes("?")) for (const secret of secretsInUrl(exchange.url)) this.rememberSecret(secret);
+    return key;
+  }
+
+  /** The consumer's side: what the request breaks, and the refusals those findings call for from the server. */
+  private requestFindings(exchange: TrafficExchange, routed: Routed, add: Add): RequestFindings {
+    const { route, op, path } = routed;
+    const refusals: RequestFindings["refusals"] = [];
+    const successStatus = successStatusOf(op);
+    const findings = checkRequest(op, exchange, this.options.profile, route, path);
+    for (const finding of findings) {
       const naming = op
         ? nameFinding(this.catalogue, { family: route.family, contract: route.contract, op, status: successStatus, profile: this.options.profile, schema: op.requestBody?.schema, decision: op.parameters.find((p) => p.name === finding.path)?.decision }, finding)
         : { id: "contract", kind: "contract" as const };
       add("consumer", naming, finding);
       if (op && naming.kind === "statement") refusals.push(...this.refusalFindings(route, op, exchange, finding, naming));
     }
-    if (!op) {
-      this.rules.observeUndocumented(route, exchange);
-      return this.record(found);
-    }
+    return { findings, refusals };
+  }
 
+  /** The server's side: the response against the contract, the refusals the request called for, and the rules across exchanges. */
+  private responseFindings(exchange: TrafficExchange, routed: Routed, op: OperationMatch, request: RequestFindings, adder: (caseId: string) => Add): void {
+    const { route } = routed;
     const verdict = checkResponse(op, exchange, this.options.profile, this.catalogue, route);
     const status = verdict.documented ?? String(exchange.status);
     const caseKey = `${route.family}/${op.operationId}/${status}`;
-    caseId = caseKey;
-    const tally = this.cases.get(caseKey) ?? { family: route.family, operationId: op.operationId, status, exchanges: 0, violations: 0 };
+    const tally = this.tally(route.family, op.operationId, status, caseKey);
+    this.noteExercised(route, op, verdict, caseKey);
+    const add = adder(caseKey);
+    let count = 0;
+    const counted: Add = (side, naming, finding, rule) => {
+      count += 1;
+      add(side, naming, finding, rule);
+    };
+    this.contractFindings(route, op, verdict, counted);
+    for (const { naming, finding } of request.refusals) counted("server", naming, finding);
+    for (const finding of this.unfoundedRefusals(route, op, exchange, verdict.errorCode, request.findings)) counted("server", finding.naming, finding);
+    for (const finding of this.rules.observe(route, op, exchange)) counted("server", finding.naming, finding, finding.rule);
+    tally.violations += count;
+  }
+
+  /** The exchanges and violations of one documented case (operation, status). */
+  private tally(family: FamilyId, operationId: string, status: string, caseKey: string): CaseTally {
+    const tally = this.cases.get(caseKey) ?? { family, operationId, status, exchanges: 0, violations: 0 };
     tally.exchanges += 1;
     this.cases.set(caseKey, tally);
-    // The statements a response exercises depend on its operation, status and error code only.
+    return tally;
+  }
+
+  /** The statements a response exercises depend on its operation, status and error code only: noted once each. */
+  private noteExercised(route: FamilyRoute, op: OperationMatch, verdict: ResponseVerdict, caseKey: string): void {
     const exercisedKey = `${caseKey}/${verdict.errorCode ?? ""}`;
-    if (verdict.documented && !this.exercisedResponses.has(exercisedKey)) {
-      this.exercisedResponses.add(exercisedKey);
-      for (const id of statementsFor(this.catalogue, route.contract, { family: route.family, operationId: op.operationId, status: verdict.documented, errorCode: verdict.errorCode })) this.statementsExercised.add(id);
-    }
-    const target = verdict.findings.length === 0 ? undefined : {
+    if (!verdict.documented || this.exercisedResponses.has(exercisedKey)) return;
+    this.exercisedResponses.add(exercisedKey);
+    for (const id of statementsFor(this.catalogue, route.contract, { family: route.family, operationId: op.operationId, status: verdict.documented, errorCode: verdict.errorCode })) this.statementsExercised.add(id);
+  }
+
+  /** What the response breaks of the contract, each named by the statement or decision of its place. */
+  private contractFindings(route: FamilyRoute, op: OperationMatch, verdict: ResponseVerdict, add: Add): void {
+    if (verdict.findings.length === 0) return;
+    const target = {
       family: route.family,
       contract: route.contract,
       op,
-      status: verdict.documented ?? successStatus,
+      status: verdict.documented ?? successStatusOf(op),
       errorCode: verdict.errorCode,
       schema: verdict.response?.schema,
       profile: this.options.profile,
@@ -184,16 +233,9 @@ export class TrafficEngine {
     };
     for (const finding of verdict.findings) {
       const headerDecision = finding.place === "header" ? verdict.response?.headers.find((h) => h.name.toLowerCase() === finding.path?.toLowerCase())?.decision : undefined;
-      add("server", nameFinding(this.catalogue, { ...target!, decision: headerDecision ?? target!.decision }, finding), finding);
+      add("server", nameFinding(this.catalogue, { ...target, decision: headerDecision ?? target.decision }, finding), finding);
     }
-    for (const { naming, finding } of refusals) add("server", naming, finding);
-    for (const finding of this.unfoundedRefusals(route, op, exchange, verdict.errorCode, requestFindings)) add("server", finding.naming, finding);
-    for (const finding of this.rules.observe(route, op, exchange)) add("server", finding.naming, finding, finding.rule);
-    tally.violations += found.filter((v) => v.side === "server").length;
-    return this.record(found);
   }
-
-  /** A finding as the reports show it; put together only when there is one (most exchanges show none). */
   private violation(exchange: TrafficExchange, { route, op }: Routed, key: string | undefined, caseId: string | undefined, side: Side, naming: Naming, finding: Pick<Finding, "expected" | "seen">, rule?: CrossRule): Violation {
     return {
       exchangeId: exchange.id,

@@ -22,99 +22,139 @@ interface Frame {
 /** Yields the text of each element of `log.entries`, in order. */
 export async function* harEntryTexts(path: string): AsyncGenerator<string> {
   const decoder = new StringDecoder("utf8");
-  const stack: Frame[] = [];
-  let inString = false;
-  let escaped = false;
-  let keyText: string[] | undefined;
-  let started = false;
-  let entryParts: string[] | undefined;
-  let entryStartDepth = -1;
-  let entryIndex = 0;
-  let offset = 0;
-  let sawEntries = false;
-  let finished = false;
-  const inEntries = () => stack.length === 3 && stack[2]!.type === "array" && stack[0]!.key === "log" && stack[1]!.key === "entries";
-
+  const scanner = new EntryScanner();
   const stream = createReadStream(path, { highWaterMark: 1 << 16 });
   try {
-    for await (const raw of stream as AsyncIterable<Buffer>) {
-      const chunk = decoder.write(raw);
-      let captureFrom = entryParts ? 0 : -1;
-      const ready: string[] = [];
-      for (let i = 0; i < chunk.length; i++) {
-        const c = chunk[i]!;
-        if (inString) {
-          if (escaped) escaped = false;
-          else if (c === "\\") escaped = true;
-          else if (c === '"') {
-            inString = false;
-            if (keyText) {
-              stack[stack.length - 1]!.key = keyText.join("");
-              keyText = undefined;
-            }
-          } else if (keyText && keyText.length < 64) keyText.push(c);
-          continue;
-        }
-        if (c === " " || c === "\n" || c === "\r" || c === "\t") continue;
-        if (!started) {
-          if (c !== "{") throw new HarError(`not a HAR file: not JSON (it begins with ${JSON.stringify(chunk.slice(i, i + 20))})`);
-          started = true;
-        } else if (finished) {
-          throw new HarError(`not a HAR file: text after the end of the JSON document (byte ${offset + i})`);
-        }
-        // A value starts inside log.entries: an entry begins.
-        if (!entryParts && inEntries() && c !== "," && c !== "]") {
-          if (c !== "{") throw new HarError(`entry ${entryIndex + 1}: not an object`);
-          entryParts = [];
-          captureFrom = i;
-          entryStartDepth = stack.length;
-        }
-        const top = stack[stack.length - 1];
-        if (c === '"') {
-          inString = true;
-          if (top?.type === "object" && top.expectKey) {
-            top.expectKey = false;
-            if (stack.length <= 2) keyText = [];
-          }
-        } else if (c === "{" || c === "[") {
-          if (c === "[" && stack.length === 2 && stack[0]!.key === "log" && stack[1]!.key === "entries") sawEntries = true;
-          stack.push({ type: c === "{" ? "object" : "array", expectKey: c === "{" });
-        } else if (c === "}" || c === "]") {
-          const closing = stack.pop();
-          if (!closing || (closing.type === "object") !== (c === "}")) throw new HarError(`not a HAR file: not JSON (unexpected ${c} at byte ${offset + i})`);
-          if (stack.length === 0) finished = true;
-        } else if (c === ",") {
-          if (top?.type === "object") {
-            top.expectKey = true;
-            top.key = undefined;
-          }
-        } else if (c === ":") {
-          // the value of the current key follows
-        } else if (!/[-0-9tfnrueals.eE+]/.test(c)) {
-          throw new HarError(`not a HAR file: not JSON (unexpected ${JSON.stringify(c)} at byte ${offset + i}${entryParts ? `, in entry ${entryIndex + 1}` : ""})`);
-        }
-        // The entry ends when the scanner is back at the entries array's depth.
-        if (entryParts && c === "}" && stack.length === entryStartDepth) {
-          entryParts.push(chunk.slice(captureFrom, i + 1));
-          ready.push(entryParts.join(""));
-          entryParts = undefined;
-          captureFrom = -1;
-          entryIndex += 1;
-        }
-      }
-      if (entryParts && captureFrom >= 0) entryParts.push(chunk.slice(captureFrom));
-      offset += chunk.length;
-      for (const text of ready) yield text;
-    }
+    for await (const raw of stream as AsyncIterable<Buffer>) for (const text of scanner.scan(decoder.write(raw))) yield text;
   } finally {
     stream.destroy();
   }
-  if (!started) throw new HarError("not a HAR file: the file is empty");
-  if (entryParts || inString || stack.length > 0) {
-    const where = entryParts ? `inside entry ${entryIndex + 1}` : sawEntries ? `after entry ${entryIndex}, before log.entries closes` : "before log.entries";
-    throw new HarError(`truncated HAR file: it ends ${where} (byte ${offset})`);
+  scanner.end();
+}
+
+/**
+ * Follows the JSON structure of the file chunk by chunk (strings, escapes, nesting, the keys of
+ * the two outer levels) and cuts out the text of each entry of `log.entries`.
+ */
+class EntryScanner {
+  private readonly stack: Frame[] = [];
+  private inString = false;
+  private escaped = false;
+  private keyText: string[] | undefined;
+  private started = false;
+  private finished = false;
+  private sawEntries = false;
+  /** The parts of the entry being read, from earlier chunks; undefined between entries. */
+  private entryParts: string[] | undefined;
+  private entryStartDepth = -1;
+  private entryIndex = 0;
+  /** Characters read before the current chunk. */
+  private offset = 0;
+  /** Where the entry being read begins in the current chunk (0: it began in an earlier one). */
+  private captureFrom = -1;
+
+  /** The entries that end in this chunk, in order. */
+  scan(chunk: string): string[] {
+    this.captureFrom = this.entryParts ? 0 : -1;
+    const ready: string[] = [];
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk[i]!;
+      if (this.inString) this.stringCharacter(c);
+      else if (c !== " " && c !== "\n" && c !== "\r" && c !== "\t") {
+        this.character(chunk, i);
+        const entry = this.entryEnd(chunk, i);
+        if (entry !== undefined) ready.push(entry);
+      }
+    }
+    if (this.entryParts && this.captureFrom >= 0) this.entryParts.push(chunk.slice(this.captureFrom));
+    this.offset += chunk.length;
+    return ready;
   }
-  if (!sawEntries) throw new HarError("not a HAR file: no log.entries array");
+
+  /** After the last chunk: a file cut short, or with no entries, is no HAR. */
+  end(): void {
+    if (!this.started) throw new HarError("not a HAR file: the file is empty");
+    if (this.entryParts || this.inString || this.stack.length > 0) {
+      const where = this.entryParts ? `inside entry ${this.entryIndex + 1}` : this.sawEntries ? `after entry ${this.entryIndex}, before log.entries closes` : "before log.entries";
+      throw new HarError(`truncated HAR file: it ends ${where} (byte ${this.offset})`);
+    }
+    if (!this.sawEntries) throw new HarError("not a HAR file: no log.entries array");
+  }
+
+  private stringCharacter(c: string): void {
+    if (this.escaped) this.escaped = false;
+    else if (c === "\\") this.escaped = true;
+    else if (c === '"') {
+      this.inString = false;
+      if (this.keyText) {
+        this.stack[this.stack.length - 1]!.key = this.keyText.join("");
+        this.keyText = undefined;
+      }
+    } else if (this.keyText && this.keyText.length < 64) this.keyText.push(c);
+  }
+
+  private inEntries(): boolean {
+    const { stack } = this;
+    return stack.length === 3 && stack[2]!.type === "array" && stack[0]!.key === "log" && stack[1]!.key === "entries";
+  }
+
+  /** One character outside strings (not white space). */
+  private character(chunk: string, i: number): void {
+    const c = chunk[i]!;
+    if (!this.started) {
+      if (c !== "{") throw new HarError(`not a HAR file: not JSON (it begins with ${JSON.stringify(chunk.slice(i, i + 20))})`);
+      this.started = true;
+    } else if (this.finished) {
+      throw new HarError(`not a HAR file: text after the end of the JSON document (byte ${this.offset + i})`);
+    }
+    // A value starts inside log.entries: an entry begins.
+    if (!this.entryParts && this.inEntries() && c !== "," && c !== "]") {
+      if (c !== "{") throw new HarError(`entry ${this.entryIndex + 1}: not an object`);
+      this.entryParts = [];
+      this.captureFrom = i;
+      this.entryStartDepth = this.stack.length;
+    }
+    this.structure(c, i);
+  }
+
+  /** What the character does to the nesting: a string or a container opens or closes, a member ends. */
+  private structure(c: string, i: number): void {
+    const { stack } = this;
+    const top = stack[stack.length - 1];
+    if (c === '"') {
+      this.inString = true;
+      if (top?.type === "object" && top.expectKey) {
+        top.expectKey = false;
+        if (stack.length <= 2) this.keyText = [];
+      }
+    } else if (c === "{" || c === "[") {
+      if (c === "[" && stack.length === 2 && stack[0]!.key === "log" && stack[1]!.key === "entries") this.sawEntries = true;
+      stack.push({ type: c === "{" ? "object" : "array", expectKey: c === "{" });
+    } else if (c === "}" || c === "]") {
+      const closing = stack.pop();
+      if (!closing || (closing.type === "object") !== (c === "}")) throw new HarError(`not a HAR file: not JSON (unexpected ${c} at byte ${this.offset + i})`);
+      if (stack.length === 0) this.finished = true;
+    } else if (c === ",") {
+      if (top?.type === "object") {
+        top.expectKey = true;
+        top.key = undefined;
+      }
+    } else if (c !== ":" && !/[-0-9tfnrueals.eE+]/.test(c)) {
+      // (":" : the value of the current key follows.)
+      throw new HarError(`not a HAR file: not JSON (unexpected ${JSON.stringify(c)} at byte ${this.offset + i}${this.entryParts ? `, in entry ${this.entryIndex + 1}` : ""})`);
+    }
+  }
+
+  /** The entry's text when the scanner is back at the entries array's depth. */
+  private entryEnd(chunk: string, i: number): string | undefined {
+    if (!this.entryParts || chunk[i] !== "}" || this.stack.length !== this.entryStartDepth) return undefined;
+    this.entryParts.push(chunk.slice(this.captureFrom, i + 1));
+    const text = this.entryParts.join("");
+    this.entryParts = undefined;
+    this.captureFrom = -1;
+    this.entryIndex += 1;
+    return text;
+  }
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

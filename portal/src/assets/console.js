@@ -16,21 +16,44 @@
  * window.PORTAL_CONSOLE_CONFIG (the local sandbox's address; `payment-collection portal`
  * serves one naming the sandbox it started).
  */
-(function () {
-  "use strict";
-  var data = window.PORTAL_CONSOLE;
-  var config = window.PORTAL_CONSOLE_CONFIG || {};
-  if (!data || !data.operations || data.operations.length === 0) return;
+"use strict";
+// Everything of the console stays inside this block (in strict mode a block scopes its
+// functions too): nothing is added to the page's globals.
+{
+  const data = window.PORTAL_CONSOLE;
+  const config = window.PORTAL_CONSOLE_CONFIG || {};
+  const REMEMBER_PREFIX = "payment-collection-console-key:";
+  /** What the reader chose: the key (never in a URL), the operation, and whether a request is on its way. */
+  const state = { key: "", operation: null, busy: false };
+  let rememberSlot, fromFile, sandboxUrl;
+  // The panel's elements, made once by createFields() and placed by assemblePanel().
+  let panel, title, closeButton, operationSelect, serverSelect, serverInput, keyInput, rememberBox, paramsBox, bodyArea, bodyBlock;
+  let sendButton, curlBlock, outcome, responseBlock, note, answerHeading, toggle, header;
 
-  var REMEMBER_PREFIX = "payment-collection-console-key:";
-  var rememberSlot = REMEMBER_PREFIX + data.service;
-  var fromFile = window.location.protocol === "file:";
-  var state = { key: "", operation: null, busy: false };
-  try {
-    var remembered = window.sessionStorage.getItem(rememberSlot);
-    if (remembered) state.key = remembered;
-  } catch (error) {
-    /* storage refused (privacy settings): the key simply is not remembered */
+  if (data && data.operations && data.operations.length > 0) start();
+
+  function start() {
+    rememberSlot = REMEMBER_PREFIX + data.service;
+    fromFile = window.location.protocol === "file:";
+    sandboxUrl = config.sandbox || "http://127.0.0.1:4010";
+    state.key = rememberedKey();
+    createFields();
+    assemblePanel();
+    placeToggle();
+    wire();
+    renderOperation(data.operations[0]);
+    chooseServer();
+    whenReferenceReady();
+  }
+
+  /** The key this tab remembered, if the reader asked it to. */
+  function rememberedKey() {
+    try {
+      return window.sessionStorage.getItem(rememberSlot) || "";
+    } catch (error) {
+      /* storage refused (privacy settings): the key simply is not remembered */
+      return "";
+    }
   }
 
   function el(tag, attributes, children) {
@@ -65,63 +88,68 @@
   }
 
   // ---- the panel -------------------------------------------------------------------------
-  var panel = el("aside", { id: "portal-console", className: "console-panel", "aria-label": "Console", hidden: "" });
-  var title = el("h2", { className: "console-title", text: "Console" });
-  var closeButton = el("button", { type: "button", className: "console-close", "aria-label": "Close the console", text: "×" });
-  var operationSelect = el("select", { id: "console-operation", "aria-label": "Operation" });
-  data.operations.forEach(function (operation) {
-    operationSelect.appendChild(el("option", { value: operation.operationId, text: operation.method + " " + operation.path + " · " + operation.summary }));
-  });
-  var sandboxUrl = config.sandbox || "http://127.0.0.1:4010";
-  var serverSelect = el("select", { id: "console-server", "aria-label": "Server" }, [
-    el("option", { value: "sandbox", text: "Local sandbox (" + sandboxUrl + ")" }),
-    el("option", { value: "other", text: "Another server…" }),
-  ]);
-  var serverInput = el("input", { id: "console-server-url", type: "url", placeholder: "https://sandbox.example.com", "aria-label": "Server URL", hidden: "" });
-  var keyInput = el("input", { id: "console-key", type: "password", autocomplete: "off", spellcheck: "false", "aria-label": "API key" });
-  var rememberBox = el("input", { id: "console-remember", type: "checkbox" });
-  var paramsBox = el("div", { className: "console-params" });
-  var bodyArea = el("textarea", { id: "console-body", rows: "8", spellcheck: "false", "aria-label": "Request body (JSON)" });
-  var bodyBlock = el("div", { className: "console-field" }, [el("label", { for: "console-body", text: "Body (JSON)" }), bodyArea]);
-  var sendButton = el("button", { type: "button", id: "console-send", className: "console-send", text: "Send" });
-  var curlBlock = el("pre", { id: "console-curl", className: "console-code" });
-  var outcome = el("div", { id: "console-outcome", className: "console-outcome", role: "status", "aria-live": "polite" });
-  var responseBlock = el("pre", { id: "console-response", className: "console-code" });
-  var note = el("p", { id: "console-note", className: "console-note" });
-
-  keyInput.value = state.key;
-  rememberBox.checked = state.key !== "";
-  panel.appendChild(el("div", { className: "console-head" }, [title, closeButton]));
-  if (fromFile) {
-    note.textContent =
-      "The console cannot send requests from a page opened as a file (file://): browsers give such a page no origin a server could grant. Serve the portal over http://localhost instead: `npx payment-collection portal` serves it next to a sandbox.";
-    panel.appendChild(note);
+  function createFields() {
+    panel = el("aside", { id: "portal-console", className: "console-panel", "aria-label": "Console", hidden: "" });
+    title = el("h2", { className: "console-title", text: "Console" });
+    closeButton = el("button", { type: "button", className: "console-close", "aria-label": "Close the console", text: "×" });
+    operationSelect = el("select", { id: "console-operation", "aria-label": "Operation" });
+    data.operations.forEach(function (operation) {
+      operationSelect.appendChild(el("option", { value: operation.operationId, text: operation.method + " " + operation.path + " · " + operation.summary }));
+    });
+    serverSelect = el("select", { id: "console-server", "aria-label": "Server" }, [
+      el("option", { value: "sandbox", text: "Local sandbox (" + sandboxUrl + ")" }),
+      el("option", { value: "other", text: "Another server…" }),
+    ]);
+    serverInput = el("input", { id: "console-server-url", type: "url", placeholder: "https://sandbox.example.com", "aria-label": "Server URL", hidden: "" });
+    keyInput = el("input", { id: "console-key", type: "password", autocomplete: "off", spellcheck: "false", "aria-label": "API key" });
+    rememberBox = el("input", { id: "console-remember", type: "checkbox" });
+    paramsBox = el("div", { className: "console-params" });
+    bodyArea = el("textarea", { id: "console-body", rows: "8", spellcheck: "false", "aria-label": "Request body (JSON)" });
+    bodyBlock = el("div", { className: "console-field" }, [el("label", { for: "console-body", text: "Body (JSON)" }), bodyArea]);
+    sendButton = el("button", { type: "button", id: "console-send", className: "console-send", text: "Send" });
+    curlBlock = el("pre", { id: "console-curl", className: "console-code" });
+    outcome = el("div", { id: "console-outcome", className: "console-outcome", role: "status", "aria-live": "polite" });
+    responseBlock = el("pre", { id: "console-response", className: "console-code" });
+    note = el("p", { id: "console-note", className: "console-note" });
   }
-  panel.appendChild(el("div", { className: "console-field" }, [el("label", { for: "console-operation", text: "Operation" }), operationSelect]));
-  panel.appendChild(el("div", { className: "console-field" }, [el("label", { for: "console-server", text: "Server" }), serverSelect, serverInput]));
-  panel.appendChild(
-    el("div", { className: "console-field" }, [
-      el("label", { for: "console-key", text: "API key (kept in this page's memory only)" }),
-      keyInput,
-      el("label", { className: "console-remember", for: "console-remember" }, [rememberBox, " remember for this tab (sessionStorage)"]),
-    ]),
-  );
-  panel.appendChild(paramsBox);
-  panel.appendChild(bodyBlock);
-  panel.appendChild(sendButton);
-  panel.appendChild(el("h3", { text: "curl" }));
-  panel.appendChild(curlBlock);
-  var answerHeading = el("h3", { id: "console-answer", text: "Response" });
-  panel.appendChild(answerHeading);
-  panel.appendChild(outcome);
-  panel.appendChild(responseBlock);
-  document.body.appendChild(panel);
-  if (fromFile) sendButton.disabled = true;
 
-  // In the header bar, not floating over the reference: it never covers what Redoc draws.
-  var toggle = el("button", { type: "button", id: "console-toggle", className: "console-toggle", text: "Console", "aria-controls": "portal-console", "aria-expanded": "false" });
-  var header = document.querySelector(".portal-header");
-  (header || document.body).appendChild(toggle);
+  function assemblePanel() {
+    keyInput.value = state.key;
+    rememberBox.checked = state.key !== "";
+    panel.appendChild(el("div", { className: "console-head" }, [title, closeButton]));
+    if (fromFile) {
+      note.textContent =
+        "The console cannot send requests from a page opened as a file (file://): browsers give such a page no origin a server could grant. Serve the portal over http://localhost instead: `npx payment-collection portal` serves it next to a sandbox.";
+      panel.appendChild(note);
+    }
+    panel.appendChild(el("div", { className: "console-field" }, [el("label", { for: "console-operation", text: "Operation" }), operationSelect]));
+    panel.appendChild(el("div", { className: "console-field" }, [el("label", { for: "console-server", text: "Server" }), serverSelect, serverInput]));
+    panel.appendChild(
+      el("div", { className: "console-field" }, [
+        el("label", { for: "console-key", text: "API key (kept in this page's memory only)" }),
+        keyInput,
+        el("label", { className: "console-remember", for: "console-remember" }, [rememberBox, " remember for this tab (sessionStorage)"]),
+      ]),
+    );
+    panel.appendChild(paramsBox);
+    panel.appendChild(bodyBlock);
+    panel.appendChild(sendButton);
+    panel.appendChild(el("h3", { text: "curl" }));
+    panel.appendChild(curlBlock);
+    answerHeading = el("h3", { id: "console-answer", text: "Response" });
+    panel.appendChild(answerHeading);
+    panel.appendChild(outcome);
+    panel.appendChild(responseBlock);
+    document.body.appendChild(panel);
+    if (fromFile) sendButton.disabled = true;
+  }
+
+  function placeToggle() {
+    // In the header bar, not floating over the reference: it never covers what Redoc draws.
+    toggle = el("button", { type: "button", id: "console-toggle", className: "console-toggle", text: "Console", "aria-controls": "portal-console", "aria-expanded": "false" });
+    header = document.querySelector(".portal-header");
+    (header || document.body).appendChild(toggle);
+  }
 
   // ---- filling the request -----------------------------------------------------------------
   function renderOperation(operation) {
@@ -362,29 +390,28 @@
     updateCurl();
   }
 
-  operationSelect.addEventListener("change", function () {
-    renderOperation(operationById(operationSelect.value));
-  });
-  serverSelect.addEventListener("change", chooseServer);
-  serverInput.addEventListener("input", updateCurl);
-  keyInput.addEventListener("input", setKey);
-  rememberBox.addEventListener("change", setKey);
-  paramsBox.addEventListener("input", updateCurl);
-  bodyArea.addEventListener("input", updateCurl);
-  sendButton.addEventListener("click", send);
-  closeButton.addEventListener("click", function () {
-    var place = sectionInView();
-    setOpen(false);
-    putBack(place);
-  });
-  toggle.addEventListener("click", function () {
-    var match = /operation\/([^/]+)$/.exec(window.location.hash);
-    if (panel.hidden) open(match ? decodeURIComponent(match[1]) : null);
-    else closeButton.click();
-  });
-
-  renderOperation(data.operations[0]);
-  chooseServer();
+  function wire() {
+    operationSelect.addEventListener("change", function () {
+      renderOperation(operationById(operationSelect.value));
+    });
+    serverSelect.addEventListener("change", chooseServer);
+    serverInput.addEventListener("input", updateCurl);
+    keyInput.addEventListener("input", setKey);
+    rememberBox.addEventListener("change", setKey);
+    paramsBox.addEventListener("input", updateCurl);
+    bodyArea.addEventListener("input", updateCurl);
+    sendButton.addEventListener("click", send);
+    closeButton.addEventListener("click", function () {
+      var place = sectionInView();
+      setOpen(false);
+      putBack(place);
+    });
+    toggle.addEventListener("click", function () {
+      var match = /operation\/([^/]+)$/.exec(window.location.hash);
+      if (panel.hidden) open(match ? decodeURIComponent(match[1]) : null);
+      else closeButton.click();
+    });
+  }
 
   /** A "Try it" button on every operation Redoc rendered. */
   function addTryButtons() {
@@ -408,9 +435,13 @@
     if (section) goTo(section);
     document.documentElement.setAttribute("data-console-ready", "yes");
   }
-  var ready = new MutationObserver(function () {
+
+  /** Once Redoc has rendered the reference (it marks the page), the "Try it" buttons go in. */
+  function whenReferenceReady() {
+    var ready = new MutationObserver(function () {
+      if (document.documentElement.getAttribute("data-reference-ready") === "yes") whenReady();
+    });
+    ready.observe(document.documentElement, { attributes: true, attributeFilter: ["data-reference-ready"] });
     if (document.documentElement.getAttribute("data-reference-ready") === "yes") whenReady();
-  });
-  ready.observe(document.documentElement, { attributes: true, attributeFilter: ["data-reference-ready"] });
-  if (document.documentElement.getAttribute("data-reference-ready") === "yes") whenReady();
-})();
+  }
+}

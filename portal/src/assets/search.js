@@ -7,13 +7,28 @@
  * Every term of the query must occur (case-insensitive) in the title or the text; titles
  * and whole-word hits rank first.
  */
-(function () {
-  "use strict";
-  var index = window.PORTAL_SEARCH_INDEX || [];
-  var input = document.getElementById("search-query");
-  var list = document.getElementById("search-results");
-  var summary = document.getElementById("search-summary");
-  if (!input || !list || !summary) return;
+"use strict";
+// The search's names stay inside this block (in strict mode a block scopes its functions too):
+// nothing is added to the page's globals.
+{
+  const index = window.PORTAL_SEARCH_INDEX || [];
+  const input = document.getElementById("search-query");
+  const list = document.getElementById("search-results");
+  const summary = document.getElementById("search-summary");
+  if (input && list && summary) start();
+
+  /** Searches what the URL's `q` names, then as the reader types (the URL follows, but from a file). */
+  function start() {
+    var initial = new URLSearchParams(window.location.search).get("q") || "";
+    input.value = initial;
+    run(initial);
+    input.addEventListener("input", function () {
+      run(input.value);
+      var url = new URL(window.location.href);
+      url.searchParams.set("q", input.value);
+      if (window.location.protocol !== "file:") window.history.replaceState(null, "", url.toString());
+    });
+  }
 
   function escapeHtml(text) {
     return text.replace(/[&<>"']/g, function (c) {
@@ -65,29 +80,24 @@
       summary.textContent = "Type a word, an error code (IDEMPOTENCY_KEY_REQUIRED, ODE002), a field or a decision id.";
       return;
     }
+    var hits = ranked(terms);
+    summary.textContent = hits.length + (hits.length === 1 ? " result" : " results") + " for \u201c" + query + "\u201d";
+    list.innerHTML = hits.slice(0, 100).map(function (hit) { return resultItem(hit.entry, terms); }).join("");
+  }
+
+  /** The entries that hold every term, best first (ties in the index's order). */
+  function ranked(terms) {
     var hits = [];
     for (var i = 0; i < index.length; i++) {
       var value = score(index[i], terms);
       if (value > 0) hits.push({ entry: index[i], value: value, order: i });
     }
     hits.sort(function (a, b) { return b.value - a.value || a.order - b.order; });
-    summary.textContent = hits.length + (hits.length === 1 ? " result" : " results") + " for \u201c" + query + "\u201d";
-    var html = "";
-    for (var j = 0; j < hits.length && j < 100; j++) {
-      var entry = hits[j].entry;
-      html += '<li><a href="' + escapeHtml(entry.u) + '">' + escapeHtml(entry.t) + "</a>" +
-        '<span class="result-kind">' + escapeHtml(entry.k) + "</span><p>" + snippet(entry, terms) + "</p></li>";
-    }
-    list.innerHTML = html;
+    return hits;
   }
 
-  var initial = new URLSearchParams(window.location.search).get("q") || "";
-  input.value = initial;
-  run(initial);
-  input.addEventListener("input", function () {
-    run(input.value);
-    var url = new URL(window.location.href);
-    url.searchParams.set("q", input.value);
-    if (window.location.protocol !== "file:") window.history.replaceState(null, "", url.toString());
-  });
-})();
+  function resultItem(entry, terms) {
+    return '<li><a href="' + escapeHtml(entry.u) + '">' + escapeHtml(entry.t) + "</a>" +
+      '<span class="result-kind">' + escapeHtml(entry.k) + "</span><p>" + snippet(entry, terms) + "</p></li>";
+  }
+}

@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from "node:url";
 
-const TSCONFIG = fileURLToPath(new URL("../tsconfig.json", import.meta.url));
+const TSCONFIG = fileURLToPath(new URL("../../tsconfig.json", import.meta.url));
 
 export const sources = {
   resolve: { tsconfigPaths: true },
