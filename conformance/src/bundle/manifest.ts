@@ -40,6 +40,8 @@ export interface VerdictOptions {
   exhaustCap: number;
   failFast: boolean;
   minCoverage?: number;
+  /** False with `--no-dredd`: the Dredd suites did not run, their checks are not applicable. */
+  dredd: boolean;
 }
 
 export type RunVerdict = "pass" | "fail" | "stopped";

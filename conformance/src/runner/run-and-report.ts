@@ -105,7 +105,7 @@ export async function runAndReport(target: Target, options: ReportOptions): Prom
   const finishBundle = async (report: RunReport, texts: ReportTexts, code: number, stopped?: string) => {
     if (!bundle) return;
     const verdict = stopped ? "stopped" : code === EXIT.pass ? "pass" : "fail";
-    const verdictOptions = { exhaust: options.exhaust, exhaustCap: options.exhaustCap, failFast: options.failFast ?? false, ...(options.minCoverage !== undefined ? { minCoverage: options.minCoverage } : {}) };
+    const verdictOptions = { exhaust: options.exhaust, exhaustCap: options.exhaustCap, failFast: options.failFast ?? false, dredd: options.dredd ?? true, ...(options.minCoverage !== undefined ? { minCoverage: options.minCoverage } : {}) };
     const lines = await bundle.finish({ target, families, report, reportJson: texts.json, junitXml: texts.junit, reportHtml: texts.html, options: verdictOptions, verdict, stopped });
     for (const line of lines) console.log(line);
   };
