@@ -27,7 +27,7 @@ import { commonError, problem, sdkError, type Surface } from "./envelopes.ts";
 import { applyCors, corsPolicy } from "./http/cors.ts";
 import { isJsonContentType, MAX_BODY_BYTES, parseJsonBody, readBody } from "./http/body.ts";
 import { send, type Reply } from "./http/reply.ts";
-import { createKeyRing, type SandboxKeys } from "./keys.ts";
+import { createKeyRing, type SandboxApiKey, type SandboxKeys } from "./keys.ts";
 import { resolvePlan, type PlanName, type RateLimitPlan } from "./plans.ts";
 import { rateBuckets, rateDecision, rateSubject } from "./rate-limit.ts";
 import { boletoHandlers } from "./resources/boletos.ts";
@@ -180,9 +180,8 @@ function buildRouter(app: SandboxApp) {
   return { find };
 }
 
-async function handle(app: SandboxApp, router: ReturnType<typeof buildRouter>, req: SandboxRequest, res: ServerResponse, logging: boolean): Promise<void> {
-  const method = req.method ?? "GET";
-  const target = req.url ?? "/";
+/** The path and the query of a request target (an absolute-form target is read for its path). */
+function splitTarget(target: string): { path: string; search: URLSearchParams } {
   const queryAt = target.indexOf("?");
   let path = queryAt === -1 ? target : target.slice(0, queryAt);
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path)) {
@@ -192,104 +191,100 @@ async function handle(app: SandboxApp, router: ReturnType<typeof buildRouter>, r
       path = "/";
     }
   }
-  const search = new URLSearchParams(queryAt === -1 ? "" : target.slice(queryAt + 1));
-  const found = router.find(method, path);
-  const op = found?.route.op;
-  const surface = op ? surfaceOfService(op.service) : surfaceOfPath(path);
+  return { path, search: new URLSearchParams(queryAt === -1 ? "" : target.slice(queryAt + 1)) };
+}
 
-  const auth = authenticate(app.keyRing, surface, req.headers, search);
-
-  // Every request counts, controls included: against the limits of the key's account and family
-  // when the key is valid (even where it is refused: the other family's key, a key next to one
-  // in the query; D09: each family has its own windows), else against the client address.
-  // Windows run on the base clock (real time), never on the account's clock, so advancing an
-  // account's clock renews no window. The store answers the account's clock offset and the
-  // rate-limit charge in one call (synchronously on SQLite).
+/**
+ * Every request counts, controls included: against the limits of the key's account and family
+ * when the key is valid (even where it is refused: the other family's key, a key next to one in
+ * the query; D09: each family has its own windows), else against the client address. Windows
+ * run on the base clock (real time), never on the account's clock, so advancing an account's
+ * clock renews no window. The store answers the account's clock offset and the rate-limit charge
+ * in one call (synchronously on SQLite). Gives the account's now, the rate-limit headers, and the
+ * 429 when the request is over a limit.
+ */
+async function admit(app: SandboxApp, req: SandboxRequest, auth: ReturnType<typeof authenticate>, op: OperationSpec | undefined, surface: Surface): Promise<{ now: Date; rateHeaders: Record<string, string>; refusal?: Reply }> {
   const key = auth.key;
-  // Only for the access log: a property added to every request costs V8 a map change each time.
-  if (logging) req.sandboxAccount = key?.accountId;
   const subject = key ? rateSubject(key) : `anonymous:${req.socket.remoteAddress ?? "unknown"}`;
   const baseMs = app.baseNow().getTime();
   const { windowStartMs, buckets } = rateBuckets(app.plan, subject, auth.ok ? op?.operationId : undefined, baseMs);
   const admitting = app.store.admit(auth.ok ? auth.account.id : undefined, windowStartMs, buckets);
   const admission = admitting instanceof Promise ? await admitting : admitting;
-  const now = new Date(baseMs + admission.offsetMs);
   const decision = rateDecision(app.plan, windowStartMs, buckets, admission, baseMs);
-  const rateHeaders = decision.headers;
-  if (!decision.admitted) {
-    const detail = `Limit of ${decision.headers["X-RateLimit-Limit"]} requests per window reached; retry after ${decision.headers["Retry-After"]} seconds.`;
-    return send(res, commonError(surface, "RATE_LIMITED", detail), rateHeaders);
-  }
+  const now = new Date(baseMs + admission.offsetMs);
+  if (decision.admitted) return { now, rateHeaders: decision.headers };
+  const detail = `Limit of ${decision.headers["X-RateLimit-Limit"]} requests per window reached; retry after ${decision.headers["Retry-After"]} seconds.`;
+  return { now, rateHeaders: decision.headers, refusal: commonError(surface, "RATE_LIMITED", detail) };
+}
 
-  if (!found) {
-    const allowed = METHODS.filter((m) => m !== method && router.find(m, path) !== null);
-    if (allowed.length > 0) {
-      const reply = commonError(surface, "METHOD_NOT_ALLOWED", `${method} is not allowed on ${path}; allowed: ${allowed.join(", ")}.`);
-      return send(res, { ...reply, headers: { Allow: allowed.join(", ") } }, rateHeaders);
-    }
-    return send(res, commonError(surface, "NOT_FOUND", `No operation ${method} ${path}.`), rateHeaders);
-  }
+/** The answer to a path no operation has: 405 with `Allow` when another method has it, else 404. */
+function unrouted(router: ReturnType<typeof buildRouter>, surface: Surface, method: string, path: string): Reply {
+  const allowed = METHODS.filter((m) => m !== method && router.find(m, path) !== null);
+  if (allowed.length === 0) return commonError(surface, "NOT_FOUND", `No operation ${method} ${path}.`);
+  const reply = commonError(surface, "METHOD_NOT_ALLOWED", `${method} is not allowed on ${path}; allowed: ${allowed.join(", ")}.`);
+  return { ...reply, headers: { Allow: allowed.join(", ") } };
+}
+
+/** The 403 of a key without a scope the operation requires (`x-required-scopes`), if it lacks one. */
+function scopeRefusal(op: OperationSpec, key: SandboxApiKey, surface: Surface): Reply | undefined {
+  const missing = op.requiredScopes.filter((scope) => !key.scopes.includes(scope));
+  if (missing.length === 0) return undefined;
+  const detail = `This operation requires the scope ${missing.join(", ")}.`;
+  return surface === "A" ? problem(403, "INSUFFICIENT_SCOPE", detail) : sdkError(403, "INSUFFICIENT_SCOPE", "Insufficient scope.", detail);
+}
+
+/** The request's JSON body and what is wrong with it; `aborted` when the client went away, `closeAfter` when a too large body was left unread. */
+async function readRequestBody(req: SandboxRequest, op: OperationSpec): Promise<{ aborted?: true; body?: unknown; problems: ValidationProblem[]; closeAfter: boolean }> {
+  const raw = await readBody(req);
+  if (raw.kind === "aborted") return { aborted: true, problems: [], closeAfter: false };
+  if (raw.kind === "too_large") return { problems: [{ location: "body", message: `is larger than ${MAX_BODY_BYTES} bytes` }], closeAfter: !raw.drained };
+  if (raw.bytes.length === 0) return { problems: op.body!.required ? [{ location: "body", message: "is required (JSON)" }] : [], closeAfter: false };
+  if (!isJsonContentType(req.headers["content-type"])) return { problems: [{ location: "header Content-Type", message: "must be application/json" }], closeAfter: false };
+  const parsed = parseJsonBody(raw.bytes);
+  if (parsed.kind === "invalid") return { problems: [{ location: "body", message: parsed.reason }], closeAfter: false };
+  return { body: parsed.value, problems: validateBody(op, parsed.value), closeAfter: false };
+}
+
+/**
+ * One request, top to bottom: route, authenticate, count against the rate limits, refuse what
+ * the route, the key or its scopes do not allow, then validate parameters and body and hand the
+ * request to the operation's handler.
+ */
+async function handle(app: SandboxApp, router: ReturnType<typeof buildRouter>, req: SandboxRequest, res: ServerResponse, logging: boolean): Promise<void> {
+  const method = req.method ?? "GET";
+  const { path, search } = splitTarget(req.url ?? "/");
+  const found = router.find(method, path);
+  const op = found?.route.op;
+  const surface = op ? surfaceOfService(op.service) : surfaceOfPath(path);
+  const auth = authenticate(app.keyRing, surface, req.headers, search);
+  // Only for the access log: a property added to every request costs V8 a map change each time.
+  if (logging) req.sandboxAccount = auth.key?.accountId;
+
+  const { now, rateHeaders, refusal } = await admit(app, req, auth, op, surface);
+  if (refusal) return send(res, refusal, rateHeaders);
+  if (!found) return send(res, unrouted(router, surface, method, path), rateHeaders);
   if (!auth.ok) return send(res, commonError(surface, "UNAUTHORIZED", auth.detail), rateHeaders);
-
   const { route, params } = found;
-  const missingScopes = route.op.requiredScopes.filter((scope) => !auth.key.scopes.includes(scope));
-  if (missingScopes.length > 0) {
-    const detail = `This operation requires the scope ${missingScopes.join(", ")}.`;
-    const reply = surface === "A" ? problem(403, "INSUFFICIENT_SCOPE", detail) : sdkError(403, "INSUFFICIENT_SCOPE", "Insufficient scope.", detail);
-    return send(res, reply, rateHeaders);
-  }
+  const missingScope = scopeRefusal(route.op, auth.key, surface);
+  if (missingScope) return send(res, missingScope, rateHeaders);
 
-  const base: Omit<RequestContext, "body" | "query"> = {
-    app,
-    op: route.op,
-    surface,
-    key: auth.key,
-    account: auth.account,
-    now,
-    params,
-    headers: req.headers,
-  };
+  const base: Omit<RequestContext, "body" | "query"> = { app, op: route.op, surface, key: auth.key, account: auth.account, now, params, headers: req.headers };
   const early = route.handler.precheck?.(base);
   if (early) return send(res, early, rateHeaders);
 
   const { query, problems } = validateParameters(route.op, params, search, req.headers, route.handler.ownHeaders);
-  let body: unknown;
-  let closeAfter = false;
-  if (route.op.body) {
-    const raw = await readBody(req);
-    if (raw.kind === "aborted") {
-      res.destroy();
-      return;
-    }
-    const bodyProblems: ValidationProblem[] = [];
-    if (raw.kind === "too_large") {
-      bodyProblems.push({ location: "body", message: `is larger than ${MAX_BODY_BYTES} bytes` });
-      closeAfter = !raw.drained;
-    } else if (raw.bytes.length === 0) {
-      if (route.op.body.required) bodyProblems.push({ location: "body", message: "is required (JSON)" });
-    } else if (!isJsonContentType(req.headers["content-type"])) {
-      bodyProblems.push({ location: "header Content-Type", message: "must be application/json" });
-    } else {
-      const parsed = parseJsonBody(raw.bytes);
-      if (parsed.kind === "invalid") bodyProblems.push({ location: "body", message: parsed.reason });
-      else {
-        body = parsed.value;
-        bodyProblems.push(...validateBody(route.op, body));
-      }
-    }
-    problems.push(...bodyProblems);
-  }
+  const read = route.op.body ? await readRequestBody(req, route.op) : { problems: [], closeAfter: false };
+  if (read.aborted) return void res.destroy();
+  problems.push(...read.problems);
   if (problems.length > 0) {
     const reply = route.handler.invalid?.(base, problems) ?? commonError(surface, "VALIDATION_ERROR", describeProblems(problems));
-    if (closeAfter) {
+    if (read.closeAfter) {
       reply.headers = { ...reply.headers, Connection: "close" };
       res.once("finish", () => req.destroy());
     }
     return send(res, reply, rateHeaders);
   }
-
-  const reply: Reply = await route.handler.handle({ ...base, query, body });
-  send(res, reply, rateHeaders);
+  send(res, await route.handler.handle({ ...base, query, body: read.body }), rateHeaders);
 }
 
 /**
