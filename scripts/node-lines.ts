@@ -223,6 +223,7 @@ async function runLines(dir: string, lines: string[], packed: string | undefined
   };
   process.once("SIGTERM", () => {
     stopAll();
+    rmSync(scratch, { recursive: true, force: true });
     process.exit(143);
   });
   try {

@@ -55,8 +55,9 @@ export interface Checkpointer {
 
 /**
  * Starts the worker on `file` with `driver` (what the store's driver says the worker loads:
- * `node:sqlite` or better-sqlite3's path). `onStopped` runs if the worker dies (it cannot load, say): the store then
- * goes back to SQLite's automatic checkpoints so that the WAL does not grow without bound.
+ * `node:sqlite` or better-sqlite3's path). `onStopped` runs if the worker dies (it cannot load,
+ * say): the store then goes back to SQLite's automatic checkpoints so that the WAL does not grow
+ * without bound.
  */
 export function startCheckpointer(driver: string, file: string, onStopped: () => void, intervalMs = CHECKPOINT_INTERVAL_MS): Checkpointer {
   // No inherited flags: `--input-type=module` would make the CommonJS source above ESM, and the
