@@ -91,11 +91,18 @@ try {
       }
     }
   }
-  const sandboxes = [];
+  interface Measured {
+    driver: SqliteDriverName;
+    child: ChildProcess;
+    url: string;
+    ids: string[];
+    runs: Record<"post" | "get", Array<{ rps: number; cpuUs: number }>>;
+  }
+  const sandboxes: Measured[] = [];
   for (const driver of drivers) {
     const sandbox = await spawnSandbox(["--data-dir", join(dataDir, `http-${driver.replace(/\W/g, "-")}`), "--store", driver]);
     children.push(sandbox.child);
-    sandboxes.push({ driver, ...sandbox, ids: await createCharges(sandbox.url, 500), runs: { post: [] as Array<{ rps: number; cpuUs: number }>, get: [] as Array<{ rps: number; cpuUs: number }> } });
+    sandboxes.push({ driver, ...sandbox, ids: await createCharges(sandbox.url, 500), runs: { post: [], get: [] } });
   }
   for (let round = 0; round < ROUNDS; round++) {
     for (const s of sandboxes.map((_, i) => sandboxes[(i + round) % sandboxes.length]!)) {

@@ -84,8 +84,11 @@ function loadNodeSqlite(): NodeSqlite | Error {
     return (emitWarning as (...args: unknown[]) => void).call(process, warning, ...rest);
   } as typeof process.emitWarning;
   try {
-    return require("node:sqlite") as NodeSqlite;
+    // Looked up, not imported: on Node 20 the module does not exist (undefined, no throw).
+    const module = process.getBuiltinModule("node:sqlite") as NodeSqlite | undefined;
+    return module ?? new Error("no such built-in module");
   } catch (error) {
+    // Node 22.5 to 22.12: the module exists behind --experimental-sqlite.
     return error as Error;
   } finally {
     process.emitWarning = emitWarning;
