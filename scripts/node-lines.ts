@@ -27,7 +27,6 @@
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs, promisify } from "node:util";
@@ -216,7 +215,8 @@ async function runLine(dir: string, line: string, project: string, children: Chi
 }
 
 async function runLines(dir: string, lines: string[], packed: string | undefined): Promise<void> {
-  const scratch = mkdtempSync(join(tmpdir(), "node-lines-"));
+  // Inside DIR: whoever removes DIR (CI's exit trap) removes what a stopped run left there.
+  const scratch = mkdtempSync(join(dir, "run-"));
   const children: ChildProcess[] = [];
   const stopAll = () => {
     for (const child of children) child.kill("SIGKILL");
