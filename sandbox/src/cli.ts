@@ -8,7 +8,7 @@
  *   --host HOST           SANDBOX_HOST       interface to bind (default 127.0.0.1)
  *   --port PORT           SANDBOX_PORT       port (default 4010; 0 picks a free port)
  *   --data-dir DIR        SANDBOX_DATA_DIR   SQLite data directory (default ./.sandbox-data)
- *   --store STORE         SANDBOX_STORE      sqlite (default) or postgres://user:pass@host:5432/db (shared by several instances)
+ *   --store STORE         SANDBOX_STORE      sqlite (default), better-sqlite3 or node:sqlite (SQLite on that driver), or postgres://user:pass@host:5432/db (shared by several instances)
  *   --instance NAME       SANDBOX_INSTANCE   this instance's name in the webhook delivery log (default host:pid:random)
  *   --plan NAME           SANDBOX_PLAN       rate-limit plan: default | short-windows | generous
  *   --durability LEVEL    SANDBOX_DURABILITY process (survives kill -9) | power (fsync per commit)
@@ -28,6 +28,7 @@ import { outputFile, portInUse, portNumber, readCommandLine, refuse as refuseLin
 import { RATE_LIMIT_PLANS, resolvePlan, type PlanName } from "./plans.ts";
 import { startSandbox, type SandboxKeys } from "./server.ts";
 import { SchemaTooNewError } from "./store/sqlite/schema.ts";
+import { SqliteDriverUnavailableError } from "./store/sqlite/driver.ts";
 import { provisionSandboxTarget } from "./harness/provision.ts";
 import { normaliseOrigin } from "./http/cors.ts";
 import { untilStopped } from "@payment-collection/contract/command/until-stopped.ts";
@@ -40,7 +41,9 @@ Starts the stateful sandbox of both families and prints its address and keys. Ct
   --port PORT               port, 0 for a free one (SANDBOX_PORT; default 4010)
   --data-dir DIR            SQLite data directory (SANDBOX_DATA_DIR; default ./.sandbox-data)
   --store STORE             sqlite, or postgres://user:pass@host:5432/db to share one store
-                            between instances (SANDBOX_STORE; default sqlite)
+                            between instances (SANDBOX_STORE; default sqlite: on
+                            better-sqlite3 when its binding loads, else on Node's node:sqlite;
+                            better-sqlite3 or node:sqlite names the driver)
   --instance NAME           this instance's name in the webhook delivery log (SANDBOX_INSTANCE)
   --plan default|short-windows|generous
                             rate-limit plan (SANDBOX_PLAN; default: the documented limits;
@@ -165,9 +168,7 @@ export async function sandboxCommand(argv: string[], env: NodeJS.ProcessEnv = pr
     if (error instanceof SchemaTooNewError) return refuse(message, 3);
     if (/^unknown store/.test(message)) return refuse(message, 2);
     if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") return refuse(portInUse(options.host ?? "127.0.0.1", port, "--port"), 2);
-    if (/bindings file|better_sqlite3\.node/.test(message)) {
-      return refuse("the SQLite binding (better-sqlite3) is not built: npm 11 skips install scripts unless allowed; reinstall with `npm install --allow-scripts=better-sqlite3 ...`, or use --store postgres://...", 4);
-    }
+    if (error instanceof SqliteDriverUnavailableError) return refuse(message, 4);
     if ((error as NodeJS.ErrnoException).code === "EACCES") return refuse(`cannot bind ${options.host}:${port}: permission denied; pick a port above 1023 with --port (0: any free port)`, 2);
     return refuse(`cannot open the store: ${message}`, 4);
   }
@@ -192,7 +193,7 @@ export async function sandboxCommand(argv: string[], env: NodeJS.ProcessEnv = pr
     console.log(
       [
         `Payment Collection sandbox listening on ${sandbox.url}`,
-        sandbox.store.kind === "sqlite" ? `  data directory: ${sandbox.dataDir}` : `  store: ${sandbox.store.location} (shared; instance ${sandbox.instance})`,
+        sandbox.store.kind === "sqlite" ? `  data directory: ${sandbox.dataDir} (SQLite on ${sandbox.store.driver})` : `  store: ${sandbox.store.location} (shared; instance ${sandbox.instance})`,
         `  rate-limit plan: ${plan}; durability: ${durability}`,
         ...(options.corsOrigins && options.corsOrigins.length > 0 ? [`  browsers allowed from: ${options.corsOrigins.join(", ")}`] : []),
         ...(options.writeTarget ? [`  conformance target (keys and fixtures): ${options.writeTarget}`] : []),

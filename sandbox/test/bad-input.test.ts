@@ -7,7 +7,7 @@
  * members are accepted (clients and servers ignore unknown fields).
  */
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import { sqliteDriver } from "../src/store/sqlite/driver.ts";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASE_FILE } from "../src/store/sqlite.ts";
@@ -111,7 +111,7 @@ describe("bad input", () => {
 
   it("sent more than 5,000 bad requests and none of them wrote anything", async () => {
     expect(sent).toBeGreaterThanOrEqual(5000);
-    const db = new Database(join(t.dataDir, DATABASE_FILE), { readonly: true });
+    const db = sqliteDriver().open(join(t.dataDir, DATABASE_FILE));
     try {
       const records = db.prepare<{ n: number }>("SELECT COUNT(*) AS n FROM records WHERE account_id = 'acc_3'").get() as { n: number };
       const keysStored = db

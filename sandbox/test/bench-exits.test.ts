@@ -29,6 +29,10 @@ describe.concurrent("benchmark scripts exit by themselves, leaving no process", 
     await expectCleanExit(process.execPath, ["--import", "tsx", "bench/soak-hostile.ts", "--seconds", "2"]);
   });
 
+  it("npm run bench:drivers (the SQLite drivers that load in this Node)", { timeout: TIMEOUT_MS + 30_000 }, async () => {
+    await expectCleanExit("npm", ["run", "--silent", "bench:drivers"], { BENCH_OPS: "200" });
+  });
+
   it.skipIf(!PG_URL)("npm run bench:stores (needs PostgreSQL: SANDBOX_TEST_POSTGRES_URL)", { timeout: TIMEOUT_MS + 30_000 }, async () => {
     await expectCleanExit("npm", ["run", "--silent", "bench:stores"]);
   });

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import Database from "better-sqlite3";
+import { sqliteDriver } from "../src/store/sqlite/driver.ts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATABASE_FILE } from "../src/store/sqlite.ts";
 import { customerBody, expectAllConformant, freshKey, startTestSandbox } from "./support.ts";
@@ -26,7 +26,7 @@ afterAll(() => {
 });
 
 function countCharges(dir: string): number {
-  const db = new Database(join(dir, DATABASE_FILE), { readonly: true });
+  const db = sqliteDriver().open(join(dir, DATABASE_FILE));
   try {
     return (db.prepare<{ n: number }>("SELECT COUNT(*) AS n FROM records WHERE kind = 'charge'").get() as { n: number }).n;
   } finally {

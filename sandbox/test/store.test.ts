@@ -1,16 +1,17 @@
-/// <reference path="../../sandbox/types/better-sqlite3.d.ts" />
 /**
  * The embedded store on its own: group-committed creations keep the outcome each creation
  * would have alone, databases written by the first schema version open with their
  * idempotency keys intact, and WAL checkpoints happen without any request running them.
+ * Once per SQLite driver this Node can run: better-sqlite3 where its binding is built for it,
+ * node:sqlite from Node 22.13 (CI runs this file on both).
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { DATABASE_FILE, openSqliteStore } from "../src/store/sqlite.ts";
+import { SQLITE_DRIVERS, sqliteDriver, type SqliteDriverName } from "../src/store/sqlite/driver.ts";
 import type { CreateRequest, SandboxStore } from "../src/store/types.ts";
 
 const dirs: string[] = [];
@@ -26,11 +27,14 @@ function freshDir(): string {
   return dir;
 }
 
-function open(dir: string): SandboxStore {
-  const store = openSqliteStore({ dataDir: dir });
-  stores.push(store);
-  return store;
-}
+/** The drivers that load here. */
+const drivers = SQLITE_DRIVERS.filter((name) => {
+  try {
+    return sqliteDriver(name).name === name;
+  } catch {
+    return false;
+  }
+});
 
 function charge(id: string, extra: Partial<CreateRequest> = {}, uniqueKey: string | null = null): CreateRequest {
   return {
@@ -46,85 +50,95 @@ function claimed(id: string, key: string): CreateRequest {
   });
 }
 
-describe("group-committed creations", () => {
-  it("gives each creation of one batch the outcome it would have alone", async () => {
-    const store = open(freshDir());
-    // Issued in one turn of the event loop, so they share one transaction.
-    const outcomes = await Promise.all([
-      store.create(claimed("ch_1", "key-one-0001")),
-      store.create(charge("ch_2", {}, "e2e-1")),
-      store.create(charge("ch_3", {}, "e2e-1")), // same unique key as ch_2
-      store.create(claimed("ch_4", "key-one-0001")), // same key and payload as ch_1
-    ]);
-    expect(outcomes.map((o) => o.kind)).toEqual(["created", "created", "duplicate", "replayed"]);
-    expect(await store.get("charge", "acc_1", "ch_3")).toBeUndefined();
-    expect(await store.get("charge", "acc_1", "ch_4")).toBeUndefined();
-    expect(await store.count("charge", "acc_1")).toBe(2);
+describe.each(drivers)("on %s", (driver: SqliteDriverName) => {
+  function open(dir: string): SandboxStore {
+    const store = openSqliteStore({ dataDir: dir, driver });
+    stores.push(store);
+    return store;
+  }
+
+  describe("group-committed creations", () => {
+    it("gives each creation of one batch the outcome it would have alone", async () => {
+      const store = open(freshDir());
+      // Issued in one turn of the event loop, so they share one transaction.
+      const outcomes = await Promise.all([
+        store.create(claimed("ch_1", "key-one-0001")),
+        store.create(charge("ch_2", {}, "e2e-1")),
+        store.create(charge("ch_3", {}, "e2e-1")), // same unique key as ch_2
+        store.create(claimed("ch_4", "key-one-0001")), // same key and payload as ch_1
+      ]);
+      expect(outcomes.map((o) => o.kind)).toEqual(["created", "created", "duplicate", "replayed"]);
+      expect(await store.get("charge", "acc_1", "ch_3")).toBeUndefined();
+      expect(await store.get("charge", "acc_1", "ch_4")).toBeUndefined();
+      expect(await store.count("charge", "acc_1")).toBe(2);
+    });
+
+    it("rolls back only the creation that fails, not the others of its batch", async () => {
+      const store = open(freshDir());
+      const results = await Promise.allSettled([
+        store.create(claimed("ch_a", "key-a-000001")),
+        store.create(charge("ch_dup")),
+        store.create(charge("ch_dup")), // the same record id: the insert itself fails
+        store.create(claimed("ch_b", "key-b-000001")),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
+      expect(await store.count("charge", "acc_1")).toBe(3);
+      // The claims of the batch survived the replay of the batch one creation at a time.
+      const replay = await store.create(claimed("ch_a2", "key-a-000001"));
+      expect(replay).toEqual({ kind: "replayed", response: { status: 201, body: JSON.stringify({ id: "ch_a" }) } });
+    });
   });
 
-  it("rolls back only the creation that fails, not the others of its batch", async () => {
-    const store = open(freshDir());
-    const results = await Promise.allSettled([
-      store.create(claimed("ch_a", "key-a-000001")),
-      store.create(charge("ch_dup")),
-      store.create(charge("ch_dup")), // the same record id: the insert itself fails
-      store.create(claimed("ch_b", "key-b-000001")),
-    ]);
-    expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
-    expect(await store.count("charge", "acc_1")).toBe(3);
-    // The claims of the batch survived the replay of the batch one creation at a time.
-    const replay = await store.create(claimed("ch_a2", "key-a-000001"));
-    expect(replay).toEqual({ kind: "replayed", response: { status: 201, body: JSON.stringify({ id: "ch_a" }) } });
+  describe("schema versions", () => {
+    it("opens a database of the first version with its idempotency keys", async () => {
+      const dir = freshDir();
+      const legacy = sqliteDriver(driver).open(join(dir, DATABASE_FILE));
+      legacy.exec(`CREATE TABLE idempotency_keys (
+        scope TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, state TEXT NOT NULL,
+        status INTEGER NOT NULL, body TEXT NOT NULL, created_ms INTEGER NOT NULL,
+        record_kind TEXT NOT NULL, record_id TEXT NOT NULL, PRIMARY KEY (scope, key)) WITHOUT ROWID;
+        INSERT INTO idempotency_keys VALUES ('key_1', 'old-key-0001', 'fp-old-key-0001', 'done', 201, '{"id":"ch_old"}', 1700000000000, 'charge', 'ch_old');`);
+      legacy.close();
+
+      const store = open(dir);
+      const replay = await store.create(claimed("ch_new", "old-key-0001"));
+      expect(replay).toEqual({ kind: "replayed", response: { status: 201, body: '{"id":"ch_old"}' } });
+      const mismatch = await store.create({ ...claimed("ch_new", "old-key-0001"), claim: { ...claimed("x", "old-key-0001").claim!, fingerprint: "other" } });
+      expect(mismatch.kind).toBe("mismatch");
+    });
   });
-});
 
-describe("schema versions", () => {
-  it("opens a database of the first version with its idempotency keys", async () => {
-    const dir = freshDir();
-    const legacy = new Database(join(dir, DATABASE_FILE));
-    legacy.exec(`CREATE TABLE idempotency_keys (
-      scope TEXT NOT NULL, key TEXT NOT NULL, fingerprint TEXT NOT NULL, state TEXT NOT NULL,
-      status INTEGER NOT NULL, body TEXT NOT NULL, created_ms INTEGER NOT NULL,
-      record_kind TEXT NOT NULL, record_id TEXT NOT NULL, PRIMARY KEY (scope, key)) WITHOUT ROWID;
-      INSERT INTO idempotency_keys VALUES ('key_1', 'old-key-0001', 'fp-old-key-0001', 'done', 201, '{"id":"ch_old"}', 1700000000000, 'charge', 'ch_old');`);
-    legacy.close();
-
-    const store = open(dir);
-    const replay = await store.create(claimed("ch_new", "old-key-0001"));
-    expect(replay).toEqual({ kind: "replayed", response: { status: 201, body: '{"id":"ch_old"}' } });
-    const mismatch = await store.create({ ...claimed("ch_new", "old-key-0001"), claim: { ...claimed("x", "old-key-0001").claim!, fingerprint: "other" } });
-    expect(mismatch.kind).toBe("mismatch");
+  describe("closing", () => {
+    it("finishes in a process that has nothing else to do", () => {
+      // The checkpoint worker is unreferenced while it runs; closing must still wait for it.
+      const dir = freshDir();
+      const script = `import { openSqliteStore } from ${JSON.stringify(new URL("../src/store/sqlite.ts", import.meta.url).pathname)};
+        const store = openSqliteStore({ dataDir: ${JSON.stringify(dir)}, driver: ${JSON.stringify(driver)} });
+        await store.create({ record: { kind: "charge", accountId: "acc_1", id: "ch_1", status: "pending", customerId: null, uniqueKey: null, createdMs: 1, data: {} } });
+        await store.close();
+        console.log("closed");`;
+      // `--input-type=module` as well: the checkpoint worker must not inherit it.
+      const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8", timeout: 20_000 });
+      expect(child.stdout.trim()).toBe("closed");
+      expect(child.stderr).not.toContain("checkpoint worker stopped");
+      // node:sqlite on Node 22 warns that it is experimental; the sandbox does not pass that on.
+      expect(child.stderr).not.toContain("ExperimentalWarning");
+    });
   });
-});
 
-describe("closing", () => {
-  it("finishes in a process that has nothing else to do", () => {
-    // The checkpoint worker is unreferenced while it runs; closing must still wait for it.
-    const dir = freshDir();
-    const script = `import { openSqliteStore } from ${JSON.stringify(new URL("../src/store/sqlite.ts", import.meta.url).pathname)};
-      const store = openSqliteStore({ dataDir: ${JSON.stringify(dir)} });
-      await store.create({ record: { kind: "charge", accountId: "acc_1", id: "ch_1", status: "pending", customerId: null, uniqueKey: null, createdMs: 1, data: {} } });
-      await store.close();
-      console.log("closed");`;
-    // `--input-type=module` as well: the checkpoint worker must not inherit it.
-    const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { encoding: "utf8", timeout: 20_000 });
-    expect(child.stdout.trim()).toBe("closed");
-    expect(child.stderr).not.toContain("checkpoint worker stopped");
-  });
-});
-
-describe("checkpoints", () => {
-  it("moves committed pages into the database file without a request doing it", async () => {
-    const dir = freshDir();
-    const store = open(dir);
-    const file = join(dir, DATABASE_FILE);
-    const before = statSync(file).size;
-    const body = "x".repeat(2_000);
-    for (let batch = 0; batch < 20; batch++) {
-      await Promise.all(Array.from({ length: 50 }, (_, i) => store.create(charge(`ch_${batch}_${i}`, { record: { ...charge(`ch_${batch}_${i}`).record, data: { body } } }))));
-    }
-    // The requests' connection never checkpoints (wal_autocheckpoint = 0): the main file grows
-    // only through the background checkpointer.
-    await expect.poll(() => statSync(file).size, { timeout: 5_000, interval: 100 }).toBeGreaterThan(before + 1_000_000);
+  describe("checkpoints", () => {
+    it("moves committed pages into the database file without a request doing it", async () => {
+      const dir = freshDir();
+      const store = open(dir);
+      const file = join(dir, DATABASE_FILE);
+      const before = statSync(file).size;
+      const body = "x".repeat(2_000);
+      for (let batch = 0; batch < 20; batch++) {
+        await Promise.all(Array.from({ length: 50 }, (_, i) => store.create(charge(`ch_${batch}_${i}`, { record: { ...charge(`ch_${batch}_${i}`).record, data: { body } } }))));
+      }
+      // The requests' connection never checkpoints (wal_autocheckpoint = 0): the main file grows
+      // only through the background checkpointer.
+      await expect.poll(() => statSync(file).size, { timeout: 5_000, interval: 100 }).toBeGreaterThan(before + 1_000_000);
+    });
   });
 });

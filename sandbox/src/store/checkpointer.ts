@@ -11,23 +11,32 @@
  * Durability is unchanged: a COMMIT still writes the WAL before it returns; checkpoints only
  * move committed pages into the main file.
  */
-import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 
 /** How often the worker checkpoints (ms). */
 export const CHECKPOINT_INTERVAL_MS = 200;
 
 // The worker is plain CommonJS evaluated from a string so that it runs the same under tsx,
-// plain node and a bundled build; it loads the same better-sqlite3 as the store.
+// plain node and a bundled build; it opens the file with the store's own driver (node:sqlite,
+// whose experimental-feature warning on Node 22 is not passed on, or better-sqlite3's path).
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
-const Database = require(workerData.driver);
-const db = new Database(workerData.file);
-db.pragma("busy_timeout = 5000");
+let db;
+if (workerData.driver === "node:sqlite") {
+  const emitWarning = process.emitWarning;
+  process.emitWarning = (warning, ...rest) => /\\bSQLite\\b/.test(String(warning && warning.message || warning)) ? undefined : emitWarning.call(process, warning, ...rest);
+  const { DatabaseSync } = require("node:sqlite");
+  process.emitWarning = emitWarning;
+  db = new DatabaseSync(workerData.file);
+} else {
+  const Database = require(workerData.driver);
+  db = new Database(workerData.file);
+}
+db.exec("PRAGMA busy_timeout = 5000");
 let stopped = false;
 const tick = () => {
   if (stopped) return;
-  try { db.pragma("wal_checkpoint(PASSIVE)"); } catch (error) { parentPort.postMessage({ error: String(error) }); }
+  try { db.exec("PRAGMA wal_checkpoint(PASSIVE)"); } catch (error) { parentPort.postMessage({ error: String(error) }); }
   timer = setTimeout(tick, workerData.intervalMs);
 };
 let timer = setTimeout(tick, workerData.intervalMs);
@@ -45,11 +54,12 @@ export interface Checkpointer {
 }
 
 /**
- * Starts the worker. `onStopped` runs if the worker dies (it cannot load, say): the store then
- * goes back to SQLite's automatic checkpoints so that the WAL does not grow without bound.
+ * Starts the worker on `file` with `driver` (what the store's driver says the worker loads:
+ * `node:sqlite` or better-sqlite3's path). `onStopped` runs if the worker dies (it cannot load,
+ * say): the store then goes back to SQLite's automatic checkpoints so that the WAL does not grow
+ * without bound.
  */
-export function startCheckpointer(file: string, onStopped: () => void, intervalMs = CHECKPOINT_INTERVAL_MS): Checkpointer {
-  const driver = createRequire(import.meta.url).resolve("better-sqlite3");
+export function startCheckpointer(driver: string, file: string, onStopped: () => void, intervalMs = CHECKPOINT_INTERVAL_MS): Checkpointer {
   // No inherited flags: `--input-type=module` would make the CommonJS source above ESM, and the
   // TypeScript loader is not needed for it.
   const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { driver, file, intervalMs } });

@@ -1,7 +1,8 @@
 /**
- * The embedded store: one SQLite file (better-sqlite3) in the data directory, composed of one
- * module per table or concern in ./sqlite/:
+ * The embedded store: one SQLite file in the data directory, composed of one module per table
+ * or concern in ./sqlite/:
  *
+ *   driver.ts           the driver: better-sqlite3, or Node's own node:sqlite (Node 22.13+)
  *   schema.ts           tables, connection settings, schema versions and migration
  *   records.ts          the records (JSON documents with promoted columns) and their atomic update
  *   idempotency.ts      idempotency keys claimed with a creation, and their replay
@@ -18,7 +19,7 @@
  * loss or a kernel crash (the last commits may roll back; the database stays consistent).
  * Durability "power" selects `synchronous=FULL`, which also fsyncs the WAL on every commit.
  *
- * better-sqlite3 is synchronous, so each store method runs as one SQLite transaction that no
+ * Both drivers are synchronous, so each store method runs as one SQLite transaction that no
  * other request can interleave with: an idempotency key is claimed by the same transaction that
  * inserts the record (and a unique (scope, key) primary key backs it). Creations are
  * group-committed (group-commit.ts); WAL checkpoints run in a worker thread (checkpointer.ts).
@@ -31,6 +32,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { startCheckpointer } from "./checkpointer.ts";
 import { accountClocks } from "./sqlite/clocks.ts";
+import { sqliteDriver, type SqliteDriverName } from "./sqlite/driver.ts";
 import { groupCommit } from "./sqlite/group-commit.ts";
 import { idempotencyKeys } from "./sqlite/idempotency.ts";
 import { webhookOutbox } from "./sqlite/outbox.ts";
@@ -41,10 +43,13 @@ import { createRateLimitCounter } from "../rate-limit-counter.ts";
 import type { SandboxStore } from "./types.ts";
 
 export type { Durability } from "./sqlite/schema.ts";
+export type { SqliteDriverName } from "./sqlite/driver.ts";
 
 export interface SqliteStoreOptions {
   dataDir: string;
   durability?: Durability;
+  /** Unset: better-sqlite3 when its binding loads, else node:sqlite. */
+  driver?: SqliteDriverName;
 }
 
 /** File name of the database inside the data directory. */
@@ -52,10 +57,11 @@ export const DATABASE_FILE = "sandbox.sqlite";
 
 /** Opens (creating when needed) the store in `dataDir`. */
 export function openSqliteStore(options: SqliteStoreOptions): SandboxStore {
+  const driver = sqliteDriver(options.driver);
   mkdirSync(options.dataDir, { recursive: true });
   const file = join(options.dataDir, DATABASE_FILE);
-  const db = openDatabase(file, options.durability);
-  const checkpointer = startCheckpointer(file, () => {
+  const db = openDatabase(driver, file, options.durability);
+  const checkpointer = startCheckpointer(driver.module, file, () => {
     if (db.open) db.pragma("wal_autocheckpoint = 1000");
   });
 
@@ -68,7 +74,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SandboxStore {
   const counters = createRateLimitCounter();
 
   return {
-    info: { kind: "sqlite", shared: false, location: file },
+    info: { kind: "sqlite", shared: false, location: file, driver: driver.name },
     admit(accountId, windowStartMs, buckets) {
       const offsetMs = accountId === undefined ? 0 : clocks.offset(accountId);
       const outcome = counters.consume(windowStartMs, buckets);

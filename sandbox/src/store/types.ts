@@ -191,6 +191,8 @@ export interface StoreInfo {
   shared: boolean;
   /** The SQLite file, or the PostgreSQL URL without its password. */
   location: string;
+  /** The SQLite driver (better-sqlite3 or node:sqlite); none for PostgreSQL. */
+  driver?: string;
 }
 
 /**

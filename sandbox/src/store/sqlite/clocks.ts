@@ -3,9 +3,9 @@
  * clock. Offsets are read on every request, so they are cached; this process is the store's
  * only writer, and the cache is updated by each advance.
  */
-import type Database from "better-sqlite3";
+import type { SqliteDatabase } from "./driver.ts";
 
-export function accountClocks(db: Database) {
+export function accountClocks(db: SqliteDatabase) {
   const selectClock = db.prepare<{ offset_ms: number }>("SELECT offset_ms FROM account_clocks WHERE account_id = ?");
   const upsertClock = db.prepare(
     "INSERT INTO account_clocks (account_id, offset_ms) VALUES (?, ?) ON CONFLICT (account_id) DO UPDATE SET offset_ms = excluded.offset_ms",

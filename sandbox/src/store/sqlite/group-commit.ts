@@ -6,7 +6,7 @@
  * alone, and nothing is acknowledged before it is committed; under load, one WAL write serves
  * many requests.
  */
-import type Database from "better-sqlite3";
+import type { SqliteDatabase } from "./driver.ts";
 import type { CreateOutcome, CreateRequest } from "../types.ts";
 import type { IdempotencyKeys } from "./idempotency.ts";
 import { toRecord, type RecordTable } from "./records.ts";
@@ -26,7 +26,7 @@ export interface GroupCommit {
   flush(): void;
 }
 
-export function groupCommit(db: Database, records: RecordTable, idempotency: IdempotencyKeys): GroupCommit {
+export function groupCommit(db: SqliteDatabase, records: RecordTable, idempotency: IdempotencyKeys): GroupCommit {
   /** One creation, checking everything that can refuse it before it writes. */
   const createOnce = (request: CreateRequest): CreateOutcome => {
     const { record, claim } = request;

@@ -3,7 +3,7 @@
  * request and the response to replay. A key is claimed by the same transaction that inserts
  * the record, and the unique (scope, key) index backs it.
  */
-import type Database from "better-sqlite3";
+import type { SqliteDatabase } from "./driver.ts";
 import type { CreateOutcome, IdempotencyClaim, StoredRecord, StoredResponse } from "../types.ts";
 
 interface IdempotencyRow {
@@ -16,7 +16,7 @@ interface IdempotencyRow {
 
 export type IdempotencyKeys = ReturnType<typeof idempotencyKeys>;
 
-export function idempotencyKeys(db: Database) {
+export function idempotencyKeys(db: SqliteDatabase) {
   const selectIdempotency = db.prepare<IdempotencyRow>(
     "SELECT fingerprint, state, status, body, created_ms FROM idempotency_keys WHERE scope = ? AND key = ?",
   );

@@ -5,7 +5,7 @@
  * instance, outcome, error, next attempt).
  */
 import { randomUUID } from "node:crypto";
-import type Database from "better-sqlite3";
+import type { SqliteDatabase } from "./driver.ts";
 import type { AttemptLog, ClaimedEvent, DeliveryLogEntry, OutboxEvent, OutboxEventInput } from "../types.ts";
 
 export interface OutboxRow {
@@ -62,7 +62,7 @@ export function toAttemptLog(row: AttemptRow): AttemptLog {
 export const OUTBOX_COLUMNS = "id, account_id, url, type, payload, state, attempts, next_attempt_ms, created_ms, last_error";
 export const ATTEMPT_COLUMNS = "event_id, attempt, started_ms, ended_ms, instance, outcome, error, next_attempt_ms";
 
-export function webhookOutbox(db: Database) {
+export function webhookOutbox(db: SqliteDatabase) {
   const insertOutbox = db.prepare(`INSERT INTO webhook_outbox (${OUTBOX_COLUMNS}) VALUES (?, ?, ?, ?, ?, 'pending', 0, ?, ?, NULL)`);
   const selectOutboxDue = db.prepare<OutboxRow>(
     `SELECT ${OUTBOX_COLUMNS} FROM webhook_outbox WHERE state = 'pending' AND next_attempt_ms <= ? ORDER BY next_attempt_ms, id LIMIT ?`,

@@ -4,7 +4,7 @@
  * Also the atomic read-decide-write of one record (`update`), which stores the webhook events
  * the change reports in the same transaction.
  */
-import type Database from "better-sqlite3";
+import type { SqliteDatabase } from "./driver.ts";
 import type { ListQuery, OutboxEventInput, RecordKind, StoredRecord, UpdateDecision, UpdateOptions } from "../types.ts";
 
 export interface RecordRow {
@@ -37,7 +37,7 @@ const COLUMNS = "kind, account_id, id, status, customer_id, unique_key, created_
 export type RecordTable = ReturnType<typeof recordTable>;
 
 /** The record statements of one connection (each runs inside the caller's transaction, if any). */
-export function recordTable(db: Database) {
+export function recordTable(db: SqliteDatabase) {
   const selectRecord = db.prepare<RecordRow>(`SELECT ${COLUMNS} FROM records WHERE kind = ? AND account_id = ? AND id = ?`);
   const insertRecord = db.prepare(`INSERT INTO records (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
   const updateRecord = db.prepare(
@@ -107,7 +107,7 @@ export function recordTable(db: Database) {
  * Reads a record and writes what `decide` returns, in one transaction; `enqueue` stores the
  * decision's webhook events in the same transaction. Run it with `.immediate(...)`.
  */
-export function recordUpdate(db: Database, records: RecordTable, enqueue: (event: OutboxEventInput) => void) {
+export function recordUpdate(db: SqliteDatabase, records: RecordTable, enqueue: (event: OutboxEventInput) => void) {
   return db.transaction(
     <T>(
       kind: RecordKind,

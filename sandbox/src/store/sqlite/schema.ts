@@ -1,9 +1,8 @@
-/// <reference path="../../../types/better-sqlite3.d.ts" />
 /**
  * The tables of the SQLite store, the connection settings, and the schema versions with the
  * migration that brings an older database up to date when it is opened.
  */
-import Database from "better-sqlite3";
+import type { SqliteDatabase, SqliteDriver } from "./driver.ts";
 
 export type Durability = "process" | "power";
 
@@ -92,7 +91,7 @@ export class SchemaTooNewError extends Error {
 }
 
 /** Creates the tables, or brings a database of an earlier version up to the current one. */
-export function migrate(db: Database): void {
+export function migrate(db: SqliteDatabase): void {
   const version = db.pragma("user_version", { simple: true }) as number;
   if (version > SCHEMA_VERSION) throw new SchemaTooNewError("SQLite database", version, SCHEMA_VERSION);
   if (version >= SCHEMA_VERSION) return;
@@ -117,8 +116,8 @@ export function migrate(db: Database): void {
  * automatic checkpoints (the checkpointer worker runs them), and the file memory-mapped so that
  * lookups by id stay in memory with a million stored records. The schema is brought up to date.
  */
-export function openDatabase(file: string, durability: Durability | undefined): Database {
-  const db = new Database(file);
+export function openDatabase(driver: SqliteDriver, file: string, durability: Durability | undefined): SqliteDatabase {
+  const db = driver.open(file);
   db.pragma("journal_mode = WAL");
   db.pragma(`synchronous = ${durability === "power" ? "FULL" : "NORMAL"}`);
   db.pragma("busy_timeout = 5000");

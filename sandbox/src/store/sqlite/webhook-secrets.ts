@@ -5,10 +5,10 @@
  * separated by spaces (a secret never contains one); a row written before rotations kept
  * several holds one secret there, which reads the same way.
  */
-import type Database from "better-sqlite3";
+import type { SqliteDatabase } from "./driver.ts";
 import type { WebhookSecrets } from "../types.ts";
 
-export function webhookSecretTable(db: Database) {
+export function webhookSecretTable(db: SqliteDatabase) {
   const selectSecrets = db.prepare<{ current: string; previous: string | null; previous_until_ms: number | null }>(
     "SELECT current, previous, previous_until_ms FROM webhook_secrets WHERE account_id = ?",
   );
