@@ -30,7 +30,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { delimiter, join } from "node:path";
 import { createInterface } from "node:readline";
 import { parseArgs, promisify } from "node:util";
-import { writeOfflineProject } from "./pack/offline-project.ts";
+import { writeOfflineProject } from "../contract/dev/pack/offline-project.ts";
 import { NPM_ENV, packWorkspaces, parsePackOutput, type Packed } from "../cli/test/install/pack-and-install.ts";
 
 const run = promisify(execFile);
