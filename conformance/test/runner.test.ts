@@ -117,17 +117,22 @@ describe("a run against a target that lacks keys and fixtures", () => {
   });
 });
 
+/** A family B target whose server answers every request 500 text (stopped after the test). */
+async function brokenServerTarget() {
+  const server = createServer((_req, res) => {
+    res.writeHead(500, { "content-type": "text/plain" });
+    res.end("broken");
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return parseTarget({ familyB: { baseUrl: url, keys: { primary: "sdk_test_key" } } }, "a broken server");
+}
+
 describe("a run told to stop at the first failure", () => {
   it("stops there, returns what ran, and its reports say how much did not run", { timeout: 60_000 }, async () => {
     // A server that fails every check: the first result of the Dredd suite is a failure.
-    const server = createServer((_req, res) => {
-      res.writeHead(500, { "content-type": "text/plain" });
-      res.end("broken");
-    });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const target = parseTarget({ familyB: { baseUrl: url, keys: { primary: "sdk_test_key" } } }, "a broken server");
+    const target = await brokenServerTarget();
     const report = await runConformance({ target, families: ["family-b"], exhaust: false, stopWhen: (r) => r.verdict === "fail" });
 
     // The failure is the last result (before it, only checks the target cannot run): the rest
@@ -148,14 +153,7 @@ describe("a run told to stop at the first failure", () => {
 
 describe("a run without the Dredd suites (--no-dredd, where Dredd is not installed)", () => {
   it("runs the probes and leaves the checks Dredd runs not applicable, with the option as the reason", { timeout: 60_000 }, async () => {
-    const server = createServer((_req, res) => {
-      res.writeHead(500, { "content-type": "text/plain" });
-      res.end("broken");
-    });
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const target = parseTarget({ familyB: { baseUrl: url, keys: { primary: "sdk_test_key" } } }, "a broken server");
+    const target = await brokenServerTarget();
     const report = await runConformance({ target, families: ["family-b"], exhaust: false, dredd: false, derived: false, scenarios: [] });
 
     const bySource = (source: string) => report.results.filter((r) => r.source === source);

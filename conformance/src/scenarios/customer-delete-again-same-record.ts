@@ -4,7 +4,7 @@
  * second (the record is kept, not deleted twice).
  */
 import type { Scenario } from "../core/scenario.ts";
-import { at, customerRequest, describe, require2xx, sender } from "./support.ts";
+import { at, deletedCustomer, describe, sender } from "./support.ts";
 
 export const customerDeleteAgainSameRecord: Scenario = {
   id: "family-b/customers/delete-again-same-record",
@@ -17,11 +17,7 @@ export const customerDeleteAgainSameRecord: Scenario = {
   covers: [{ operationId: "deleteCustomer", status: "200" }],
   async run(ctx, check) {
     const send = sender(ctx, this.id);
-    const created = await send("createCustomer", customerRequest(ctx));
-    require2xx(created, "create a customer");
-    const id = String(at(created, "data.id"));
-    const first = await send("deleteCustomer", { params: { id } });
-    require2xx(first, "delete the new customer");
+    const { id, deleted: first } = await deletedCustomer(ctx, send);
     const again = await send("deleteCustomer", { params: { id } });
     check.that(again.status === 200, `D31: a second delete answered ${describe(again)}, expected 200 with the same record`);
     if (again.status !== 200) return;

@@ -6,7 +6,7 @@
  * customer shows are the server's (D19), so they are not asked here.
  */
 import type { Scenario } from "../core/scenario.ts";
-import { at, customerRequest, describe, require2xx, sender } from "./support.ts";
+import { deletedCustomer, describe, sender } from "./support.ts";
 
 export const customerSoftDeleteKeepsRecord: Scenario = {
   id: "family-b/customers/soft-delete-keeps-record",
@@ -18,11 +18,7 @@ export const customerSoftDeleteKeepsRecord: Scenario = {
   covers: [{ operationId: "deleteCustomer", status: "200" }],
   async run(ctx, check) {
     const send = sender(ctx, this.id);
-    const created = await send("createCustomer", customerRequest(ctx));
-    require2xx(created, "create a customer");
-    const id = String(at(created, "data.id"));
-    const deleted = await send("deleteCustomer", { params: { id } });
-    require2xx(deleted, "delete the new customer");
+    const { id } = await deletedCustomer(ctx, send);
     const again = await send("deleteCustomer", { params: { id } });
     check.that(
       again.status !== 404,

@@ -5,7 +5,7 @@
  * or tries to set the status back to ACTIVE, and the customer reads as it was deleted.
  */
 import type { Scenario } from "../core/scenario.ts";
-import { at, codeOf, customerRequest, describe, require2xx, sender } from "./support.ts";
+import { at, codeOf, deletedCustomer, describe, require2xx, sender } from "./support.ts";
 
 export const customerUpdateRefusedWhenDeleted: Scenario = {
   id: "family-b/customers/update-refused-when-deleted",
@@ -18,10 +18,7 @@ export const customerUpdateRefusedWhenDeleted: Scenario = {
   covers: [{ operationId: "updateCustomer", status: "400" }],
   async run(ctx, check) {
     const send = sender(ctx, this.id);
-    const created = await send("createCustomer", customerRequest(ctx));
-    require2xx(created, "create a customer");
-    const id = String(at(created, "data.id"));
-    require2xx(await send("deleteCustomer", { params: { id } }), "delete the new customer");
+    const { id } = await deletedCustomer(ctx, send);
     const before = await send("getCustomer", { params: { id } });
     require2xx(before, "read the deleted customer");
     for (const body of [{ name: "Nome Depois da Exclusao" }, { status: "ACTIVE" }]) {

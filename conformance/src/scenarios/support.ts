@@ -63,6 +63,16 @@ export function sender(ctx: FamilyContext, scenarioId: string) {
   return (operationId: string, options: RequestOptions = {}) => ctx.send(operationId, { ...options, checkId: scenarioId });
 }
 
+/** A customer created and then deleted (soft delete), for the rules about deleted customers: its id and the delete's answer. */
+export async function deletedCustomer(ctx: FamilyContext, send: ReturnType<typeof sender>): Promise<{ id: string; deleted: ObservedResponse }> {
+  const created = await send("createCustomer", customerRequest(ctx));
+  require2xx(created, "create a customer");
+  const id = String(at(created, "data.id"));
+  const deleted = await send("deleteCustomer", { params: { id } });
+  require2xx(deleted, "delete the new customer");
+  return { id, deleted };
+}
+
 /** Stops the scenario (not applicable) when a request it depends on was refused. */
 export function require2xx(response: ObservedResponse, what: string): void {
   if (!is2xx(response)) throw new NotApplicable(`could not ${what}: answered ${describe(response)}`);

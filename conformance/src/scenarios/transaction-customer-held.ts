@@ -7,7 +7,7 @@
  */
 import { exampleBody } from "../checks/provisioning.ts";
 import type { Scenario } from "../core/scenario.ts";
-import { at, codeOf, customerRequest, describe, is2xx, require2xx, sender } from "./support.ts";
+import { codeOf, deletedCustomer, describe, is2xx, sender } from "./support.ts";
 
 export const transactionCustomerHeld: Scenario = {
   id: "family-b/transactions/customer-held",
@@ -20,10 +20,7 @@ export const transactionCustomerHeld: Scenario = {
   covers: [{ operationId: "createTransaction", status: "400" }],
   async run(ctx, check) {
     const send = sender(ctx, this.id);
-    const created = await send("createCustomer", customerRequest(ctx));
-    require2xx(created, "create a customer");
-    const deleted = String(at(created, "data.id"));
-    require2xx(await send("deleteCustomer", { params: { id: deleted } }), "delete the new customer");
+    const { id: deleted } = await deletedCustomer(ctx, send);
     const body = exampleBody(ctx, "createTransaction");
     for (const [what, customerId, key] of [
       ["an id no customer has", ctx.uuid(), undefined],
