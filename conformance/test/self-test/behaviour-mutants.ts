@@ -8,10 +8,10 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import type { Exchange, Mutation, Reply } from "./mutants.ts";
-import { fullFormats } from "ajv-formats/dist/formats.js";
+import { compileOpenApiSchema } from "@payment-collection/contract/model/index.ts";
 
 /** The contract's `format: uri`, as the suites' validator reads it. */
-const isUri = fullFormats.uri as (value: string) => boolean;
+const isUri = compileOpenApiSchema({ type: "string", format: "uri" }, "3.1");
 
 type Json = Record<string, any>;
 
