@@ -17,6 +17,13 @@ const MESSAGE_TABLES = new Set(["PROBLEM_TITLES", "COMMON_MESSAGE"]);
 
 const REASON = "a human-readable text of an error body: the contract types it as a string and pins no text, so no client can observe a change";
 
+/** The members of a validation problem (sandbox/src/contract/operations.ts) that only make the text of an error body's details. */
+const PROBLEM_TEXT_MEMBERS = new Set(["location", "message"]);
+const keyName = (property) => (property.key.type === "Identifier" ? property.key.name : property.key.type === "StringLiteral" ? property.key.value : undefined);
+/** `{ location, message }`: a validation problem with nothing else (no ajv error a handler could read). */
+const isTextOnlyProblem = (node) =>
+  node.type === "ObjectExpression" && node.properties.length === 2 && node.properties.every((p) => p.type === "ObjectProperty" && PROBLEM_TEXT_MEMBERS.has(keyName(p)));
+
 /** The parameter names of the function a call's callee is bound to in its own file, if it is one. */
 function localParameters(call) {
   const callee = call.node.callee;
@@ -44,6 +51,9 @@ export const strykerPlugins = [
       if (!parent) return undefined;
       if (parent.isCallExpression() && path.listKey === "arguments" && isMessageArgument(parent, path.key)) return REASON;
       if (path.isObjectExpression() && parent.isVariableDeclarator() && parent.node.id.type === "Identifier" && MESSAGE_TABLES.has(parent.node.id.name)) return REASON;
+      // A validation problem's location and message: joined into the text of the error body's details.
+      if (isTextOnlyProblem(path.node)) return REASON;
+      if (parent.isObjectProperty() && path.key === "value" && isTextOnlyProblem(parent.parent)) return REASON;
       // `const detail = \`...\``: a text named as one, passed on to an error body.
       if (path.listKey === undefined && path.key === "init" && parent.isVariableDeclarator() && parent.node.id.type === "Identifier" && MESSAGE_PARAMETERS.has(parent.node.id.name)) return REASON;
       return undefined;

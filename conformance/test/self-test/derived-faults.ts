@@ -116,6 +116,35 @@ export function lenientMember(match: Match, path: string[], lenience: Lenience, 
   };
 }
 
+/** How a server gets the reading of a body wrong, one way each (unreadable-bodies.ts has the checks). */
+export type BodyReadingFault = "not-json" | "empty" | "not-sent-as-json" | "over-size-limit";
+
+const CRASH: Reply = { status: 500, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: "Internal Server Error" }) };
+const isJsonMedia = (request: Req) => /^application\/([a-z0-9.-]+\+)?json\s*(;|$)/i.test(request.headers["content-type"] ?? "");
+
+/**
+ * One operation reads its body wrong: a body that is not JSON, or an empty one, crashes the
+ * handler (500); or the Content-Type is never looked at (a text/plain body read as JSON); or
+ * there is no size limit (a padded body read whole).
+ */
+export function readsBodyWrong(match: Match, how: BodyReadingFault): Handler {
+  return async (request, forward) => {
+    if (!match(request)) return forward(request);
+    switch (how) {
+      case "not-json":
+        return request.body !== "" && parse(request.body) === undefined ? CRASH : forward(request);
+      case "empty":
+        return request.body === "" ? CRASH : forward(request);
+      case "not-sent-as-json":
+        return isJsonMedia(request) || parse(request.body) === undefined ? forward(request) : forward({ ...request, headers: { ...request.headers, "content-type": "application/json" } });
+      case "over-size-limit": {
+        const body = parse(request.body);
+        return body && request.body.length > 64 * 1024 ? forward(withBody(request, body)) : forward(request);
+      }
+    }
+  };
+}
+
 /** A refused creation that still creates (the refusal is a lie). */
 export function refusesButCreates(match: Match, valid: Json): Handler {
   return async (request, forward) => {

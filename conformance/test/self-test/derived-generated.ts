@@ -16,6 +16,7 @@ import { boundsLeftOpen, isPositiveDataOperation, isProse } from "../../src/deri
 import { perApiKeyElements } from "../../src/derived/idempotency-key-space.ts";
 import { asserted } from "../../src/core/profiles/document-word.ts";
 import { keywordOf, objectView, typeOf } from "../../src/derived/request-schema.ts";
+import { refusesEmptyObject } from "../../src/derived/unreadable-bodies.ts";
 import { VOLATILE_MEMBERS } from "../../src/derived/shared.ts";
 import type { Exchange as Req } from "./mutants.ts";
 import * as fault from "./derived-faults.ts";
@@ -226,6 +227,35 @@ function negativeData(): DerivedMutation[] {
   return out;
 }
 
+// 3b. Unreadable bodies: every operation with a body reads it wrong one way (the ways taken in turn).
+
+const BODY_READING_FAULTS: Array<[fault.BodyReadingFault, string]> = [
+  ["not-json", "a body that is not JSON is refused with a 4xx, not a 5xx"],
+  ["empty", "an empty body, where members are required, is refused with a 4xx, not a 5xx"],
+  ["not-sent-as-json", "a body not sent as application/json is refused with the documented 400 (D39)"],
+  ["over-size-limit", "a body past 1 MiB is refused with the documented 400 (D39)"],
+];
+
+function unreadableBodies(): DerivedMutation[] {
+  return all()
+    .filter(({ op }) => op.requestBody)
+    .map(({ family, op }, i) => {
+      const [how, breaks] = BODY_READING_FAULTS[i % BODY_READING_FAULTS.length]!;
+      // The document's word only where the body is, and (empty) where its members are required by it.
+      const seed = (how === "not-json" || how === "empty") && !isDecisionElement(op.requestBody!.schema) && (how === "not-json" || refusesEmptyObject(profileSchema(op.requestBody!.schema, "seed")));
+      const broken = mutation("negative-data", family, op, how, `reads-body-wrong-${how}`, breaks, fault.readsBodyWrong(matcher(family, op.operationId), how), seed ? undefined : "full");
+      broken.statements = [...unreadableStatements(family, op, how)];
+      return broken;
+    });
+}
+
+/** The statements a body-reading fault breaks: every body is JSON; not sent as JSON also the operation's Content-Type; over the limit only D39 (the class's own). */
+function unreadableStatements(family: FamilyId, op: ContractOperation, how: fault.BodyReadingFault): string[] {
+  const json = catalogue.statements.filter((s) => checksFor(s, family).some((e) => (e as { check?: string }).check === "content-types")).map((s) => s.id);
+  if (how === "over-size-limit") return derivedStatements("negative-data", family, op.operationId);
+  return json;
+}
+
 // 4. Positive data: per operation the class covers, one unstated condition per kind of member it generates.
 
 interface Refusal {
@@ -344,4 +374,4 @@ function idempotencyKeySpace(): DerivedMutation[] {
     });
 }
 
-export const GENERATED_MUTATIONS: DerivedMutation[] = [...ignoredAuthentication(), ...tenantIsolation(), ...negativeData(), ...positiveData(), ...consistency(), ...idempotencyKeySpace()];
+export const GENERATED_MUTATIONS: DerivedMutation[] = [...ignoredAuthentication(), ...tenantIsolation(), ...negativeData(), ...unreadableBodies(), ...positiveData(), ...consistency(), ...idempotencyKeySpace()];

@@ -707,6 +707,25 @@ const otherUnknownAnswers: Handler = async (request, forward) => {
   return { status: 404, headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify({ code: "NO_SUCH_ROUTE", message: "not found" }) };
 };
 
+/**
+ * Bodies read another way than D39's: a body that cannot be read (not JSON, or empty where
+ * one is required) answered 422 in a plain JSON body, a body read as JSON whatever its
+ * Content-Type, and no size limit (the body's whitespace dropped on the way in).
+ */
+const otherBodyReading: Handler = async (request, forward) => {
+  const found = operationOf(request);
+  if (!found?.op.requestBody) return forward(request);
+  const parsed = request.body === "" ? undefined : parseJson(request.body);
+  if (parsed === undefined) {
+    return { status: 422, headers: { "content-type": "application/json" }, body: JSON.stringify({ code: "UNREADABLE_BODY", message: "the body is not JSON" }) };
+  }
+  const compact = JSON.stringify(parsed);
+  const oversize = compact.length !== request.body.length && Buffer.byteLength(request.body) > 1024 * 1024;
+  const asJson = /^application\/([a-z0-9.-]+\+)?json\s*(;|$)/i.test(request.headers["content-type"] ?? "");
+  if (asJson && !oversize) return forward(request);
+  return forward({ ...request, headers: { ...request.headers, "content-type": "application/json" }, body: compact });
+};
+
 /** A family B key without a scope: 401 instead of 403. */
 const scopeRefusedWith401: Handler = async (request, forward) => {
   const reply = await forward(request);
@@ -932,9 +951,17 @@ export const GENERATORS: VariantGenerator[] = [
   {
     kinds: ["behaviour:D39"],
     make: (all) =>
-      variant(all, ["behaviour:D39"], "other-unknown-path-answers", "answers 404 in a plain JSON body for unknown paths and wrong methods", () => otherUnknownAnswers, {
-        sites: () => FAMILIES.map((family) => ({ family, operation: "(other paths)", side: "operation" })),
-      }),
+      variant(
+        all,
+        ["behaviour:D39"],
+        "other-unknown-and-unreadable-answers",
+        "answers 404 in a plain JSON body for unknown paths and wrong methods, 422 in a plain JSON body to a body it cannot read, reads a body as JSON whatever its Content-Type, and sets no size limit",
+        () => (request, forward, keys) => otherUnknownAnswers(request, (inner) => otherBodyReading(inner, forward, keys), keys),
+        {
+          // Only requests no operation of the contract can take: other variants never see them.
+          sites: () => FAMILIES.flatMap((family) => ["(other paths)", "(unreadable bodies)"].map((operation) => ({ family, operation, side: "operation" as const }))),
+        },
+      ),
   },
   {
     kinds: ["behaviour:D41"],

@@ -58,7 +58,7 @@ describe("contract diff command", () => {
       delete charge.properties.pix;
       charge.required = charge.required.filter((name: string) => name !== "pix");
     });
-    const run = cli("--base", base);
+    const run = inProcess(["--base", base]);
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/compatible\s+family-a\s+POST \/v1\/charges\s+response-property-added: response 201 body, `pix`: new response field/);
@@ -68,26 +68,27 @@ describe("contract diff command", () => {
   it("a response enum value removed is breaking: exit 1, in text, JSON and Markdown", () => {
     // A base that also listed `refunded` means the head removed it.
     const base = baseCopy("removed-enum", (doc) => doc.components.schemas.ChargeStatus.enum.push("refunded"));
-    const text = cli("--base", base);
+    const text = inProcess(["--base", base]);
     expect(text.status).toBe(1);
     expect(text.stdout).toMatch(/BREAKING\s+family-a\s+GET \/v1\/charges\/\{id\}\s+response-enum-value-removed: response 200 body, `status`: enum value `refunded` removed/);
     expect(text.stdout).toContain("at /paths/~1v1~1charges~1{id}/get/responses/200/content/application~1json/schema/properties/status");
 
-    const json = cli("--base", base, "--json");
+    const json = inProcess(["--base", base, "--json"]);
     expect(json.status).toBe(1);
     const body = JSON.parse(json.stdout);
     expect(body.summary.notAllowed).toBeGreaterThan(0);
     expect(body.changes.find((c: any) => c.operation === "GET /v1/charges/{id}")).toMatchObject({ rule: "response-enum-value-removed", verdict: "breaking", family: "family-a", allowed: false });
     expect(json.stderr).toMatch(/^contract diff .* in \d+\.\d\d s\n$/);
 
-    const markdown = cli("--base", base, "--markdown");
+    const markdown = inProcess(["--base", base, "--markdown"]);
     expect(markdown.status).toBe(1);
     expect(markdown.stdout).toMatch(/^## Contract changes since .*\n\n### Family A \(v1\)\n\n#### Breaking changes \(\d+\)\n\n- `POST \/v1\/charges`: response 201 body, `status`: enum value `refunded` removed — `response-enum-value-removed`/);
   });
 
   it("bad input: one line, exit 2, no stack trace", () => {
-    // Every case through main() in this process (a spawned tsx costs seconds each on a loaded
-    // machine); the process's own exit code and stderr once, below.
+    // Every case through main() in this process, as in the tests above (a spawned tsx costs
+    // seconds, tens of them on a loaded CI machine); the process's own exit code and stderr
+    // once, below: the only spawned run of this file.
     writeFileSync(join(scratch, "empty-file.json"), "not json");
     for (const args of [["--base", "no-such-ref-or-path"], [], ["--bogus"], ["--base", join(scratch, "empty-file.json")], ["--base", scratch]]) {
       const { status, stdout, stderr } = inProcess(args);
@@ -103,7 +104,7 @@ describe("contract diff command", () => {
   });
 
   it("--help explains the exit codes", () => {
-    const run = cli("--help");
+    const run = inProcess(["--help"]);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain("Exit codes: 0");
   });
