@@ -342,16 +342,90 @@ function listen(server: ReturnType<typeof createServer>, port: number, host: str
   });
 }
 
+/** The generated contract's documents: without them there is nothing to serve, so the error says how to make them. */
+function loadDocuments(generatedDir: string | undefined): ReturnType<typeof loadContractDocuments> {
+  try {
+    return loadContractDocuments({ generatedDir });
+  } catch (error) {
+    throw new Error(`the sandbox needs the generated contract (run \`npm run build\`): ${(error as Error).message}`);
+  }
+}
+
+/** Where access log lines go: stdout for `true`, the caller's function, or nowhere. */
+function accessLogWriter(accessLog: StartSandboxOptions["accessLog"]): ((line: string) => void) | undefined {
+  return accessLog === true ? (line: string) => process.stdout.write(`${line}\n`) : accessLog || undefined;
+}
+
+/** The answer to a request the pipeline failed on: it never ends without one, and never hangs. */
+function answerFailure(error: unknown, req: SandboxRequest, res: ServerResponse): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const path = (req.url ?? "/").split("?")[0];
+  if (error instanceof StoreUnavailableError) {
+    // The database is down or restarting: a 503 the client may retry, never a 500 or a hang.
+    const reply = commonError(surfaceOfPath(path), "SERVICE_UNAVAILABLE", `The sandbox's database is unavailable (${error.message}); retry in ${error.retryAfterSeconds} s.`);
+    send(res, { ...reply, headers: { ...reply.headers, "Retry-After": String(error.retryAfterSeconds) } });
+    return;
+  }
+  // A bug, never an expected outcome: the tests assert that no request gets here.
+  console.error("sandbox: unexpected error", error);
+  send(res, commonError(surfaceOfPath(path), "INTERNAL_ERROR", "Unexpected error in the sandbox."));
+}
+
+/** The HTTP server in front of the pipeline: its timeouts, the access log, CORS, and the answers to what Node refuses itself. */
+function createSandboxServer(
+  app: SandboxApp,
+  router: ReturnType<typeof buildRouter>,
+  cors: ReturnType<typeof corsPolicy>,
+  log: ((line: string) => void) | undefined,
+  timeouts: NonNullable<StartSandboxOptions["timeouts"]>,
+): ReturnType<typeof createServer> {
+  const server = createServer(
+    {
+      keepAliveTimeout: 5_000,
+      requestTimeout: timeouts.requestMs ?? 60_000,
+      headersTimeout: timeouts.headersMs ?? Math.min(60_000, timeouts.requestMs ?? 60_000),
+      connectionsCheckingInterval: timeouts.checkIntervalMs ?? 30_000,
+    },
+    (req: SandboxRequest, res) => {
+      if (log) {
+        const started = performance.now();
+        res.once("finish", () => {
+          const path = (req.url ?? "/").split("?")[0];
+          log(`${req.method} ${path} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms ${req.sandboxAccount ?? "-"}`);
+        });
+      }
+      if (cors && applyCors(cors, req, res)) return;
+      handle(app, router, req, res, log !== undefined).catch((error: unknown) => answerFailure(error, req, res));
+    },
+  );
+  server.on("clientError", (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => answerClientError(error, socket, log));
+  return server;
+}
+
+/** Closes the sandbox once, however often asked: the server and its open connections first, so that nothing new reaches delivery or the store. */
+function closeOnce(server: ReturnType<typeof createServer>, webhooks: WebhookSender, store: SandboxApp["store"]): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => {
+    closing ??= (async () => {
+      await new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      });
+      await webhooks.close();
+      await store.close();
+    })();
+    return closing;
+  };
+}
+
 /** Starts a sandbox and resolves once it accepts connections. */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? "127.0.0.1";
   const dataDir = resolve(options.dataDir ?? DEFAULT_DATA_DIR);
-  let documents;
-  try {
-    documents = loadContractDocuments({ generatedDir: options.generatedDir });
-  } catch (error) {
-    throw new Error(`the sandbox needs the generated contract (run \`npm run build\`): ${(error as Error).message}`);
-  }
+  const documents = loadDocuments(options.generatedDir);
   const keyRing = createKeyRing(options.keySeed);
   const instance = options.instanceId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
   const store = await openStore({ store: options.store, dataDir, durability: options.durability });
@@ -367,44 +441,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   };
   const router = buildRouter(app);
   const cors = corsPolicy(options.corsOrigins ?? [], documents);
-
-  const log = options.accessLog === true ? (line: string) => process.stdout.write(`${line}\n`) : options.accessLog || undefined;
-  const timeouts = options.timeouts ?? {};
-  const server = createServer(
-    {
-      keepAliveTimeout: 5_000,
-      requestTimeout: timeouts.requestMs ?? 60_000,
-      headersTimeout: timeouts.headersMs ?? Math.min(60_000, timeouts.requestMs ?? 60_000),
-      connectionsCheckingInterval: timeouts.checkIntervalMs ?? 30_000,
-    },
-    (req: SandboxRequest, res) => {
-    if (log) {
-      const started = performance.now();
-      res.once("finish", () => {
-        const path = (req.url ?? "/").split("?")[0];
-        log(`${req.method} ${path} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms ${req.sandboxAccount ?? "-"}`);
-      });
-    }
-    if (cors && applyCors(cors, req, res)) return;
-    handle(app, router, req, res, log !== undefined).catch((error: unknown) => {
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      const path = (req.url ?? "/").split("?")[0];
-      if (error instanceof StoreUnavailableError) {
-        // The database is down or restarting: a 503 the client may retry, never a 500 or a hang.
-        const reply = commonError(surfaceOfPath(path), "SERVICE_UNAVAILABLE", `The sandbox's database is unavailable (${error.message}); retry in ${error.retryAfterSeconds} s.`);
-        send(res, { ...reply, headers: { ...reply.headers, "Retry-After": String(error.retryAfterSeconds) } });
-        return;
-      }
-      // A bug, never an expected outcome: the tests assert that no request gets here.
-      console.error("sandbox: unexpected error", error);
-      send(res, commonError(surfaceOfPath(path), "INTERNAL_ERROR", "Unexpected error in the sandbox."));
-    });
-  },
-  );
-  server.on("clientError", (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => answerClientError(error, socket, log));
+  const server = createSandboxServer(app, router, cors, accessLogWriter(options.accessLog), options.timeouts ?? {});
   let port: number;
   try {
     port = await listen(server, options.port ?? 0, host);
@@ -414,7 +451,6 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     throw error;
   }
   const urlHost = host.includes(":") ? `[${host}]` : host;
-  let closing: Promise<void> | undefined;
   return {
     url: `http://${urlHost}:${port}`,
     port,
@@ -423,16 +459,6 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     store: store.info,
     instance,
     webhooks,
-    close() {
-      closing ??= (async () => {
-        await new Promise<void>((done) => {
-          server.close(() => done());
-          server.closeAllConnections();
-        });
-        await webhooks.close();
-        await store.close();
-      })();
-      return closing;
-    },
+    close: closeOnce(server, webhooks, store),
   };
 }

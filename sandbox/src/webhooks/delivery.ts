@@ -31,6 +31,7 @@ import type { LookupFunction } from "node:net";
 import { Webhook } from "standardwebhooks";
 import type { AttemptLog, ClaimedEvent, OutboxEvent, SandboxStore } from "../store/types.ts";
 import type { ResolvedTarget, TargetGuard } from "./target-guard.ts";
+import { startOutboxPump } from "./outbox-pump.ts";
 
 /** How much of a receiver's answer is read (only its status matters); the rest is dropped. */
 export const MAX_RESPONSE_BYTES = 4 * 1024;
@@ -76,10 +77,6 @@ function post(target: Extract<ResolvedTarget, { kind: "ok" }>, headers: Outgoing
 /** Delays between attempts (decision D26). */
 export const DEFAULT_RETRY_DELAYS_MS = [5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400].map((s) => s * 1000);
 
-/** Longest delay setTimeout accepts. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
-/** Events claimed per look at the outbox. */
-const CLAIM_BATCH = 100;
 /** Attempts kept in the log (most recent last). */
 const ATTEMPTS_KEPT = 1000;
 
@@ -118,6 +115,88 @@ export interface OutboxDelivery {
   close(): Promise<void>;
 }
 
+
+/** What one attempt came to, for the attempt log and the outbox. */
+interface AttemptResult {
+  outcome: DeliveryAttempt["outcome"];
+  detail: string;
+  /** Real time the attempt started and ended (ms since the epoch). */
+  startedMs: number;
+  endedMs: number;
+}
+
+/** What an attempt needs besides its event; `controllers` holds the aborts of the attempts in flight, so that closing can abort them. */
+interface AttemptDependencies {
+  guard: TargetGuard;
+  secrets: (accountId: string) => Promise<string[]>;
+  timeoutMs: number;
+  controllers: Set<AbortController>;
+}
+
+/** The Standard Webhooks headers of one attempt. */
+function signedHeaders(event: ClaimedEvent, signing: readonly string[], sentAt: Date): OutgoingHttpHeaders {
+  return {
+    "content-type": "application/json",
+    "user-agent": "payment-collection-sandbox",
+    "webhook-id": event.id,
+    "webhook-timestamp": String(Math.floor(sentAt.getTime() / 1000)),
+    // One `v1,<signature>` per secret in use (several during a rotation).
+    "webhook-signature": signing.map((secret) => new Webhook(secret).sign(event.id, sentAt, event.payload)).join(" "),
+  };
+}
+
+/**
+ * Signs the event and posts it to its checked target, aborted after the timeout. Only a 2xx is
+ * delivered; the detail is the status, or why no status came (the signing included: a failure
+ * there fails the attempt, it does not stop the pump).
+ */
+async function postSigned(event: ClaimedEvent, target: Extract<ResolvedTarget, { kind: "ok" }>, deps: AttemptDependencies): Promise<{ delivered: boolean; detail: string }> {
+  const signing = await deps.secrets(event.accountId);
+  const sentAt = new Date();
+  const controller = new AbortController();
+  deps.controllers.add(controller);
+  const abort = setTimeout(() => controller.abort(new Error(`no answer within ${deps.timeoutMs} ms`)), deps.timeoutMs);
+  try {
+    const status = await post(target, signedHeaders(event, signing, sentAt), event.payload, controller.signal);
+    return { delivered: status >= 200 && status < 300, detail: `HTTP ${status}` };
+  } catch (error) {
+    return { delivered: false, detail: controller.signal.aborted ? String((controller.signal.reason as Error)?.message ?? "timed out") : (error as Error).message };
+  } finally {
+    clearTimeout(abort);
+    deps.controllers.delete(controller);
+  }
+}
+
+/** One attempt at one event: the guard resolves its target, then a target that may be called gets the signed POST. */
+async function attemptDelivery(event: ClaimedEvent, deps: AttemptDependencies): Promise<AttemptResult> {
+  const startedMs = Date.now();
+  const target = await deps.guard.resolveTarget(event.url);
+  // A target that may not be called will not become callable by waiting: given up at once (nextOutboxState).
+  if (target.kind === "refused") return { outcome: "refused", detail: target.problem, startedMs, endedMs: Date.now() };
+  // A name that does not resolve now (EAI_AGAIN, ENOTFOUND) may resolve later: retried like a refused connection.
+  const sent = target.kind === "transient" ? { delivered: false, detail: target.problem } : await postSigned(event, target, deps);
+  return { outcome: sent.delivered ? "delivered" : "failed", detail: sent.detail, startedMs, endedMs: Date.now() };
+}
+
+/**
+ * The event's state in the outbox after its attempt number `attempt`: delivered; given up (a
+ * refused target, or a failure after the last retry); or pending until the next retry, whose
+ * delay `random` spreads by the jitter so that receivers are not hit by every retry at once.
+ */
+function nextOutboxState(
+  attempt: number,
+  result: AttemptResult,
+  delays: readonly number[],
+  jitter: number,
+  random: () => number,
+): Pick<OutboxEvent, "state" | "attempts" | "nextAttemptMs" | "lastError"> {
+  if (result.outcome === "refused") return { state: "failed", attempts: attempt, nextAttemptMs: result.startedMs, lastError: result.detail };
+  if (result.outcome === "delivered") return { state: "delivered", attempts: attempt, nextAttemptMs: result.endedMs, lastError: null };
+  if (attempt > delays.length) return { state: "failed", attempts: attempt, nextAttemptMs: result.endedMs, lastError: result.detail };
+  const delay = delays[attempt - 1] * (1 + jitter * (2 * random() - 1));
+  return { state: "pending", attempts: attempt, nextAttemptMs: result.endedMs + Math.round(delay), lastError: result.detail };
+}
+
 /** Starts delivering: events left by an earlier run (a restart) are picked up at once. */
 export function startOutboxDelivery(
   store: SandboxStore,
@@ -127,161 +206,33 @@ export function startOutboxDelivery(
 ): OutboxDelivery {
   const { retryDelaysMs: delays, jitter, timeoutMs } = options;
   const controllers = new Set<AbortController>();
-  const inFlight = new Set<Promise<void>>();
+  const dependencies: AttemptDependencies = { guard, secrets, timeoutMs, controllers };
   const log: DeliveryAttempt[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  let unavailableSince: number | undefined;
-  let pumping = false;
-  let pumpAgain = false;
-  let closed = false;
 
-  const record = (entry: DeliveryAttempt) => {
-    log.push(entry);
+  /** One attempt at one claimed event, logged, then settled in the outbox (nothing happens there when the lease was lost meanwhile). */
+  async function deliver(event: ClaimedEvent): Promise<void> {
+    const number = event.attempts + 1;
+    const result = await attemptDelivery(event, dependencies);
+    const { outcome, detail, startedMs, endedMs } = result;
+    log.push({ eventId: event.id, type: event.type, url: event.url, attempt: number, outcome, detail, startedMs, endedMs });
     if (log.length > ATTEMPTS_KEPT) log.shift();
-  };
-
-  /** Settles a claimed attempt and logs it (nothing happens when the lease was lost meanwhile). */
-  async function settle(
-    event: ClaimedEvent,
-    change: Pick<OutboxEvent, "state" | "attempts" | "nextAttemptMs" | "lastError">,
-    log: Omit<AttemptLog, "instance" | "nextAttemptMs" | "attempt">,
-  ): Promise<void> {
-    const attempt: AttemptLog = { ...log, attempt: change.attempts, instance: options.instance, nextAttemptMs: change.state === "pending" ? change.nextAttemptMs : null };
+    const change = nextOutboxState(number, result, delays, jitter, Math.random);
+    const attempt: AttemptLog = { startedMs, endedMs, outcome, error: outcome === "delivered" ? null : detail, attempt: change.attempts, instance: options.instance, nextAttemptMs: change.state === "pending" ? change.nextAttemptMs : null };
     await store.outboxSettle(event.id, event.lease, change, attempt);
   }
 
-  /** One attempt at one claimed event, then its new state in the outbox. */
-  async function deliver(event: ClaimedEvent): Promise<void> {
-    const number = event.attempts + 1;
-    const startedMs = Date.now();
-    const target = await guard.resolveTarget(event.url);
-    if (target.kind === "refused") {
-      // A target that may not be called will not become callable by waiting: give up now.
-      const endedMs = Date.now();
-      record({ eventId: event.id, type: event.type, url: event.url, attempt: number, outcome: "refused", detail: target.problem, startedMs, endedMs });
-      await settle(event, { state: "failed", attempts: number, nextAttemptMs: startedMs, lastError: target.problem }, { startedMs, endedMs, outcome: "refused", error: target.problem });
-      return;
-    }
-    let detail: string;
-    let delivered = false;
-    if (target.kind === "transient") {
-      // A name that does not resolve now (EAI_AGAIN, ENOTFOUND) may resolve later: retried like a refused connection.
-      detail = target.problem;
-    } else {
-      const signing = await secrets(event.accountId);
-      const sentAt = new Date();
-      const controller = new AbortController();
-      controllers.add(controller);
-      const abort = setTimeout(() => controller.abort(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-      try {
-        const status = await post(
-          target,
-          {
-            "content-type": "application/json",
-            "user-agent": "payment-collection-sandbox",
-            "webhook-id": event.id,
-            "webhook-timestamp": String(Math.floor(sentAt.getTime() / 1000)),
-            // One `v1,<signature>` per secret in use (several during a rotation).
-            "webhook-signature": signing.map((secret) => new Webhook(secret).sign(event.id, sentAt, event.payload)).join(" "),
-          },
-          event.payload,
-          controller.signal,
-        );
-        delivered = status >= 200 && status < 300;
-        detail = `HTTP ${status}`;
-      } catch (error) {
-        detail = controller.signal.aborted ? String((controller.signal.reason as Error)?.message ?? "timed out") : (error as Error).message;
-      } finally {
-        clearTimeout(abort);
-        controllers.delete(controller);
-      }
-    }
-    const endedMs = Date.now();
-    record({ eventId: event.id, type: event.type, url: event.url, attempt: number, outcome: delivered ? "delivered" : "failed", detail, startedMs, endedMs });
-    const log = { startedMs, endedMs, outcome: delivered ? ("delivered" as const) : ("failed" as const), error: delivered ? null : detail };
-    if (delivered) {
-      await settle(event, { state: "delivered", attempts: number, nextAttemptMs: endedMs, lastError: null }, log);
-    } else if (number > delays.length) {
-      await settle(event, { state: "failed", attempts: number, nextAttemptMs: endedMs, lastError: detail }, log);
-    } else {
-      const delay = delays[number - 1] * (1 + jitter * (2 * Math.random() - 1));
-      await settle(event, { state: "pending", attempts: number, nextAttemptMs: endedMs + Math.round(delay), lastError: detail }, log);
-    }
-  }
-
-  /** Runs the pump again in `ms` (replacing an earlier timer). */
-  function arm(ms: number): void {
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => void pump(), ms);
-    timer.unref();
-  }
-
-  /** Starts every due event, then sleeps until the next one is due. */
-  async function pump(): Promise<void> {
-    if (closed || options.paused) return;
-    if (pumping) {
-      pumpAgain = true;
-      return;
-    }
-    pumping = true;
-    try {
-      let claimed = 0;
-      do {
-        pumpAgain = false;
-        const nowMs = Date.now();
-        // The lease outlasts the attempt (its timeout) and the guard's name resolution.
-        const due = closed ? [] : await store.outboxClaim(nowMs, CLAIM_BATCH, nowMs + timeoutMs + (delays[0] ?? 0), options.instance);
-        claimed = due.length;
-        for (const event of due) {
-          if (closed) break;
-          const running: Promise<void> = deliver(event)
-            .catch((error: unknown) => {
-              if (!closed) console.error("sandbox: webhook delivery failed", error);
-            })
-            .finally(() => {
-              inFlight.delete(running);
-              void pump();
-            });
-          inFlight.add(running);
-        }
-      } while ((pumpAgain || claimed === CLAIM_BATCH) && !closed);
-      if (closed) return;
-      const next = await store.outboxNextDueMs();
-      let wait = next === undefined ? MAX_TIMER_MS : Math.min(MAX_TIMER_MS, Math.max(0, next - Date.now()));
-      // Another instance may write events, or die holding leases: a shared store is polled.
-      if (store.info.shared) wait = Math.min(wait, options.pollIntervalMs);
-      if (unavailableSince !== undefined) {
-        console.error(`sandbox: webhook outbox available again after ${Date.now() - unavailableSince} ms`);
-        unavailableSince = undefined;
-      }
-      arm(wait);
-    } catch (error) {
-      if (!closed) {
-        // The database is down (or restarting): look again shortly, log once per outage.
-        if (unavailableSince === undefined) {
-          unavailableSince = Date.now();
-          console.error(`sandbox: webhook outbox unavailable: ${(error as Error).message}`);
-        }
-        arm(1000);
-      }
-    } finally {
-      pumping = false;
-    }
-  }
-
-  // Events left by an earlier run (a restart) are picked up at start.
-  void pump();
+  // The lease outlasts the attempt (its timeout) and the guard's name resolution.
+  const pump = startOutboxPump(store, options, (nowMs) => nowMs + timeoutMs + (delays[0] ?? 0), deliver);
 
   return {
     wake() {
-      void pump();
+      pump.wake();
     },
     attempts: () => log,
     async close() {
-      closed = true;
-      if (timer) clearTimeout(timer);
+      pump.stop();
       for (const controller of controllers) controller.abort(new Error("sandbox closing"));
-      await Promise.allSettled([...inFlight]);
+      await pump.settled();
     },
   };
 }

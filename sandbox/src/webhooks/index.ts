@@ -5,7 +5,8 @@
  *   target-guard.ts  which URLs may receive webhooks
  *   secrets.ts       signing secrets and their rotation
  *   endpoints.ts     the account webhook endpoint (family B events)
- *   delivery.ts      signed attempts, retries, leases (the outbox pump)
+ *   delivery.ts      signed attempts, retries, leases
+ *   outbox-pump.ts   claims the due events and sleeps until the next is due
  *
  * An event enters the outbox table of the store in the same transaction as the change it
  * reports (`UpdateDecision.events`), so an acknowledged payment always has its event stored,

@@ -26,33 +26,43 @@ export interface GroupCommit {
   flush(): void;
 }
 
-export function groupCommit(db: SqliteDatabase, records: RecordTable, idempotency: IdempotencyKeys): GroupCommit {
-  /** One creation, checking everything that can refuse it before it writes. */
-  const createOnce = (request: CreateRequest): CreateOutcome => {
-    const { record, claim } = request;
-    if (claim) {
-      const earlier = idempotency.earlierUse(claim);
-      if (earlier) return earlier;
+/** One creation, checking everything that can refuse it before it writes. */
+function createOnce(records: RecordTable, idempotency: IdempotencyKeys, request: CreateRequest): CreateOutcome {
+  const { record, claim } = request;
+  if (claim) {
+    const earlier = idempotency.earlierUse(claim);
+    if (earlier) return earlier;
+  }
+  if (request.requires) {
+    const { kind, id, statuses } = request.requires;
+    const row = records.row(kind, record.accountId, id);
+    if (!row || (statuses && !statuses.includes(row.status))) {
+      return { kind: "precondition_failed", found: row ? toRecord(row) : undefined };
     }
-    if (request.requires) {
-      const { kind, id, statuses } = request.requires;
-      const row = records.row(kind, record.accountId, id);
-      if (!row || (statuses && !statuses.includes(row.status))) {
-        return { kind: "precondition_failed", found: row ? toRecord(row) : undefined };
-      }
-    }
-    if (record.uniqueKey !== null && records.hasUniqueKey(record.kind, record.accountId, record.uniqueKey)) {
-      throw new DuplicateUniqueKey();
-    }
-    // The one serialisation of the record (none when the caller already has its JSON).
-    records.insert(record, request.dataJson ?? JSON.stringify(record.data));
-    if (claim) {
-      if (!request.response) throw new Error("an idempotency claim needs the response to store");
-      idempotency.claim(claim, request.response, record);
-    }
-    return { kind: "created" };
-  };
-  const create = db.transaction(createOnce);
+  }
+  if (record.uniqueKey !== null && records.hasUniqueKey(record.kind, record.accountId, record.uniqueKey)) {
+    throw new DuplicateUniqueKey();
+  }
+  // The one serialisation of the record (none when the caller already has its JSON).
+  records.insert(record, request.dataJson ?? JSON.stringify(record.data));
+  if (claim) {
+    if (!request.response) throw new Error("an idempotency claim needs the response to store");
+    idempotency.claim(claim, request.response, record);
+  }
+  return { kind: "created" };
+}
+
+/** The two ways to commit creations: a batch in one transaction, or one creation alone. */
+interface Commits {
+  /** The outcomes of the whole batch; throws (the batch rolled back) when a statement fails. */
+  batch(requests: CreateRequest[]): CreateOutcome[];
+  /** One creation in its own transaction: its outcome, or the error it failed with. */
+  alone(request: CreateRequest): { outcome?: CreateOutcome; error?: unknown };
+}
+
+/** Both, as transactions on this connection, begun IMMEDIATE: the write lock is taken before the first read. */
+function commits(db: SqliteDatabase, records: RecordTable, idempotency: IdempotencyKeys): Commits {
+  const create = db.transaction((request: CreateRequest) => createOnce(records, idempotency, request));
 
   // One transaction for a batch of creations. `createOnce` checks everything that can refuse a
   // creation before it writes, so in the normal case the batch runs straight through. If a
@@ -61,42 +71,54 @@ export function groupCommit(db: SqliteDatabase, records: RecordTable, idempotenc
   const createBatch = db.transaction((requests: CreateRequest[]): CreateOutcome[] =>
     requests.map((request) => {
       try {
-        return createOnce(request);
+        return createOnce(records, idempotency, request);
       } catch (error) {
         if (error instanceof DuplicateUniqueKey) return { kind: "duplicate" } as const;
         throw error;
       }
     }),
   );
-  const createAlone = (request: CreateRequest): { outcome?: CreateOutcome; error?: unknown } => {
-    try {
-      return { outcome: create.immediate(request) };
-    } catch (error) {
-      return error instanceof DuplicateUniqueKey ? { outcome: { kind: "duplicate" } } : { error };
-    }
+  return {
+    batch: (requests) => createBatch.immediate(requests),
+    alone(request) {
+      try {
+        return { outcome: create.immediate(request) };
+      } catch (error) {
+        return error instanceof DuplicateUniqueKey ? { outcome: { kind: "duplicate" } } : { error };
+      }
+    },
   };
+}
 
+/** Answers every creation of a batch: all committed together, or, when that fails (or there is only one), each alone. */
+function commitBatch(batch: Pending[], commit: Commits): void {
+  let outcomes: CreateOutcome[] | undefined;
+  if (batch.length > 1) {
+    try {
+      outcomes = commit.batch(batch.map((p) => p.request));
+    } catch {
+      outcomes = undefined;
+    }
+  }
+  if (outcomes) {
+    outcomes.forEach((outcome, i) => batch[i].resolve(outcome));
+    return;
+  }
+  for (const p of batch) {
+    const result = commit.alone(p.request);
+    if (result.outcome) p.resolve(result.outcome);
+    else p.reject(result.error);
+  }
+}
+
+export function groupCommit(db: SqliteDatabase, records: RecordTable, idempotency: IdempotencyKeys): GroupCommit {
+  const commit = commits(db, records, idempotency);
+  // The creations queued during this turn of the event loop, committed together at its end.
   let pending: Pending[] = [];
   const flush = () => {
     const batch = pending;
     pending = [];
-    let outcomes: CreateOutcome[] | undefined;
-    if (batch.length > 1) {
-      try {
-        outcomes = createBatch.immediate(batch.map((p) => p.request));
-      } catch {
-        outcomes = undefined;
-      }
-    }
-    if (outcomes) {
-      outcomes.forEach((outcome, i) => batch[i].resolve(outcome));
-      return;
-    }
-    for (const p of batch) {
-      const result = createAlone(p.request);
-      if (result.outcome) p.resolve(result.outcome);
-      else p.reject(result.error);
-    }
+    commitBatch(batch, commit);
   };
 
   return {
