@@ -7,7 +7,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
-import type { Exchange, Mutation, Reply } from "./mutants.ts";
+import { requestJson, type Exchange, type Mutation, type Reply } from "./mutants.ts";
 import { compileOpenApiSchema } from "@payment-collection/contract/model/index.ts";
 
 /** The contract's `format: uri`, as the suites' validator reads it. */
@@ -248,8 +248,8 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
     family: "family-b",
     // The 201-character reason is refused, but the boleto is cancelled anyway.
     request: (request) => {
-      if (request.method !== "DELETE" || !request.path.endsWith("/cancel") || !request.body) return request;
-      const body = JSON.parse(request.body) as Json;
+      const body = request.method === "DELETE" && request.path.endsWith("/cancel") ? requestJson(request) : undefined;
+      if (!body) return request;
       return typeof body.reason === "string" && body.reason.length > 200 ? { ...request, body: JSON.stringify({ reason: "x".repeat(150) }) } : request;
     },
     response: (request, reply) => {
@@ -268,8 +268,8 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
     breaks: "PUT bodies are read as application/json",
     family: "family-b",
     request: (request) => {
-      if (request.method !== "PUT" || !(request.headers["content-type"] ?? "").startsWith("application/json")) return request;
-      const body = JSON.parse(request.body) as Json;
+      const body = request.method === "PUT" && (request.headers["content-type"] ?? "").startsWith("application/json") ? requestJson(request) : undefined;
+      if (!body) return request;
       return "name" in body ? { ...request, body: JSON.stringify({ notes: "name dropped" }) } : request;
     },
   },
@@ -359,10 +359,9 @@ export function webhookRelay(edit: (webhook: RelayedWebhook) => RelayedWebhook, 
 export const throughRelay: Pick<Mutation, "request" | "response"> = {
   // The charge's webhook_url is swapped for the relay (and given back unchanged in replies).
   request: (request, _keys, relay) => {
-    if (!isChargeCreation(request) || !relay) return request;
-    const body = JSON.parse(request.body) as Json;
-    // A webhook_url that is no URI stays as sent: the server refuses it (the contract's format).
-    if (typeof body.webhook_url !== "string" || !isUri(body.webhook_url)) return request;
+    const body = isChargeCreation(request) && relay ? requestJson(request) : undefined;
+    // A body that is not JSON, and a webhook_url that is no URI, stay as sent: the server refuses them.
+    if (!body || !relay || typeof body.webhook_url !== "string" || !isUri(body.webhook_url)) return request;
     body.webhook_url = `${relay}?to=${encodeURIComponent(body.webhook_url)}`;
     return { ...request, body: JSON.stringify(body) };
   },

@@ -65,6 +65,16 @@ export interface Mutation {
 
 type Json = Record<string, any>;
 
+/** A request's body as a JSON object; undefined when it is none (the suites also send bodies that are not JSON). */
+export function requestJson(request: Pick<Exchange, "body">): Json | undefined {
+  try {
+    const value = JSON.parse(request.body) as unknown;
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Applies `edit` to the JSON body of replies that match. */
 export function editJson(matches: (request: Exchange, reply: Reply) => boolean, edit: (body: Json) => void) {
   return (request: Exchange, reply: Reply): Reply => {
@@ -290,8 +300,8 @@ export const MUTATIONS: Mutation[] = [
     breaks: "the cancellation reason has at most 200 characters (ODE003)",
     family: "family-b",
     request: (request) => {
-      if (request.method !== "DELETE" || !request.path.endsWith("/cancel") || !request.body) return request;
-      const body = JSON.parse(request.body) as Json;
+      const body = request.method === "DELETE" && request.path.endsWith("/cancel") ? requestJson(request) : undefined;
+      if (!body) return request;
       if (typeof body.reason === "string" && body.reason.length > 200) body.reason = body.reason.slice(0, 200);
       return { ...request, body: JSON.stringify(body) };
     },

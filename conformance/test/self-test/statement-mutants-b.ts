@@ -16,7 +16,7 @@ import { isDecisionElement } from "../../src/core/profiles/schema-profile.ts";
 import { CHEAP_OPERATION } from "../../src/core/exhaust.ts";
 import { limitsOf } from "../../src/derived/rate-limit-figures.ts";
 import type { DerivedClass } from "../../src/derived/index.ts";
-import { editJson, is, type Exchange, type Keys, type Mutation, type Reply } from "./mutants.ts";
+import { editJson, is, requestJson, type Exchange, type Keys, type Mutation, type Reply } from "./mutants.ts";
 import { matcher, type DerivedMutation } from "./derived-generated.ts";
 import { lenientMember, type Json } from "./derived-faults.ts";
 
@@ -32,12 +32,8 @@ const json = (status: number, body: Json): Reply => ({ status, headers: { "conte
 const envelope1 = (status: number, code: string, message: string) => json(status, { success: false, error: { code, message, details: "" } });
 const envelope2 = (status: number, errorCode: string, message: string) => json(status, { version: "1.0.0", status: "ERROR", error: { errorCode, message } });
 const reasonOf = (request: Exchange): string | undefined => {
-  try {
-    const reason = (JSON.parse(request.body) as Json).reason;
-    return typeof reason === "string" ? reason : undefined;
-  } catch {
-    return undefined;
-  }
+  const reason = requestJson(request)?.reason;
+  return typeof reason === "string" ? reason : undefined;
 };
 
 /** A family B server that answers one reply of a kind with an edited JSON body. */
@@ -343,8 +339,8 @@ const BEHAVIOUR: Mutation[] = [
     family: "family-b",
     // The server reads only form fields: the JSON name is lost and a placeholder stored.
     request: (request) => {
-      if (request.method !== "POST" || !CUSTOMERS.test(request.path)) return request;
-      const body = JSON.parse(request.body) as Json;
+      const body = request.method === "POST" && CUSTOMERS.test(request.path) ? requestJson(request) : undefined;
+      if (!body) return request;
       return { ...request, body: JSON.stringify({ ...body, name: "Cliente" }) };
     },
   },

@@ -92,17 +92,21 @@ pgDescribe("PostgreSQL unreachable during traffic", () => {
       while (!until()) await Promise.all([one(), one(), one()]);
     };
 
+    // Each phase lasts until it has shown enough answers (not a set time: a loaded machine answers slower).
+    const until = async (enough: () => boolean) => {
+      const deadline = Date.now() + 20_000;
+      while (Date.now() < deadline && !enough()) await new Promise((done) => setTimeout(done, 50));
+    };
     let stop = false;
     const running = traffic(() => stop);
-    await new Promise((done) => setTimeout(done, 500));
+    await until(() => seen.up.length >= 6);
     phase = "down";
     proxy.cut();
-    await new Promise((done) => setTimeout(done, 1500));
+    await until(() => seen.down.filter((s) => s.status === 503).length >= 3);
     phase = "back";
     proxy.restore();
     // Recovered: a stretch of normal answers after the restore.
-    const deadline = Date.now() + 20_000;
-    while (Date.now() < deadline && seen.back.filter((s) => s.status < 300).length < 30) await new Promise((done) => setTimeout(done, 50));
+    await until(() => seen.back.filter((s) => s.status < 300).length >= 30);
     stop = true;
     await running;
 
