@@ -6,9 +6,10 @@
  * reused for every mutant whose code and covering units did not change, and only the rest is
  * tested. The suites themselves are an input Stryker cannot see (it diffs the mutated files and
  * the test files it is told of): each unit's test is located in mutation/suite-inputs.txt, one
- * line per unit carrying the digest of what the units run (the suites, the contract model, the
- * generated documents, the statement catalogue), so that a change there makes every unit a new
- * test and every mutant is tested again.
+ * line per unit carrying the digest of what that unit runs (the engine and every shared input
+ * for all units, and the unit's own scenario or check module: `suiteInputs`), so that a changed
+ * suite makes its units new tests and the mutants they cover are tested again.
+ * `--ci` runs the CI sample instead (ci-sample.ts).
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -16,8 +17,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { suiteUnits } from "../conformance/test/mutation/units.ts";
-import { countsOf, headline, summaryMarkdown, type MutationReport, type RunCounts } from "./summary.ts";
+import { suiteUnits, type SuiteUnit } from "../conformance/test/mutation/units.ts";
+import { DERIVED_CLASSES } from "../conformance/src/derived/shared.ts";
+import { countsOf, headline, score, summaryMarkdown, type MutationReport, type RunCounts } from "./summary.ts";
+import { CI_SAMPLE, functionRange, readCiSample, type CiSample } from "./ci-sample.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const CONFIG = "mutation/stryker.config.mjs";
@@ -35,13 +38,14 @@ const USAGE = `usage: npm run mutation [-- options]
 Mutation testing of the sandbox (sandbox/src) against the conformance suites under full: every
 mutant that no unit of the suites notices is a behaviour the suites never check.
 
-  --force           test every mutant again (the whole run) instead of reusing the results
-                    recorded in ${INCREMENTAL}
+  --force           test every mutant in scope again instead of reusing the results recorded
+                    in ${INCREMENTAL}
   --mutate GLOBS    only these files (Stryker's --mutate, comma-separated; line ranges allowed:
-                    sandbox/src/keys.ts:10-40); the recorded results and the summary are kept
-  --ci              check, do not record: fail (exit 1) when the suites changed since the results
-                    were recorded, or when the score is below the floor; ${SUMMARY} and
-                    ${INCREMENTAL} are left as they are
+                    sandbox/src/keys.ts:10-40); their results are recorded with the others
+                    (a whole run can be recorded a few files at a time)
+  --ci              the CI check: only the functions of ${CI_SAMPLE} (where a verdict hangs on
+                    one condition), each mutated whole, against the units it names; exit 1 when
+                    the score is below its floor. Nothing recorded is read or written
   --concurrency N   test runner processes (default: Stryker's configuration)
   --record-before REPORT
                     write ${BEFORE}, the counts the summary compares with, from a Stryker JSON
@@ -50,8 +54,9 @@ mutant that no unit of the suites notices is a behaviour the suites never check.
 
 Reports: reports/mutation/index.html (every mutant), ${REPORT}; ${SUMMARY} (committed: per
 file and per mutator, and every mutant left out with its reason).
-Exit codes: 0 the score is at or above the floor; 1 below it, or stale results under --ci;
-2 bad options, or Stryker could not run.`;
+Exit codes: 0 the run passed (under --ci: the sample's score is at or above its floor); 1 the
+score is below the floor (Stryker's thresholds.break, or under --ci the sample's); 2 bad
+options, or Stryker could not run.`;
 
 function files(path: string): string[] {
   const full = join(ROOT, path);
@@ -63,16 +68,52 @@ function files(path: string): string[] {
     .sort();
 }
 
-/** The digest of every input of the units but the sandbox. */
-export function suitesDigest(): string {
+const digestOf = (parts: string[]) => {
   const hash = createHash("sha256");
-  for (const file of SUITE_INPUTS.flatMap(files)) hash.update(`${file}\n`).update(readFileSync(join(ROOT, file))).update("\n");
+  for (const part of parts) hash.update(part).update("\n");
   return hash.digest("hex").slice(0, 16);
+};
+
+/**
+ * The units a file of the suites belongs to: a scenario module to the scenarios it declares, a
+ * generic check class's module to that class's units, a family's response checks to that
+ * family's response-check units. Undefined for every other file (the engine, the contract
+ * model, shared helpers): it belongs to every unit.
+ */
+export function ownersOf(file: string, text: string, units: readonly SuiteUnit[]): SuiteUnit[] | undefined {
+  const scenario = /^conformance\/src\/scenarios\/[^/]+\.ts$/.test(file);
+  if (scenario) {
+    const ids = [...text.matchAll(/\bid: "([a-z-]+\/[^"]+)"/g)].map((m) => m[1]!);
+    const owners = units.filter((unit) => ids.some((id) => unit.name.startsWith(`${id} (`)));
+    return owners.length > 0 ? owners : undefined;
+  }
+  const derived = /^conformance\/src\/derived\/([a-z-]+)\.ts$/.exec(file)?.[1];
+  if (derived && (DERIVED_CLASSES as readonly string[]).includes(derived)) return units.filter((unit) => unit.name.includes(` generic checks ${derived} (`));
+  const family = /^conformance\/src\/checks\/(family-[ab])\//.exec(file)?.[1];
+  if (family) return units.filter((unit) => unit.name.startsWith(`${family} response checks (`));
+  return undefined;
 }
 
-/** One line per unit, in the units' order: where each unit's test is, for Stryker's incremental diff. */
-function inputsFile(digest: string): string {
-  return `${suiteUnits().map((unit) => `${digest}  ${unit.name}`).join("\n")}\n`;
+/**
+ * One line per unit, in the units' order: where each unit's test is, for Stryker's incremental
+ * diff. A line carries the digest of what that unit runs but the sandbox: every input shared by
+ * all units, and the modules that are its own (ownersOf). A change to one scenario or one check
+ * class thus changes only its units' lines, and only the mutants they cover are tested again;
+ * a change to the engine changes every line.
+ */
+export function suiteInputs(): string {
+  const units = suiteUnits();
+  const shared: string[] = [];
+  const own = new Map<string, string[]>(units.map((unit) => [unit.name, []]));
+  for (const file of SUITE_INPUTS.flatMap(files)) {
+    const text = readFileSync(join(ROOT, file), "utf8");
+    const entry = `${file}\n${text}`;
+    const owners = ownersOf(file, text, units);
+    if (owners) for (const unit of owners) own.get(unit.name)!.push(entry);
+    else shared.push(entry);
+  }
+  const sharedDigest = digestOf(shared);
+  return `${units.map((unit) => `${digestOf([sharedDigest, ...own.get(unit.name)!])}  ${unit.name}`).join("\n")}\n`;
 }
 
 /** A report's file name as the repository names it (Stryker writes them relative to where it ran). */
@@ -113,32 +154,52 @@ function main(): number {
     console.log(`${BEFORE}: ${headline(counts.all)}`);
     return 0;
   }
-  const expected = inputsFile(suitesDigest());
-  const recorded = existsSync(join(ROOT, INPUTS)) ? readFileSync(join(ROOT, INPUTS), "utf8") : "";
-  if (values.ci && recorded !== expected) {
-    console.error(
-      `npm run mutation: the suites changed since the mutation results were recorded (${INPUTS}): every mutant must be tested again; run \`npm run mutation\` and commit ${INPUTS}, ${INCREMENTAL} and ${SUMMARY}`,
-    );
-    return 1;
-  }
-  writeFileSync(join(ROOT, INPUTS), expected);
-  const partial = values.mutate !== undefined;
-  const args = [
-    ...(values.concurrency ? ["--concurrency", values.concurrency] : []),
-    ...(partial ? ["--mutate", values.mutate!] : ["--incremental", "--incrementalFile", values.ci ? join("reports/mutation", "incremental.json") : INCREMENTAL]),
-    ...(values.force ? ["--force"] : []),
-  ];
-  // Under --ci the recorded file is read through a copy, so that it stays as committed.
+  writeFileSync(join(ROOT, INPUTS), suiteInputs());
   mkdirSync(join(ROOT, "reports/mutation"), { recursive: true });
-  if (values.ci) writeFileSync(join(ROOT, "reports/mutation/incremental.json"), readFileSync(join(ROOT, INCREMENTAL)));
   rmSync(join(ROOT, REPORT), { force: true });
-  const code = stryker(args);
-  if (!existsSync(join(ROOT, REPORT))) return 2;
+  const concurrency = values.concurrency ? ["--concurrency", values.concurrency] : [];
+  if (values.ci) return ciSampleRun(concurrency);
+  // A run of some files (--mutate) is incremental too: Stryker keeps the recorded results of the
+  // mutants outside them, so a whole run can be recorded a few files at a time.
+  const scope = values.mutate !== undefined ? ["--mutate", values.mutate] : [];
+  const code = stryker([...concurrency, ...scope, "--incremental", "--incrementalFile", INCREMENTAL, ...(values.force ? ["--force"] : [])]);
+  const report = readReport();
+  if (!report) return 2;
+  const before = existsSync(join(ROOT, BEFORE)) ? (JSON.parse(readFileSync(join(ROOT, BEFORE), "utf8")) as RunCounts) : undefined;
+  writeFileSync(join(ROOT, SUMMARY), summaryMarkdown(report, relativeFile, before));
+  return code === 0 ? 0 : code === 1 ? 1 : 2;
+}
+
+/** Stryker's JSON report of the run just made, its headline printed; undefined when Stryker wrote none. */
+function readReport(): MutationReport | undefined {
+  if (!existsSync(join(ROOT, REPORT))) return undefined;
   const report = JSON.parse(readFileSync(join(ROOT, REPORT), "utf8")) as MutationReport;
   console.log(headline(countsOf(report, relativeFile).all));
-  const before = existsSync(join(ROOT, BEFORE)) ? (JSON.parse(readFileSync(join(ROOT, BEFORE), "utf8")) as RunCounts) : undefined;
-  if (!partial && !values.ci) writeFileSync(join(ROOT, SUMMARY), summaryMarkdown(report, relativeFile, before));
-  return code === 0 ? 0 : code === 1 ? 1 : 2;
+  return report;
+}
+
+/** `--ci`: the sample's functions mutated whole, against the sample's units; exit 1 below its floor. */
+function ciSampleRun(concurrency: string[]): number {
+  let sample: CiSample;
+  let ranges: string[];
+  try {
+    sample = readCiSample(ROOT);
+    ranges = sample.functions.map((f) => functionRange(ROOT, f.file, f.name));
+  } catch (error) {
+    console.error(`npm run mutation: ${(error as Error).message.split("\n")[0]}`);
+    return 2;
+  }
+  console.log(`npm run mutation --ci: ${ranges.join(", ")} against ${sample.units.length > 0 ? `the units ${sample.units.map((u) => `"${u}"`).join(", ")}` : "every unit"}; floor ${sample.floor} %`);
+  process.env.MUTATION_UNITS = JSON.stringify(sample.units);
+  const code = stryker([...concurrency, "--mutate", ranges.join(",")]);
+  const report = readReport();
+  if (!report) return 2;
+  const counts = countsOf(report, relativeFile).all;
+  if (score(counts) < sample.floor) {
+    console.error(`npm run mutation --ci: the sample's score ${score(counts).toFixed(1)} % is below its floor of ${sample.floor} % (${CI_SAMPLE}): a check stopped seeing a fault it saw; reports/mutation/index.html shows the mutants that survived`);
+    return 1;
+  }
+  return code === 0 ? 0 : 2;
 }
 
 process.exitCode = main();
