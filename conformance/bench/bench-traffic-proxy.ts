@@ -224,13 +224,91 @@ async function harCheck(base: string): Promise<void> {
   }
 }
 
+/** A proxy in front of the sandbox, in its own process. */
+interface ProxyProcess {
+  child: ChildProcess;
+  url: string;
+}
+
+/** Throughput of each target in closed loops, in rounds taken in turn, with the CPU per exchange of its processes. */
+async function throughput(direct: string, proxy: ProxyProcess, bare: ProxyProcess, sandbox: ChildProcess, ids: string[]): Promise<void> {
+  let prism: RunningPrism | undefined;
+  if (prismEntry()) {
+    // Prism validates the family A document (its proxy takes one); the family B requests pass it unchecked.
+    prism = await startPrism({ document: join(ROOT, "generated/openapi/3.1/family-a.yaml"), upstream: direct, verbosity: "error" });
+  } else console.log("Prism is not installed (an optional peer dependency): its proxy is not measured");
+  const sandboxCpu = () => cpuMicros(sandbox.pid!);
+  const targets: Array<{ label: string; base: string; processes: Record<string, CpuReading>; runs: LoadRun[] }> = [
+    { label: "direct", base: direct, processes: { sandbox: sandboxCpu }, runs: [] },
+    { label: "proxy", base: proxy.url, processes: { proxy: () => cpuMicros(proxy.child.pid!), sandbox: sandboxCpu }, runs: [] },
+    { label: "bare proxy", base: bare.url, processes: { "bare proxy": () => cpuMicros(bare.child.pid!), sandbox: sandboxCpu }, runs: [] },
+    ...(prism ? [{ label: "Prism proxy", base: prism.url, processes: { prism: () => groupCpuMicros(prism.pid), sandbox: sandboxCpu }, runs: [] }] : []),
+  ];
+  try {
+    for (const target of targets) await closedLoop(target.base, ids, 1);
+    // Rounds in turn, so that a change of the machine's load falls on every target alike.
+    for (let round = 0; round < ROUNDS; round++) for (const target of targets) target.runs.push(await measured(target.base, ids, target.processes));
+  } finally {
+    await prism?.close();
+  }
+  const rates = (label: string) => targets.find((t) => t.label === label)!.runs.map((r) => r.rate);
+  console.log(`throughput (${CONNECTIONS} connections, ${DURATION} s, ${ROUNDS} rounds; req/s):`);
+  for (const target of targets) console.log(`  ${target.label}: ${spread(target.runs.map((r) => r.rate))}; CPU per exchange: ${cpuLine(target.runs)}`);
+  const ratios = (of: string, to: string) => rates(of).map((rate, i) => rate / rates(to)[i]!);
+  console.log(`  proxy / bare proxy: ${spread(ratios("proxy", "bare proxy"), 2)} (target >= 0.8)`);
+  const cpuOf = (label: string, name: string) => median(targets.find((t) => t.label === label)!.runs.map((r) => r.cpuPerRequest[name]!));
+  console.log(`  CPU per exchange: proxy ${fmt(cpuOf("proxy", "proxy"))} µs, bare proxy ${fmt(cpuOf("bare proxy", "bare proxy"))} µs (medians)`);
+  console.log(`  proxy / direct: ${spread(ratios("proxy", "direct"), 2)}; bare proxy / direct: ${spread(ratios("bare proxy", "direct"), 2)}`);
+  if (prism) console.log(`  proxy / Prism proxy: ${spread(ratios("proxy", "Prism proxy"), 1)} (target >= 5)`);
+}
+
+/** The p99 the proxy adds at a fixed rate, in rounds too: the p99 of a few seconds is the machine's as much as the proxy's. */
+async function addedLatency(direct: string, proxied: string, ids: string[]): Promise<void> {
+  const directP99s: number[] = [];
+  const proxiedP99s: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    directP99s.push(p99(await openLoop(direct, ids, DURATION)));
+    proxiedP99s.push(p99(await openLoop(proxied, ids, DURATION)));
+  }
+  console.log(`latency at ${RATE} req/s (open loop, ${DURATION} s, ${ROUNDS} rounds; p99 in ms): direct ${spread(directP99s, 2)}, through the proxy ${spread(proxiedP99s, 2)}`);
+  console.log(`  added: ${spread(proxiedP99s.map((p, i) => p - directP99s[i]!), 2)} (target <= 2 ms)`);
+}
+
+/**
+ * Memory: a proxy of its own under a 64 MiB heap limit (one whose state grew with the
+ * exchanges would run out of it), its rules' memories first filled (the warm-up exchanges).
+ */
+async function boundedMemory(bounded: ProxyProcess, ids: string[]): Promise<void> {
+  await drive(bounded.url, ids, WARM_UP);
+  const samples: number[] = [];
+  const batch = Math.max(1, Math.floor(EXCHANGES / 10));
+  for (let sent = 0; sent < EXCHANGES; sent += batch) {
+    await drive(bounded.url, ids, Math.min(batch, EXCHANGES - sent));
+    samples.push(rssMiB(bounded.child.pid!));
+  }
+  console.log(
+    `proxy RSS (MiB, 64 MiB heap limit, after ${fmt(WARM_UP)} warm-up exchanges) after each tenth of ${fmt(EXCHANGES)} exchanges: ${samples.map((rss) => fmt(rss, 1)).join(", ")} ` +
+      `(min ${fmt(Math.min(...samples), 1)}, max ${fmt(Math.max(...samples), 1)}; ${bounded.child.exitCode === null ? "still running" : `exited ${bounded.child.exitCode}`})`,
+  );
+}
+
+/** Twenty charges made directly: the ids the load reads back. */
+async function seedCharges(direct: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < 20; i++) {
+    const res = await fetch(`${direct}/v1/charges`, { method: "POST", headers: { "x-api-key": keys.familyA.primary, "idempotency-key": `bench-seed-${process.pid}-${i}`, "content-type": "application/json" }, body: CHARGE_BODY });
+    ids.push(((await res.json()) as { id: string }).id);
+  }
+  return ids;
+}
+
 async function main(): Promise<void> {
   const sandbox = await spawned([...SANDBOX_NODE_FLAGS, "--import", "tsx", join(ROOT, "sandbox/src/cli.ts"), "--port", "0", "--plan", "generous", "--json"], /"url":"([^"]+)"/, "stdout");
   const direct = sandbox.match[1]!;
   let violations = 0;
   const examples: string[] = [];
   /** A proxy in front of the sandbox, in its own process, its violations counted. */
-  const startProxy = async (nodeFlags: string[]) => {
+  const startProxy = async (nodeFlags: string[]): Promise<ProxyProcess> => {
     const started = await spawned([...nodeFlags, join(ROOT, "cli/bin/payment-collection.js"), "proxy", "--family-a-upstream", direct, "--family-b-upstream", direct, "--port", "0"], /listening on (\S+)/, "stderr");
     createInterface({ input: started.child.stderr! }).on("line", (line) => {
       if (!line.startsWith("violation")) {
@@ -244,69 +322,15 @@ async function main(): Promise<void> {
     return { child: started.child, url: started.match[1]! };
   };
   const proxy = await startProxy(process.env.PROF ? ["--cpu-prof", "--cpu-prof-dir=/tmp/proxyprof"] : []);
-  const proxied = proxy.url;
-  const bare = await spawned(["--import", "tsx", join(ROOT, "conformance/bench/bare-proxy.ts"), direct], /listening on (\S+)/, "stderr");
-  let bounded: Awaited<ReturnType<typeof startProxy>> | undefined;
+  const bareStarted = await spawned(["--import", "tsx", join(ROOT, "conformance/bench/bare-proxy.ts"), direct], /listening on (\S+)/, "stderr");
+  const bare: ProxyProcess = { child: bareStarted.child, url: bareStarted.match[1]! };
+  let bounded: ProxyProcess | undefined;
   try {
-    const ids: string[] = [];
-    for (let i = 0; i < 20; i++) {
-      const res = await fetch(`${direct}/v1/charges`, { method: "POST", headers: { "x-api-key": keys.familyA.primary, "idempotency-key": `bench-seed-${process.pid}-${i}`, "content-type": "application/json" }, body: CHARGE_BODY });
-      ids.push(((await res.json()) as { id: string }).id);
-    }
-    let prism: RunningPrism | undefined;
-    if (prismEntry()) {
-      // Prism validates the family A document (its proxy takes one); the family B requests pass it unchecked.
-      prism = await startPrism({ document: join(ROOT, "generated/openapi/3.1/family-a.yaml"), upstream: direct, verbosity: "error" });
-    } else console.log("Prism is not installed (an optional peer dependency): its proxy is not measured");
-    const sandboxCpu = () => cpuMicros(sandbox.child.pid!);
-    const targets: Array<{ label: string; base: string; processes: Record<string, CpuReading>; runs: LoadRun[] }> = [
-      { label: "direct", base: direct, processes: { sandbox: sandboxCpu }, runs: [] },
-      { label: "proxy", base: proxied, processes: { proxy: () => cpuMicros(proxy.child.pid!), sandbox: sandboxCpu }, runs: [] },
-      { label: "bare proxy", base: bare.match[1]!, processes: { "bare proxy": () => cpuMicros(bare.child.pid!), sandbox: sandboxCpu }, runs: [] },
-      ...(prism ? [{ label: "Prism proxy", base: prism.url, processes: { prism: () => groupCpuMicros(prism.pid), sandbox: sandboxCpu }, runs: [] }] : []),
-    ];
-    try {
-      for (const target of targets) await closedLoop(target.base, ids, 1);
-      // Rounds in turn, so that a change of the machine's load falls on every target alike.
-      for (let round = 0; round < ROUNDS; round++) for (const target of targets) target.runs.push(await measured(target.base, ids, target.processes));
-    } finally {
-      await prism?.close();
-    }
-    const rates = (label: string) => targets.find((t) => t.label === label)!.runs.map((r) => r.rate);
-    console.log(`throughput (${CONNECTIONS} connections, ${DURATION} s, ${ROUNDS} rounds; req/s):`);
-    for (const target of targets) console.log(`  ${target.label}: ${spread(target.runs.map((r) => r.rate))}; CPU per exchange: ${cpuLine(target.runs)}`);
-    const ratios = (of: string, to: string) => rates(of).map((rate, i) => rate / rates(to)[i]!);
-    console.log(`  proxy / bare proxy: ${spread(ratios("proxy", "bare proxy"), 2)} (target >= 0.8)`);
-    const cpuOf = (label: string, name: string) => median(targets.find((t) => t.label === label)!.runs.map((r) => r.cpuPerRequest[name]!));
-    console.log(`  CPU per exchange: proxy ${fmt(cpuOf("proxy", "proxy"))} µs, bare proxy ${fmt(cpuOf("bare proxy", "bare proxy"))} µs (medians)`);
-    console.log(`  proxy / direct: ${spread(ratios("proxy", "direct"), 2)}; bare proxy / direct: ${spread(ratios("bare proxy", "direct"), 2)}`);
-    if (prism) console.log(`  proxy / Prism proxy: ${spread(ratios("proxy", "Prism proxy"), 1)} (target >= 5)`);
-
-    // In rounds too: the p99 of a few seconds is the machine's as much as the proxy's.
-    const directP99s: number[] = [];
-    const proxiedP99s: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      directP99s.push(p99(await openLoop(direct, ids, DURATION)));
-      proxiedP99s.push(p99(await openLoop(proxied, ids, DURATION)));
-    }
-    console.log(`latency at ${RATE} req/s (open loop, ${DURATION} s, ${ROUNDS} rounds; p99 in ms): direct ${spread(directP99s, 2)}, through the proxy ${spread(proxiedP99s, 2)}`);
-    console.log(`  added: ${spread(proxiedP99s.map((p, i) => p - directP99s[i]!), 2)} (target <= 2 ms)`);
-
-    // Memory: a proxy of its own under a 64 MiB heap limit (one whose state grew with the
-    // exchanges would run out of it), its rules' memories first filled (MEMORY creations).
+    const ids = await seedCharges(direct);
+    await throughput(direct, proxy, bare, sandbox.child, ids);
+    await addedLatency(direct, proxy.url, ids);
     bounded = await startProxy(["--max-old-space-size=64"]);
-    const warmUp = WARM_UP;
-    await drive(bounded.url, ids, warmUp);
-    const samples: number[] = [];
-    const batch = Math.max(1, Math.floor(EXCHANGES / 10));
-    for (let sent = 0; sent < EXCHANGES; sent += batch) {
-      await drive(bounded.url, ids, Math.min(batch, EXCHANGES - sent));
-      samples.push(rssMiB(bounded.child.pid!));
-    }
-    console.log(
-      `proxy RSS (MiB, 64 MiB heap limit, after ${fmt(warmUp)} warm-up exchanges) after each tenth of ${fmt(EXCHANGES)} exchanges: ${samples.map((rss) => fmt(rss, 1)).join(", ")} ` +
-        `(min ${fmt(Math.min(...samples), 1)}, max ${fmt(Math.max(...samples), 1)}; ${bounded.child.exitCode === null ? "still running" : `exited ${bounded.child.exitCode}`})`,
-    );
+    await boundedMemory(bounded, ids);
     console.log(`violations the proxy printed: ${violations} (the sandbox is the correct server: expected 0)${examples.map((line) => `\n  ${line}`).join("")}`);
     console.log(`statuses seen: ${JSON.stringify(statuses)}`);
     if (HAR_MB > 0) await harCheck(direct);
