@@ -9,6 +9,7 @@
 import { documentedPairs, type FamilyId } from "@payment-collection/contract/model/index.ts";
 import { loadCatalogue, statementsFor, type Catalogue } from "../core/statement-map.ts";
 import type { Profile } from "../core/profiles/index.ts";
+import { asserted } from "../core/profiles/document-word.ts";
 import { nameFinding, type Finding, type Naming } from "./attribution.ts";
 import { checkRequest, checkResponse } from "./exchange-checks.ts";
 import { CrossExchangeRules, type CrossRule } from "./cross-exchange.ts";
@@ -268,6 +269,10 @@ export class TrafficEngine {
       return [{ naming, finding: { expected: `a refusal: the request breaks the contract (${finding.expected})`, seen: `${exchange.status}, accepted` } }];
     }
     if (!header) return [];
+    // The code a statement gives is for what the document says of the parameter (missing, under
+    // 8 characters): a value that breaks only a decided keyword (D08's 255 characters) gets the
+    // decision's answer (VALIDATION_ERROR), which the response's schema judges.
+    if (finding.keyword !== undefined && !asserted("seed", { kind: "keyword", schema: header.schema, keyword: finding.keyword })) return [];
     const status = String(exchange.status);
     const body = parsedBody(exchange, "response");
     const code = body?.ok ? errorCodeOf(body.value) : undefined;

@@ -95,6 +95,14 @@ describe("rules across exchanges", () => {
     expect(run([short])).toEqual([]);
   });
 
+  it("the code a statement gives for a broken header is owed only for what the document says of it: an over-long Idempotency-Key (D08) gets VALIDATION_ERROR", () => {
+    const tooLong = exchange("POST", "/v1/charges", KEY_A, 400, { code: "VALIDATION_ERROR", message: "x" }, { request: { amount: 1500, method: "pix" }, headers: { "idempotency-key": "k".repeat(256) } });
+    expect(run([tooLong])).toEqual([]);
+    // Under 8 characters it is the document's word: IDEMPOTENCY_KEY_REQUIRED, not another code.
+    const tooShort = { ...tooLong, requestHeaders: { ...tooLong.requestHeaders, "idempotency-key": "k".repeat(7) } };
+    expect(run([tooShort])).toMatchObject([{ naming: { id: "A-ERRORS-ERROR-idempotency-key-required" } }]);
+  });
+
   it("tenant isolation: a record created with one account's key read with another account's key is flagged, with the accounts known", () => {
     const accounts = new Map([
       [KEY_A, "first"],
