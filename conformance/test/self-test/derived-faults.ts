@@ -10,7 +10,7 @@
  * fall back to the original), which is what most of these faults need.
  */
 import type { FamilyId } from "@payment-collection/contract/model/index.ts";
-import type { Exchange as Req, Forward, Reply } from "./mutants.ts";
+import { requestJson, type Exchange as Req, type Forward, type Reply } from "./mutants.ts";
 
 /** The sandbox's keys as the broken servers see them. */
 export interface DerivedKeys {
@@ -26,14 +26,8 @@ const ok = (reply: Reply) => reply.status >= 200 && reply.status < 300;
 const keyOf = (request: Req) => request.headers["x-api-key"];
 const withKey = (request: Req, key: string): Req => ({ ...request, headers: { ...request.headers, "x-api-key": key } });
 const withBody = (request: Req, body: Json): Req => ({ ...request, body: JSON.stringify(body) });
-export const parse = (text: string): Json | undefined => {
-  try {
-    const value = JSON.parse(text) as unknown;
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
-  } catch {
-    return undefined;
-  }
-};
+/** A text as a JSON object; undefined when it is none (mutants.ts reads request bodies the same way). */
+export const parse = (text: string): Json | undefined => requestJson({ body: text });
 const editReply = (reply: Reply, edit: (body: Json) => void): Reply => {
   const body = parse(reply.body);
   if (!body) return reply;
