@@ -471,31 +471,6 @@ export interface components {
             state: string;
         };
         /**
-         * @description Envelope 2, `OBE001`: internal error during the call.
-         * @example {
-         *       "version": "1.0.0",
-         *       "status": "ERROR",
-         *       "error": {
-         *         "errorCode": "OBE001",
-         *         "message": "Internal error while reading the boleto."
-         *       }
-         *     }
-         */
-        BoletoInternalError: {
-            /** @description Semantic version of the interface that produced the error. */
-            version: components["schemas"]["SemanticVersion"];
-            /** @enum {string} */
-            status: "ERROR";
-            error: {
-                /**
-                 * @description Operation error code, e.g. `OCD001`.
-                 * @enum {string}
-                 */
-                errorCode: "OBE001";
-                message: string;
-            };
-        };
-        /**
          * @description Envelope 2, `ODE002`: only charges with status REGISTERED can be cancelled.
          * @example {
          *       "version": "1.0.0",
@@ -559,6 +534,33 @@ export interface components {
             timestamp: string;
             /** @description The boleto as `GET /sdk/boleto/{boletoId}` returns it, with `status` `CONFIRMED`. */
             data: components["schemas"]["BoletoCharge"];
+        };
+        /**
+         * @description Envelope 2 at 400 when reading a boleto: `OBE001` (internal error during the call; the
+         *     document's) or `VALIDATION_ERROR` (an input breaks its schema, such as a `User-Agent` over
+         *     D45's 512 characters; decision D45, the code D18 gives envelope 2 for malformed requests).
+         * @example {
+         *       "version": "1.0.0",
+         *       "status": "ERROR",
+         *       "error": {
+         *         "errorCode": "OBE001",
+         *         "message": "Internal error while reading the boleto."
+         *       }
+         *     }
+         */
+        BoletoReadBadRequestError: {
+            /** @description Semantic version of the interface that produced the error. */
+            version: components["schemas"]["SemanticVersion"];
+            /** @enum {string} */
+            status: "ERROR";
+            error: {
+                /**
+                 * @description OBE001 at 400 is the document's; VALIDATION_ERROR is decision D45.
+                 * @enum {string}
+                 */
+                errorCode: "OBE001" | "VALIDATION_ERROR";
+                message: string;
+            };
         };
         /** @description The receiver (beneficiary) of a boleto. */
         BoletoReceiver: {
@@ -667,6 +669,33 @@ export interface components {
             notes?: string;
         };
         /**
+         * @description Envelope 2 at 400: `OCD001` (the id has an incorrect format; the document's) or
+         *     `VALIDATION_ERROR` (another input breaks its schema, such as a `User-Agent` over D45's 512
+         *     characters; decision D45, the code D18 gives envelope 2 for malformed requests).
+         * @example {
+         *       "version": "1.0.0",
+         *       "status": "ERROR",
+         *       "error": {
+         *         "errorCode": "OCD001",
+         *         "message": "Invalid customer id format."
+         *       }
+         *     }
+         */
+        CustomerDeleteBadRequestError: {
+            /** @description Semantic version of the interface that produced the error. */
+            version: components["schemas"]["SemanticVersion"];
+            /** @enum {string} */
+            status: "ERROR";
+            error: {
+                /**
+                 * @description OCD001 at 400 is the document's; VALIDATION_ERROR is decision D45.
+                 * @enum {string}
+                 */
+                errorCode: "OCD001" | "VALIDATION_ERROR";
+                message: string;
+            };
+        };
+        /**
          * @description Envelope 2, `OCD001`: internal rules forbid the deletion, e.g. the customer is tied to an open charge.
          * @example {
          *       "version": "1.0.0",
@@ -696,31 +725,6 @@ export interface components {
          *     CNPJ (check digits right) is its word; the digits-only form is decision D23.
          */
         CustomerDocument: string;
-        /**
-         * @description Envelope 2, `OCD001`: the id has an incorrect format.
-         * @example {
-         *       "version": "1.0.0",
-         *       "status": "ERROR",
-         *       "error": {
-         *         "errorCode": "OCD001",
-         *         "message": "Invalid customer id format."
-         *       }
-         *     }
-         */
-        CustomerIdMalformedError: {
-            /** @description Semantic version of the interface that produced the error. */
-            version: components["schemas"]["SemanticVersion"];
-            /** @enum {string} */
-            status: "ERROR";
-            error: {
-                /**
-                 * @description Operation error code, e.g. `OCD001`.
-                 * @enum {string}
-                 */
-                errorCode: "OCD001";
-                message: string;
-            };
-        };
         /**
          * @description Envelope 2, `OCD001`: the id matches no customer.
          * @example {
@@ -1199,7 +1203,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CustomerIdMalformedError"];
+                    "application/json": components["schemas"]["CustomerDeleteBadRequestError"];
                 };
             };
             /** @description 401: the key is missing or invalid (envelope 1, `UNAUTHORIZED`). */
@@ -1628,6 +1632,21 @@ export interface operations {
                          */
                         timestamp: string;
                     };
+                };
+            };
+            /** @description 400: the request is invalid (envelope 1, `VALIDATION_ERROR`; decision D32). */
+            400: {
+                headers: {
+                    /** @description Maximum requests in the current window; the published numbers are the default plan's (decision D27). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix timestamp (seconds) at which the window renews. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description 401: the key is missing or invalid (envelope 1, `UNAUTHORIZED`). */
@@ -2323,6 +2342,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description 400: the request is invalid (envelope 1, `VALIDATION_ERROR`; decision D32). */
+            400: {
+                headers: {
+                    /** @description Maximum requests in the current window; the published numbers are the default plan's (decision D27). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix timestamp (seconds) at which the window renews. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             /** @description 401: the key is missing or invalid (envelope 1, `UNAUTHORIZED`). */
             401: {
                 headers: {
@@ -2424,6 +2458,21 @@ export interface operations {
                          */
                         timestamp: string;
                     };
+                };
+            };
+            /** @description 400: the request is invalid (envelope 1, `VALIDATION_ERROR`; decision D32). */
+            400: {
+                headers: {
+                    /** @description Maximum requests in the current window; the published numbers are the default plan's (decision D27). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix timestamp (seconds) at which the window renews. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description 401: the key is missing or invalid (envelope 1, `UNAUTHORIZED`). */
@@ -2581,7 +2630,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["BoletoInternalError"];
+                    "application/json": components["schemas"]["BoletoReadBadRequestError"];
                 };
             };
             /** @description 401: the key is missing or invalid (envelope 1, `UNAUTHORIZED`). */
@@ -2672,6 +2721,21 @@ export interface operations {
                         success: boolean;
                         data: components["schemas"]["HealthStatus"];
                     };
+                };
+            };
+            /** @description 400: the request is invalid (envelope 1, `VALIDATION_ERROR`; decision D32). */
+            400: {
+                headers: {
+                    /** @description Maximum requests in the current window; the published numbers are the default plan's (decision D27). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix timestamp (seconds) at which the window renews. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description 401: the key is missing or invalid (envelope 1, `UNAUTHORIZED`). */
@@ -3055,6 +3119,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description 400: the request is invalid (envelope 1, `VALIDATION_ERROR`; decision D32). */
+            400: {
+                headers: {
+                    /** @description Maximum requests in the current window; the published numbers are the default plan's (decision D27). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix timestamp (seconds) at which the window renews. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
             /** @description 401: the key is missing or invalid (envelope 1, `UNAUTHORIZED`). */
             401: {
                 headers: {
@@ -3155,6 +3234,21 @@ export interface operations {
                          */
                         timestamp: string;
                     };
+                };
+            };
+            /** @description 400: the request is invalid (envelope 1, `VALIDATION_ERROR`; decision D32). */
+            400: {
+                headers: {
+                    /** @description Maximum requests in the current window; the published numbers are the default plan's (decision D27). */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in the current window. */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix timestamp (seconds) at which the window renews. */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description 401: the key is missing or invalid (envelope 1, `UNAUTHORIZED`). */

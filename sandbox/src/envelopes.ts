@@ -7,6 +7,8 @@
  *   details}}` and envelope 2 `{version, status: "ERROR", error: {errorCode, message}}`;
  * - sandbox controls: the resource as its family returns it; errors like envelope 1.
  */
+import type { RequestContext } from "./app.ts";
+import { describeProblems, type ValidationProblem } from "./contract/operations.ts";
 import { isoTimestamp } from "./domain/timestamps.ts";
 import type { Reply } from "./http/reply.ts";
 
@@ -52,6 +54,14 @@ export function sdkError(status: number, code: string, message: string, details:
 /** Family B envelope 2, carrying the interface's semantic version. */
 export function operationError(status: number, version: string, errorCode: string, message: string): Reply {
   return { status, body: { version, status: "ERROR", error: { errorCode, message } } };
+}
+
+/**
+ * The `invalid` answer of the family B operations whose errors are envelope 2 (customer delete,
+ * boletos): 400 with the project code VALIDATION_ERROR (D18, D45), never a documented O-code.
+ */
+export function operationValidationError(ctx: Pick<RequestContext, "app">, problems: readonly ValidationProblem[]): Reply {
+  return operationError(400, ctx.app.contract.version("family-b"), "VALIDATION_ERROR", `The request is invalid: ${describeProblems(problems)}`);
 }
 
 /** Family B success envelope `{success, data, timestamp}`. */

@@ -8,16 +8,18 @@
  * members than its minProperties. A value is used only when the contract's own validator of the
  * member refuses it, so each variant breaks what it says it breaks.
  * Also the bodies a server cannot read as JSON (unreadable-bodies.ts): cut short, empty, not
- * sent as JSON, past the size limit.
+ * sent as JSON, past the size limit; and every query and header parameter given a value that
+ * breaks one of its constraints (parameterRefusals), on every operation.
  * Nothing created: the refusal carries no new record, the resource's list (when the contract
  * has one) shows no new id, and a refused change leaves the record as the owner reads it.
  */
-import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
+import type { ContractOperation, ContractParameter } from "@payment-collection/contract/model/index.ts";
+import { profileSchema, type Profile } from "../core/profiles/index.ts";
 import { createdIdOf, creationOf, isCreation, isList, pathParameters, resourceOf } from "./id-links.ts";
 import { keywordOf, objectView, requestSchema, typeOf } from "./request-schema.ts";
 import { breakersOf } from "./constraint-breakers.ts";
 import { exampleRequestBody, freshRecord, plannedRequest, readerOf, successes, traffic } from "./traffic.ts";
-import { describe, is2xx, isObject, jsonOf, sameValue, stable, type DerivedEnv, type Json } from "./shared.ts";
+import { describe, is2xx, isObject, jsonOf, sameValue, stable, type DerivedEnv, type Json, type PlannedRequest } from "./shared.ts";
 import { quoted } from "../core/describe-response.ts";
 import type { ObservedResponse } from "../core/validate.ts";
 import { reproduceUnreadable, unreadableVariants } from "./unreadable-bodies.ts";
@@ -165,7 +167,7 @@ async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> 
           statements: [...env.statementsOf(op.operationId, "400"), ...variant.statements],
           reproduction: reproduceUnreadable(env, request),
         },
-        unreadableProblems(env, op, variant.exact, response),
+        refusalProblems(env, op, variant.exact, response, "D39"),
       );
     }
     const after = await listedIds(env, list);
@@ -181,13 +183,101 @@ async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> 
   });
 }
 
-/** What is wrong with the answer to an unreadable body: not a 4xx, a record created, or (exact) not the documented 400. */
-function unreadableProblems(env: DerivedEnv, op: ContractOperation, exact: boolean, response: ObservedResponse): string[] {
+/**
+ * What is wrong with a refusal: not a 4xx, a record created, or (exact: where decisions say how
+ * such input is refused, named by `basis`) not the documented 400 with its body.
+ */
+function refusalProblems(env: DerivedEnv, op: ContractOperation, exact: boolean, response: ObservedResponse, basis: string): string[] {
   const created = is2xx(response) ? createdIdOf(jsonOf(response.body)) : undefined;
   const problems = created ? [`a record was created: ${created}`] : [];
-  if (exact && response.status !== 400) return [...problems, `answered ${describe(response)}; expected the documented 400 (D39)`];
+  if (exact && response.status !== 400) return [...problems, `answered ${describe(response)}; expected the documented 400 (${basis})`];
   if (response.status < 400 || response.status >= 500) return [...problems, `answered ${describe(response)}; expected a 4xx refusal`];
   return exact ? [...problems, ...env.ctx.problems(op.operationId, "400", response)] : problems;
+}
+
+/** One query or header parameter of a request given a value that breaks one of its constraints. */
+export interface ParameterVariant {
+  name: string;
+  parameter: ContractParameter;
+  value: string;
+}
+
+/**
+ * The values that break one constraint of a query or header parameter, as the profile holds it
+ * (a decided keyword only under full): a number that is none, a fraction where the schema says
+ * integer, a value outside the enum, a string over maxLength, and what breaks any other keyword
+ * (minimum, maximum, minLength, pattern, format). `current` is a valid value, for the breakers
+ * that alter one. A header value must be one HTTP can carry: an empty one is left out.
+ */
+export function parameterVariants(parameter: ContractParameter, profile: Profile, current: unknown): ParameterVariant[] {
+  if (parameter.in !== "query" && parameter.in !== "header") return [];
+  const schema = profileSchema(parameter.schema, profile);
+  const values: Array<[string, unknown]> = [];
+  const type = typeOf(schema);
+  if (type === "integer" || type === "number") values.push(["wrong-type", "not-a-number"]);
+  if (type === "integer") values.push(["fraction", 1.5]);
+  const allowed = keywordOf(schema, "enum");
+  if (Array.isArray(allowed) && allowed.every((v) => typeof v === "string")) values.push(["outside-enum", "not-a-documented-value"]);
+  const maxLength = keywordOf(schema, "maxLength");
+  if (typeof maxLength === "number") values.push(["over-maxLength", "x".repeat(maxLength + 1)]);
+  for (const breaker of breakersOf(schema, parameter.schema, current)) values.push([breaker.keyword, breaker.value]);
+  return values
+    .map(([kind, value]) => ({ name: `${parameter.in}-${parameter.name}-${kind}`, parameter, value: String(value) }))
+    .filter((variant) => !(parameter.in === "header" && variant.value === ""));
+}
+
+/** The request with one parameter's value replaced (a query parameter added if absent). */
+function withParameter(request: PlannedRequest, variant: ParameterVariant): PlannedRequest {
+  if (variant.parameter.in === "header") {
+    const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => name.toLowerCase() !== variant.parameter.name.toLowerCase()));
+    return { ...request, headers: { ...headers, [variant.parameter.name]: variant.value } };
+  }
+  const url = new URL(request.url);
+  url.searchParams.set(variant.parameter.name, variant.value);
+  return { ...request, url: url.toString() };
+}
+
+/** A valid value of a parameter in the planned request: the one it sends, else the contract's example. */
+function currentValue(request: PlannedRequest, parameter: ContractParameter): unknown {
+  if (parameter.in === "header") return Object.entries(request.headers).find(([name]) => name.toLowerCase() === parameter.name.toLowerCase())?.[1] ?? parameter.example;
+  return new URL(request.url).searchParams.get(parameter.name) ?? parameter.example;
+}
+
+/**
+ * Every query and header parameter of the operation (the API key aside: ignored authentication
+ * checks it) given one broken value at a time: each request must be refused with a 4xx and
+ * create nothing, as a body breaking one constraint must.
+ */
+async function parameterRefusals(env: DerivedEnv, op: ContractOperation): Promise<void> {
+  const keyHeader = env.ctx.contract.apiKeyHeader.toLowerCase();
+  const parameters = op.parameters.filter((p) => p.name.toLowerCase() !== keyHeader && env.ctx.asserts({ kind: "parameter", parameter: p, operation: op }));
+  const probe = plannedRequest(env, op, Object.fromEntries(pathParameters(op).map((p) => [p, "x"])));
+  if (parameters.every((p) => parameterVariants(p, env.ctx.profile, currentValue(probe, p)).length === 0)) return;
+  await env.attempt(op.operationId, "parameter-refusals", "requests with a parameter breaking one constraint are refused", async () => {
+    const [parameter] = pathParameters(op);
+    const id = parameter ? await freshRecord(env, op, parameter) : undefined;
+    const params = Object.fromEntries(pathParameters(op).map((p) => [p, id!]));
+    const exact = env.ctx.profile === "full";
+    for (const contractParameter of parameters) {
+      const valid = plannedRequest(env, op, params);
+      for (const variant of parameterVariants(contractParameter, env.ctx.profile, currentValue(valid, contractParameter))) {
+        const request = withParameter(plannedRequest(env, op, params), variant);
+        const response = await env.send(request, "primary");
+        const broken = variant.name.slice(variant.parameter.in.length + variant.parameter.name.length + 2).replace(/-/g, " ");
+        env.judge(
+          {
+            operationId: op.operationId,
+            variant: variant.name,
+            title: `a ${variant.parameter.in} ${variant.parameter.name} ${broken} is refused with ${exact ? "the documented 400 (D32, D45)" : "a 4xx"}`,
+            covers: env.covered(op.operationId, response.status),
+            statements: env.statementsOf(op.operationId, "400"),
+            reproduction: env.reproduce(request, "primary"),
+          },
+          refusalProblems(env, op, exact, response, "D32, D45"),
+        );
+      }
+    }
+  });
 }
 
 /**
@@ -208,6 +298,8 @@ export function spreadable(env: DerivedEnv, op: ContractOperation): boolean {
 export async function run(env: DerivedEnv): Promise<void> {
   for (const op of env.ctx.contract.operations) {
     if (env.stopped) break;
-    if (op.requestBody) await operation(spreadable(env, op) ? env.spread() : env, op);
+    const where = spreadable(env, op) ? env.spread() : env;
+    if (op.requestBody) await operation(where, op);
+    await parameterRefusals(where, op);
   }
 }

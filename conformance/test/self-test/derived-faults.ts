@@ -110,6 +110,41 @@ export function lenientMember(match: Match, path: string[], lenience: Lenience, 
   };
 }
 
+/** The value of a request's query or header parameter, if given. */
+function parameterValue(request: Req, where: "query" | "header", name: string): string | undefined {
+  if (where === "header") return request.headers[name.toLowerCase()];
+  return new URLSearchParams(request.search).get(name) ?? undefined;
+}
+
+/**
+ * One parameter's constraints not checked: a value the parameter's schema refuses is replaced
+ * before the sandbox sees it (a query parameter dropped, a header given a valid value), so the
+ * request is served as if it had been valid.
+ */
+export function lenientParameter(match: Match, where: "query" | "header", name: string, refuses: (value: string) => boolean, valid: () => string): Handler {
+  return (request, forward) => {
+    const value = match(request) ? parameterValue(request, where, name) : undefined;
+    if (value === undefined || !refuses(value)) return forward(request);
+    if (where === "header") return forward({ ...request, headers: { ...request.headers, [name.toLowerCase()]: valid() } });
+    const search = new URLSearchParams(request.search);
+    search.delete(name);
+    const rest = search.toString();
+    return forward({ ...request, search: rest ? `?${rest}` : "" });
+  };
+}
+
+/**
+ * One parameter's breach refused in a body of the server's own, not the operation's documented
+ * 400 (an envelope-2 operation answering in envelope 1 is this fault).
+ */
+export function refusesParameterUndocumented(match: Match, where: "query" | "header", name: string, refuses: (value: string) => boolean): Handler {
+  return (request, forward) => {
+    const value = match(request) ? parameterValue(request, where, name) : undefined;
+    if (value === undefined || !refuses(value)) return forward(request);
+    return Promise.resolve({ status: 400, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: `invalid ${where} ${name}` }) });
+  };
+}
+
 /** How a server gets the reading of a body wrong, one way each (unreadable-bodies.ts has the checks). */
 export type BodyReadingFault = "not-json" | "empty" | "not-sent-as-json" | "over-size-limit";
 

@@ -3,14 +3,14 @@
  * fault there (the kinds are the generic checks' own: id-links.ts, positive-data.ts). Nothing
  * here names an operation: adding an operation to the contract adds its broken servers.
  */
-import { loadFamilyContract, OperationIndex, type ContractOperation, type FamilyContract, type FamilyId } from "@payment-collection/contract/model/index.ts";
+import { compileOpenApiSchema, loadFamilyContract, OperationIndex, type ContractOperation, type FamilyContract, type FamilyId } from "@payment-collection/contract/model/index.ts";
 import type { Profile } from "../../src/core/profiles/index.ts";
 import type { Target } from "../../src/core/target.ts";
 import { isDecisionElement, profileSchema } from "../../src/core/profiles/schema-profile.ts";
 import { classStatements, type DerivedClass } from "../../src/derived/index.ts";
 import { loadCatalogue, statementsFor } from "../../src/core/statement-map.ts";
 import { checksFor } from "@payment-collection/contract/statements.ts";
-import { VARIANT_STATEMENTS as FRACTION_STATEMENTS } from "../../src/derived/negative-data.ts";
+import { VARIANT_STATEMENTS as FRACTION_STATEMENTS, parameterVariants } from "../../src/derived/negative-data.ts";
 import { changesRecord, createsRecord, idempotencyHeaders, isLinkedMember, isList, pathParameters, readerOfResource, readOf, resourceOf } from "../../src/derived/id-links.ts";
 import { boundsLeftOpen, isPositiveDataOperation, isProse } from "../../src/derived/positive-data.ts";
 import { perApiKeyElements } from "../../src/derived/idempotency-key-space.ts";
@@ -256,6 +256,47 @@ function unreadableStatements(family: FamilyId, op: ContractOperation, how: faul
   return json;
 }
 
+// 3c. Parameters: every operation with a query or header parameter a check can break lets one such parameter (its last) break its schema.
+
+/** A parameter's value as the schema reads it: a query number is sent as text. */
+const asTyped = (schema: Json, value: string): unknown => (["integer", "number"].includes(typeOf(schema) ?? "") && /^[+-]?\d+(\.\d+)?$/.test(value) ? Number(value) : value);
+
+/** The parameter of an operation a check breaks under the profile (its last), with the first way it breaks it. */
+function breakableParameter(op: ContractOperation, profile: Profile) {
+  const parameter = [...op.parameters].reverse().find((p) => p.name.toLowerCase() !== "x-api-key" && asserted(profile, { kind: "parameter", parameter: p, operation: op }) && parameterVariants(p, profile, p.example ?? "x".repeat(16)).length > 0);
+  if (!parameter) return undefined;
+  const [variant] = parameterVariants(parameter, profile, parameter.example ?? "x".repeat(16));
+  const validate = compileOpenApiSchema(profileSchema(parameter.schema, profile), "3.0") as (value: unknown) => boolean;
+  const refuses = (value: string) => !validate(asTyped(parameter.schema as Json, value));
+  return { parameter, variant: variant!, where: parameter.in as "query" | "header", refuses };
+}
+
+function parameterFaults(): DerivedMutation[] {
+  const out: DerivedMutation[] = [];
+  const refusalShapes = new Set<string>();
+  for (const { family, op } of all()) {
+    // Lenience: under the first profile that breaks a parameter of the operation.
+    for (const profile of ["seed", "full"] as const) {
+      const found = breakableParameter(op, profile);
+      if (!found) continue;
+      const { parameter, variant, where, refuses } = found;
+      let fresh = 0;
+      const valid = () => (/idempotency/i.test(parameter.name) ? `lenient-parameter-${process.pid}-${(fresh += 1)}` : String(parameter.example ?? "payment-collection"));
+      out.push(mutation("negative-data", family, op, variant.name, `lenient-${where}-${parameter.name}`, `a ${where} ${parameter.name} that breaks its schema is refused, not replaced or ignored`, fault.lenientParameter(matcher(family, op.operationId), where, parameter.name, refuses, valid), profile === "full" ? "full" : undefined));
+      break;
+    }
+    // The wrong answer (full: D32, D45 say which), once per documented 400 body: the check that
+    // catches it is the same on every operation that shares one.
+    const found = breakableParameter(op, "full");
+    const shape = JSON.stringify(op.responses.find((r) => r.status === "400")?.schema ?? null);
+    if (!found || refusalShapes.has(shape)) continue;
+    refusalShapes.add(shape);
+    const { parameter, variant, where, refuses } = found;
+    out.push(mutation("negative-data", family, op, variant.name, `undocumented-refusal-${where}-${parameter.name}`, `a ${where} ${parameter.name} that breaks its schema gets the documented 400 (D32, D45)`, fault.refusesParameterUndocumented(matcher(family, op.operationId), where, parameter.name, refuses), "full"));
+  }
+  return out;
+}
+
 // 4. Positive data: per operation the class covers, one unstated condition per kind of member it generates.
 
 interface Refusal {
@@ -374,4 +415,4 @@ function idempotencyKeySpace(): DerivedMutation[] {
     });
 }
 
-export const GENERATED_MUTATIONS: DerivedMutation[] = [...ignoredAuthentication(), ...tenantIsolation(), ...negativeData(), ...unreadableBodies(), ...positiveData(), ...consistency(), ...idempotencyKeySpace()];
+export const GENERATED_MUTATIONS: DerivedMutation[] = [...ignoredAuthentication(), ...tenantIsolation(), ...negativeData(), ...unreadableBodies(), ...parameterFaults(), ...positiveData(), ...consistency(), ...idempotencyKeySpace()];

@@ -8,11 +8,10 @@
  */
 import type { components } from "../../../generated/types/family-b.ts";
 import type { HandlerTable, RequestContext } from "../app.ts";
-import { describeProblems } from "../contract/operations.ts";
 import { boletoNumbers, checkDigitIsUnambiguous, itauFreeField, mod10 } from "../domain/boleto.ts";
 import { dynamicBrCode } from "../domain/brcode.ts";
 import { digits, hex32, uuid } from "../domain/ids.ts";
-import { operationError, success } from "../envelopes.ts";
+import { operationError, operationValidationError, success } from "../envelopes.ts";
 import type { SandboxAccount } from "../keys.ts";
 import type { StoredRecord } from "../store/types.ts";
 
@@ -121,6 +120,8 @@ function notFound(ctx: Pick<RequestContext, "app">, id: string) {
 
 export const boletoHandlers: HandlerTable = {
   getBoleto: {
+    // A header that breaks its schema (D45) is answered in the operation's envelope 2.
+    invalid: operationValidationError,
     async handle(ctx) {
       const found = await ctx.app.store.get("boleto", ctx.account.id, ctx.params.boletoId);
       if (!found) return notFound(ctx, ctx.params.boletoId);
@@ -136,7 +137,7 @@ export const boletoHandlers: HandlerTable = {
       }
       // Envelope 2 with the project code VALIDATION_ERROR (decision D18): OBE001 means an
       // internal error during the call and is never used for a client error.
-      return operationError(400, version, "VALIDATION_ERROR", `The cancellation request is invalid: ${describeProblems(problems)}`);
+      return operationValidationError(ctx, problems);
     },
     async handle(ctx) {
       const id = ctx.params.boletoId;

@@ -6,7 +6,7 @@
 import type { components } from "../../../generated/types/family-b.ts";
 import type { HandlerTable, RequestContext } from "../app.ts";
 import { uuid } from "../domain/ids.ts";
-import { dataEnvelope, operationError, sdkError, success } from "../envelopes.ts";
+import { dataEnvelope, operationError, operationValidationError, sdkError, success } from "../envelopes.ts";
 import type { StoredRecord } from "../store/types.ts";
 
 type Schemas = components["schemas"];
@@ -163,6 +163,8 @@ export const customerHandlers: HandlerTable = {
   },
 
   deleteCustomer: {
+    // A header that breaks its schema (D45) is answered in the operation's envelope 2.
+    invalid: operationValidationError,
     async handle(ctx) {
       const id = ctx.params.id;
       const version = ctx.app.contract.version("family-b");

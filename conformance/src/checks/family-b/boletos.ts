@@ -2,7 +2,7 @@
 import { exampleBody } from "../provisioning.ts";
 import type { ResponseCheck } from "../response-check.ts";
 import { NotApplicable, type FamilyContext } from "../../core/check-context.ts";
-import { family, rateLimited, unauthorized, unknownId } from "./support.ts";
+import { family, rateLimited, unauthorized, unknownId, userAgentTooLong } from "./support.ts";
 
 /** A boleto the target names, for reading (reading changes nothing). */
 function anyBoleto(ctx: FamilyContext): string {
@@ -45,6 +45,7 @@ export const BOLETO_CHECKS: ResponseCheck[] = [
     request: async () => ({}),
   },
   ...unauthorized("getBoleto", async (ctx, key) => ({ key, params: { boletoId: unknownId(ctx) } })),
+  userAgentTooLong("getBoleto", async (ctx) => ({ params: { boletoId: anyBoleto(ctx) } })),
   {
     family,
     operationId: "getBoleto",

@@ -2,7 +2,7 @@
 import { customer, customerBody, customerWithOpenCharge, newCustomer } from "../provisioning.ts";
 import type { ResponseCheck } from "../response-check.ts";
 import { NotApplicable, type FamilyContext } from "../../core/check-context.ts";
-import { family, rateLimited, unauthorized, unknownId } from "./support.ts";
+import { family, rateLimited, unauthorized, unknownId, userAgentTooLong } from "./support.ts";
 import { isDocumentsWord } from "../../core/profiles/document-word.ts";
 import { isObject } from "@payment-collection/contract/model/index.ts";
 
@@ -66,6 +66,7 @@ export const CUSTOMER_CHECKS: ResponseCheck[] = [
     request: async (ctx) => ({ params: { id: await customer(ctx) } }),
   },
   ...unauthorized("getCustomer", async (ctx, key) => ({ key, params: { id: unknownId(ctx) } })),
+  userAgentTooLong("getCustomer", async (ctx) => ({ params: { id: await customer(ctx) } })),
   {
     family,
     operationId: "getCustomer",
@@ -161,6 +162,8 @@ export const CUSTOMER_CHECKS: ResponseCheck[] = [
     }),
   ),
   ...unauthorized("deleteCustomer", async (ctx, key) => ({ key, params: { id: unknownId(ctx) } })),
+  // A well-formed id no customer has: a server that reads past the header deletes nothing.
+  userAgentTooLong("deleteCustomer", async (ctx) => ({ params: { id: unknownId(ctx) } })),
   {
     family,
     operationId: "deleteCustomer",

@@ -2,7 +2,7 @@
 import { idempotencyConflictChecks } from "../idempotency.ts";
 import { exampleBody, pixCharge, queriedPixKey } from "../provisioning.ts";
 import type { ResponseCheck } from "../response-check.ts";
-import { family, rateLimited, unauthorized, unknownId, withIdempotencyKey } from "./support.ts";
+import { family, rateLimited, unauthorized, unknownId, userAgentTooLong, withIdempotencyKey } from "./support.ts";
 
 export const PIX_CHECKS: ResponseCheck[] = [
   // POST /pix
@@ -46,6 +46,7 @@ export const PIX_CHECKS: ResponseCheck[] = [
       request: async (ctx) => ({ params: { pixId: await pixCharge(ctx) } }),
     },
     ...unauthorized(operationId, async (ctx, key) => ({ key, params: { pixId: unknownId(ctx) } })),
+    userAgentTooLong(operationId, async (ctx) => ({ params: { pixId: await pixCharge(ctx) } })),
     {
       family,
       operationId,

@@ -3,7 +3,7 @@
  * no resource has and the recommended X-Idempotency-Key.
  */
 import { rateLimitedCheck, refusedKeyChecks, type ResponseCheck } from "../response-check.ts";
-import type { FamilyContext, KeyChoice, RequestOptions } from "../../core/check-context.ts";
+import { NotApplicable, type FamilyContext, type KeyChoice, type RequestOptions } from "../../core/check-context.ts";
 
 export const family = "family-b" as const;
 
@@ -22,3 +22,28 @@ export const unknownId = (ctx: FamilyContext) => ctx.uuid();
 
 /** Headers of a POST that may carry X-Idempotency-Key (recommended by the document). */
 export const withIdempotencyKey = (ctx: FamilyContext) => ({ "X-Idempotency-Key": ctx.idempotencyKey() });
+
+/**
+ * The 400 of an operation for a `User-Agent` one character over its bound (D45), in the
+ * operation's error envelope: `VALIDATION_ERROR` (envelope 1, or envelope 2 where the operation's
+ * errors are, D45). The bound is read from the contract; the request is otherwise valid.
+ */
+export function userAgentTooLong(operationId: string, request: (ctx: FamilyContext) => Promise<RequestOptions>): ResponseCheck {
+  return {
+    family,
+    operationId,
+    status: "400",
+    variant: "user-agent-over-bound",
+    title: "a User-Agent one character over its bound (D45)",
+    errorCode: "VALIDATION_ERROR",
+    profile: "full",
+    decision: "D45",
+    request: async (ctx) => {
+      const header = ctx.operation(operationId).parameters.find((p) => p.in === "header" && p.name.toLowerCase() === "user-agent");
+      const bound = header?.schema.maxLength;
+      if (typeof bound !== "number") throw new NotApplicable(`the contract gives ${operationId}'s User-Agent no maxLength`);
+      const options = await request(ctx);
+      return { ...options, headers: { ...options.headers, "User-Agent": "u".repeat(bound + 1) } };
+    },
+  };
+}

@@ -5,7 +5,7 @@ import type { ResponseCheck } from "../response-check.ts";
 import type { FamilyContext } from "../../core/check-context.ts";
 import { parseJsonBody, type ObservedResponse } from "../../core/validate.ts";
 import { isObject } from "@payment-collection/contract/model/index.ts";
-import { family, rateLimited, unauthorized, unknownId, withIdempotencyKey } from "./support.ts";
+import { family, rateLimited, unauthorized, unknownId, userAgentTooLong, withIdempotencyKey } from "./support.ts";
 
 /** The contract's transaction example without its customer (which does not exist on the server). */
 function transactionBody(ctx: FamilyContext): Record<string, unknown> {
@@ -70,6 +70,7 @@ export const TRANSACTION_CHECKS: ResponseCheck[] = [
       request: async (ctx) => ({ params: { transactionId: await transaction(ctx) } }),
     },
     ...unauthorized(operationId, async (ctx, key) => ({ key, params: { transactionId: unknownId(ctx) } })),
+    userAgentTooLong(operationId, async (ctx) => ({ params: { transactionId: await transaction(ctx) } })),
     {
       family,
       operationId,
