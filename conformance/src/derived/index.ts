@@ -112,7 +112,9 @@ export async function runDerived(
     for (const result of run.results) hooks.result?.(result);
     return run;
   }
-  if (stage === "main") {
+  // Every stage that runs a class primes: the exhaust stage too, when no main-stage class ran
+  // (the rate limits repeat a request of every operation); after a main stage it sends nothing.
+  {
     const priming = new DerivedEnv(ctx, "positive-data", settings, catalogue, otherFamilyKey);
     const at = Date.now();
     await inCheck(`${ctx.family}/derived/priming`, () => prime(priming));

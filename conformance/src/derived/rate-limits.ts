@@ -7,7 +7,10 @@
  * - a server that sends no such headers is held to the published per-minute figure (or the
  *   plan the target declares): one request more than it within the minute must get a 429;
  * - while one account is limited, another account is not;
- * - once PIX creations used up the PIX limit, a PIX payment is refused too (it counts against it).
+ * - once a limit is used up, every other operation that counts against it is refused too in
+ *   that window (one request each: a PIX payment once PIX creations used up the PIX limit, every
+ *   operation of the family once the general one is); an answer from a renewed window (the
+ *   operation that used the limit up let through again) is not applicable, never a failure.
  * A limit above the run's cap cannot be used up: not applicable, with the figure.
  */
 import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
@@ -17,7 +20,7 @@ import { knownIds, pathParameters, replayOfLatest } from "./rate-limit-support.t
 import { describe, is2xx, type DerivedEnv, type PlannedRequest } from "./shared.ts";
 import type { KeyName } from "../core/check-context.ts";
 
-const BUCKET_STATEMENT: Record<Bucket, string> = { general: "B-LIMITS-LIMIT-general", transactions: "B-LIMITS-LIMIT-transactions", pix: "B-LIMITS-LIMIT-pix", queries: "B-LIMITS-LIMIT-queries" };
+export const BUCKET_STATEMENT: Record<Bucket, string> = { general: "B-LIMITS-LIMIT-general", transactions: "B-LIMITS-LIMIT-transactions", pix: "B-LIMITS-LIMIT-pix", queries: "B-LIMITS-LIMIT-queries" };
 /** Each bucket's limit: only the results about that bucket enforce it. */
 export const VARIANT_STATEMENTS = Object.values(BUCKET_STATEMENT);
 
@@ -84,16 +87,49 @@ export async function useUp(env: DerivedEnv, make: () => PlannedRequest, key: Ke
   return { limited: false, problems, sent, request };
 }
 
-/** The cheapest operation counting against a bucket (a read before a creation), with a request. */
+/** Cheapest to send many times first: a read before a creation, fewer record ids before more. */
+export const byCostOfUsingUp = (a: ContractOperation, b: ContractOperation): number => Number(a.method !== "GET") - Number(b.method !== "GET") || pathParameters(a).length - pathParameters(b).length;
+
+/** The cheapest operation counting against a bucket, with a request. */
 function representative(env: DerivedEnv, bucket: Bucket): { op: ContractOperation; make: () => PlannedRequest } | undefined {
   const plan = env.ctx.familyB?.plan;
   const ops = env.ctx.contract.operations.filter((o) => limitsOf(o, env.ctx.profile, plan).some((l) => l.bucket === bucket));
-  const ranked = [...ops].sort((a, b) => Number(a.method !== "GET") - Number(b.method !== "GET") || pathParameters(a).length - pathParameters(b).length);
+  const ranked = [...ops].sort(byCostOfUsingUp);
   for (const op of ranked) {
     // Each request a fresh idempotency key: a replay need not count as a creation.
     if (replayOfLatest(env, op)) return { op, make: () => replayOfLatest(env, op)! };
   }
   return undefined;
+}
+
+/**
+ * Once `bucket` is used up by `spent`, one request of every other operation that counts against
+ * it must get a 429: a limit applies to every operation its row names, not to the one that used
+ * it up. An answer from a renewed window proves nothing: when a member is let through, the
+ * request that used the limit up is sent again, and only its 429 (the window still spent) makes
+ * the member's answer a failure.
+ */
+async function membersRefused(env: DerivedEnv, bucket: Bucket, spent: ContractOperation, spend: () => PlannedRequest, key: KeyName): Promise<void> {
+  const plan = env.ctx.familyB?.plan;
+  const members = env.ctx.contract.operations.filter((o) => o !== spent && limitsOf(o, env.ctx.profile, plan).some((l) => l.bucket === bucket));
+  for (const member of members) {
+    const request = replayOfLatest(env, member);
+    const variant = `counts-against-${bucket}-limit`;
+    const title = `once the ${bucket} limit is used up, this operation is refused too`;
+    if (!request) {
+      env.notApplicable(member.operationId, variant, title, `the run has no request of ${member.operationId} to repeat`);
+      continue;
+    }
+    const response = await env.send(request, key, { expect429: true });
+    if (response.status !== 429 && (await env.send(spend(), key, { expect429: true })).status !== 429) {
+      env.notApplicable(member.operationId, variant, title, `the window renewed: ${spent.operationId} was no longer refused either`);
+      continue;
+    }
+    env.judge(
+      { operationId: member.operationId, variant, title, covers: env.covered(member.operationId, response.status), statements: [BUCKET_STATEMENT[bucket]], reproduction: env.reproduce(request, key) },
+      response.status === 429 ? [] : [`answered ${describe(response)} after ${spent.operationId} used up the ${bucket} limit`],
+    );
+  }
 }
 
 export async function run(env: DerivedEnv): Promise<void> {
@@ -126,14 +162,7 @@ export async function run(env: DerivedEnv): Promise<void> {
       if (typeof outcome === "string") return env.notApplicable(op.operationId, `${bucket}-limit-enforced`, title, outcome);
       env.judge({ operationId: op.operationId, variant: `${bucket}-limit-enforced`, title, covers: env.covered(op.operationId, 429), statements: [BUCKET_STATEMENT[bucket]], reproduction: `for i in $(seq ${outcome.sent + 1}); do ${env.reproduce(request, key)}; done` }, outcome.problems);
       if (!outcome.limited) return;
-      if (bucket === "pix") {
-        const payment = env.ctx.contract.operations.find((o) => o !== op && o.method === "POST" && limitsOf(o, env.ctx.profile, plan).some((l) => l.bucket === "pix"));
-        const paying = payment ? replayOfLatest(env, payment) : undefined;
-        if (payment && paying) {
-          const response = await env.send(paying, key, { expect429: true });
-          env.judge({ operationId: payment.operationId, variant: "counts-against-pix-limit", title: "once the PIX limit is used up, this PIX operation is refused too", covers: env.covered(payment.operationId, response.status), statements: [BUCKET_STATEMENT.pix], reproduction: env.reproduce(paying, key) }, response.status === 429 ? [] : [`answered ${describe(response)} after the PIX limit was used up by ${op.operationId}`]);
-        }
-      }
+      await membersRefused(env, bucket, op, make, key);
       if (bucket === "general" && env.ctx.key(other)) {
         const response = await env.send(make(), other, { expect429: true });
         env.judge({ operationId: op.operationId, variant: "other-account-unaffected", title: "another account is not limited by this one's use", covers: env.covered(op.operationId, response.status), statements: [BUCKET_STATEMENT.general], reproduction: env.reproduce(request, other) }, response.status === 429 ? [`the ${other} account got 429 while only the ${key} account had used up its limit`] : []);

@@ -309,6 +309,9 @@ export function countsOnAnotherAccount(match: Match): Handler {
 }
 
 /** One operation counted on no one's limit (sent as another account). */
-export function notCounted(match: Match): Handler {
-  return (request, forward, keys) => forward(match(request) && keyOf(request) === keys.familyB.rateLimits ? withKey(request, keys.familyB.secondAccount) : request);
+export function notCounted(match: Match, family: FamilyId = "family-b"): Handler {
+  return (request, forward, keys) => {
+    const own = familyKeys(keys, family);
+    return forward(match(request) && keyOf(request) === own.rateLimits ? withKey(request, own.secondAccount) : request);
+  };
 }

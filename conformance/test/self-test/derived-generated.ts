@@ -14,6 +14,8 @@ import { VARIANT_STATEMENTS as FRACTION_STATEMENTS, parameterVariants } from "..
 import { changesRecord, createsRecord, idempotencyHeaders, isLinkedMember, isList, pathParameters, readerOfResource, readOf, resourceOf } from "../../src/derived/id-links.ts";
 import { boundsLeftOpen, isPositiveDataOperation, isProse } from "../../src/derived/positive-data.ts";
 import { perApiKeyElements } from "../../src/derived/idempotency-key-space.ts";
+import { BUCKET_STATEMENT, byCostOfUsingUp } from "../../src/derived/rate-limits.ts";
+import { limitsOf, type Bucket } from "../../src/derived/rate-limit-figures.ts";
 import { asserted } from "../../src/core/profiles/document-word.ts";
 import { keywordOf, objectView, typeOf } from "../../src/derived/request-schema.ts";
 import { refusesEmptyObject } from "../../src/derived/unreadable-bodies.ts";
@@ -415,4 +417,27 @@ function idempotencyKeySpace(): DerivedMutation[] {
     });
 }
 
-export const GENERATED_MUTATIONS: DerivedMutation[] = [...ignoredAuthentication(), ...tenantIsolation(), ...negativeData(), ...unreadableBodies(), ...parameterFaults(), ...positiveData(), ...consistency(), ...idempotencyKeySpace()];
+// 7. Rate limits: per family and limit with more than one member, the member the class uses up
+// last (never the one it uses up) counts against no one's limit (sent as another account).
+
+function rateLimitMembership(): DerivedMutation[] {
+  const out: DerivedMutation[] = [];
+  for (const family of FAMILIES) {
+    // Family A's limits are decision D09: held under full only.
+    const profile: Profile = family === "family-a" ? "full" : "seed";
+    for (const bucket of Object.keys(BUCKET_STATEMENT) as Bucket[]) {
+      const members = contractOf(family).contract.operations.filter((o) => limitsOf(o, profile).some((l) => l.bucket === bucket));
+      // The fault moves the member's requests to an account nothing uses up, which hides it only
+      // for this limit when the member counts against no narrower one besides.
+      const only = members.filter((o) => limitsOf(o, profile).every((l) => l.bucket === bucket || l.bucket === "general"));
+      if (members.length < 2 || only.length === 0) continue;
+      const member = [...only].sort(byCostOfUsingUp).at(-1)!;
+      if (member === [...members].sort(byCostOfUsingUp)[0]) continue;
+      const broken = mutation("rate-limits", family, member, `counts-against-${bucket}-limit`, `not-counted-against-${bucket}`, `${member.operationId} counts against the ${bucket} limit`, fault.notCounted(matcher(family, member.operationId), family), profile === "full" ? "full" : undefined);
+      out.push({ ...broken, needsRateLimits: true, statements: [BUCKET_STATEMENT[bucket]] });
+    }
+  }
+  return out;
+}
+
+export const GENERATED_MUTATIONS: DerivedMutation[] = [...ignoredAuthentication(), ...tenantIsolation(), ...negativeData(), ...unreadableBodies(), ...parameterFaults(), ...positiveData(), ...consistency(), ...idempotencyKeySpace(), ...rateLimitMembership()];

@@ -13,7 +13,6 @@ import { OTHER_DECISIONS, startProxy } from "./mutants.ts";
 import {
   countsOnAnotherAccount,
   noLimitsNoHeaders,
-  notCounted,
   refusesButCreates,
   repairs,
   unenforced,
@@ -59,7 +58,6 @@ const HAND_LISTED: DerivedMutation[] = [
     adjustTarget: (target) => void delete target.familyB!.plan,
   }),
   hand("rate-limits", "family-b", "getHealth", "other-account-unaffected", "limits are per account", countsOnAnotherAccount(B("getHealth")), { needsRateLimits: true, statements: ["B-LIMITS-LIMIT-general"] }),
-  hand("rate-limits", "family-b", "createPixPayment", "counts-against-pix-limit", "PIX payments count against the PIX limit", notCounted(B("createPixPayment")), { needsRateLimits: true, statements: ["B-LIMITS-LIMIT-pix"] }),
 ];
 
 export const DERIVED_MUTATIONS: DerivedMutation[] = withClassStatementsB([...GENERATED_MUTATIONS, ...HAND_LISTED, ...STATEMENT_DERIVED_MUTATIONS_A, ...STATEMENT_DERIVED_MUTATIONS_B]);
