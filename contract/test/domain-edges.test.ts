@@ -238,5 +238,15 @@ describe("the contract's schemas take the edge values", () => {
       expect(slip({ ...bank, barCode, bankLine: lineOf(barCode) }), JSON.stringify(slip.errors)).toBe(true);
       expect(slip({ ...bank, barCode, bankLine: lineOf(barcodeOf(HEAD + "0".repeat(25))) })).toBe(false);
     });
+
+    it(`${version}: a boleto whose barcode is another amount's or another due date's is refused (boleto-charge)`, () => {
+      const document = loadDocument("family-b", { version }).document as { paths: Record<string, any> };
+      const boleto = document.paths["/sdk/boleto/{boletoId}"].get.responses["200"].content["application/json"].example.data as Record<string, unknown>;
+      const schemas = (document as unknown as { components: { schemas: Record<string, unknown> } }).components.schemas;
+      const charge = compileOpenApiSchema(schemas.BoletoCharge, version);
+      expect(charge(boleto), JSON.stringify(charge.errors)).toBe(true);
+      expect(charge({ ...boleto, amount: (boleto.amount as number) + 0.01 })).toBe(false);
+      expect(charge({ ...boleto, duedate: "2026-12-16" })).toBe(false);
+    });
   }
 });

@@ -425,7 +425,8 @@ export interface components {
         };
         /**
          * @description A boleto charge (bank slip that may carry a PIX block). That a reading carries every
-         *     field of the published table (`required`) is decision D34.
+         *     field of the published table (`required`) is decision D34, and so is that its barcode's
+         *     due-date factor and amount field are its `duedate` and `amount` (FEBRABAN layout).
          */
         BoletoCharge: {
             transactionId: string;

@@ -137,6 +137,27 @@ export const MUTATIONS: Mutation[] = [
     response: editJson(is("GET", /^\/sdk\/boleto\/[^/]+$/, 200), (body) => (body.data.boleto.bankLine = barCodeToBankLine(anotherBoleto(body.data.boleto.barCode)))),
   },
   {
+    name: "boleto-amount-not-its-barcode",
+    statements: ["B-BOLETO-FIELD-amount", "B-BOLETO-FIELD-boleto"],
+    caughtBy: "family-b/getBoleto/200/",
+    breaks: "a boleto's barcode is its own (D34): here its amount field is a centavo less than the amount",
+    family: "family-b",
+    profile: "full",
+    response: editJson(is("GET", /^\/sdk\/boleto\/[^/]+$/, 200), (body) => (body.data.amount = Math.round(body.data.amount * 100 + 1) / 100)),
+  },
+  {
+    name: "boleto-due-date-not-its-barcode",
+    statements: ["B-BOLETO-FIELD-duedate", "B-BOLETO-FIELD-boleto"],
+    caughtBy: "family-b/getBoleto/200/",
+    breaks: "a boleto's barcode is its own (D34): here its due-date factor is the day before the duedate",
+    family: "family-b",
+    profile: "full",
+    response: editJson(is("GET", /^\/sdk\/boleto\/[^/]+$/, 200), (body) => {
+      const next = new Date(Date.parse(`${body.data.duedate}T00:00:00Z`) + 86_400_000);
+      body.data.duedate = next.toISOString().slice(0, 10);
+    }),
+  },
+  {
     name: "customer-read-document-wrong-check-digit",
     statements: ["B-CUSTOMER-FIELD-documentNumber"],
     caughtBy: "family-b/getCustomer/200/",

@@ -235,6 +235,33 @@ export function bankSlipProblem(slip: { barCode?: unknown; bankLine?: unknown })
   return encoded === barCode ? null : `bankLine encodes barcode ${encoded}, not the barCode ${barCode}`;
 }
 
+/** A valid barcode's due-date factor (positions 6-9) against the boleto's due date (FEBRABAN). */
+export function barCodeDueDateProblem(barCode: string, dueDate: string): string | null {
+  const expected = boletoDueDateFactor(dueDate);
+  const actual = barCode.slice(5, 9);
+  return actual === expected ? null : `due-date factor ${actual}, but ${dueDate} is factor ${expected}`;
+}
+
+/** A valid barcode's amount field (positions 10-19, centavos) against the boleto's amount in reais. */
+export function barCodeAmountProblem(barCode: string, amount: number): string | null {
+  const expected = String(Math.round(amount * 100)).padStart(10, "0");
+  const actual = barCode.slice(9, 19);
+  return actual === expected ? null : `amount field ${actual}, but amount ${amount} is ${expected} centavos`;
+}
+
+/**
+ * A boleto and its bank slip describe one payment: the barcode's due-date factor and amount
+ * field are the boleto's `duedate` and `amount`. Only judged when the barcode and the values are
+ * valid alone; a broken one is its own format's problem.
+ */
+export function boletoChargeProblem(charge: { amount?: unknown; duedate?: unknown; boleto?: unknown }): string | null {
+  const barCode = isObject(charge.boleto) ? charge.boleto.barCode : undefined;
+  if (typeof barCode !== "string" || barCodeProblem(barCode) !== null) return null;
+  const dueDate = typeof charge.duedate === "string" && timestampProblem(charge.duedate) === null ? barCodeDueDateProblem(barCode, charge.duedate) : null;
+  const amount = typeof charge.amount === "number" ? barCodeAmountProblem(barCode, charge.amount) : null;
+  return dueDate ?? amount;
+}
+
 const DAY_MS = 86_400_000;
 const FACTOR_BASE_1997 = Date.UTC(1997, 9, 7);
 /** FEBRABAN restarted the due-date factor at 1000 on 2025-02-22 (9999 was 2025-02-21). */
@@ -400,16 +427,10 @@ class Walker {
       }
       const dueDate = nearest(chain, ["duedate", "dueDate", "due_date"]);
       if (typeof dueDate === "string" && timestampProblem(dueDate) === null) {
-        const expected = boletoDueDateFactor(dueDate);
-        const actual = barCode.slice(5, 9);
-        this.record("boleto-due-date", at("barCode"), barCode, actual === expected ? null : `due-date factor ${actual}, but ${dueDate} is factor ${expected}`);
+        this.record("boleto-due-date", at("barCode"), barCode, barCodeDueDateProblem(barCode, dueDate));
       }
       const amount = nearest(chain, ["amount"]);
-      if (typeof amount === "number") {
-        const expected = String(Math.round(amount * 100)).padStart(10, "0");
-        const actual = barCode.slice(9, 19);
-        this.record("boleto-amount", at("barCode"), barCode, actual === expected ? null : `amount field ${actual}, but amount ${amount} is ${expected} centavos`);
-      }
+      if (typeof amount === "number") this.record("boleto-amount", at("barCode"), barCode, barCodeAmountProblem(barCode, amount));
     }
     if (typeof image === "string" && typeof brCode === "string") {
       const decoded = decodeQrPng(image);

@@ -10,6 +10,7 @@ import {
   bankLineProblem,
   bankSlipProblem,
   barCodeProblem,
+  boletoChargeProblem,
   brCodeProblem,
   cpfCnpjProblem,
   endToEndIdProblem,
@@ -39,6 +40,7 @@ export const DOMAIN_NUMBER_FORMATS = {
 /** Object format name -> the rule relating the object's members (null: valid, else the reason). */
 export const DOMAIN_OBJECT_FORMATS = {
   "boleto-bank-slip": bankSlipProblem,
+  "boleto-charge": boletoChargeProblem,
 } as const satisfies Record<string, (value: Record<string, unknown>) => string | null>;
 
 export type DomainObjectFormat = keyof typeof DOMAIN_OBJECT_FORMATS;
