@@ -13,6 +13,7 @@ import { profileSchema } from "../core/profiles/schema-profile.ts";
 import { NotApplicable, type FamilyContext } from "../core/check-context.ts";
 import { currentCheck } from "../core/check-scope.ts";
 import type { ScenarioAssertions } from "../core/scenario.ts";
+import { payCharge } from "./sandbox-controls.ts";
 import { at, chargeRequest, describe, is4xx, require2xx, sender, type Json } from "./support.ts";
 
 export interface ReceivedWebhook {
@@ -122,18 +123,7 @@ export async function payChargeTowards(
   const echoed = at(created, "webhook_url");
   check.that(echoed === undefined || echoed === receiver.url, `the created charge carries webhook_url ${JSON.stringify(echoed)}, not the one sent`);
   if (echoed !== undefined && echoed !== receiver.url) return undefined;
-  const pay = await ctx.pacer.send({
-    method: "POST",
-    url: `${ctx.target.baseUrl}/_sandbox/charges/${encodeURIComponent(id)}/pay`,
-    headers: { [ctx.contract.apiKeyHeader]: ctx.keyValue("primary")!, "content-type": "application/json" },
-    body: "{}",
-    bucket: ctx.bucketOfKey(ctx.keyValue("primary")),
-    checkId: scenarioId,
-  });
-  if (pay.status === 404 || pay.status === 405) {
-    throw new NotApplicable("the server has no payment control (POST /_sandbox/charges/{id}/pay); the webhook needs a real payment");
-  }
-  require2xx(pay, `pay the charge through the sandbox control (${describe(pay)})`);
+  await payCharge(ctx, scenarioId, "primary", id, "the webhook needs a real payment");
   return id;
 }
 

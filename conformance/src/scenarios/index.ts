@@ -16,6 +16,8 @@ import { idempotencyKeyAvoidsDuplicates } from "./family-b-idempotency-no-duplic
 import { boletoCancelStateMachine } from "./boleto-cancel-state-machine.ts";
 import { boletoCancelRefusedOtherStates } from "./boleto-cancel-refused-other-states.ts";
 import { chargeCreatedPending } from "./charge-created-pending.ts";
+import { chargeExpiredAtExpiresAt } from "./charge-expired-at-expires-at.ts";
+import { chargePaidStaysPaid } from "./charge-paid-stays-paid.ts";
 import { chargeOwnPix } from "./charge-own-pix.ts";
 import { errorsCarryStableCode } from "./errors-stable-code.ts";
 import { customerDeleteRefusedUnchanged } from "./customer-delete-refused-unchanged.ts";
@@ -66,6 +68,8 @@ export const SCENARIOS: Scenario[] = [
   replayMarker,
   mismatchKeepsOriginal,
   chargeCreatedPending,
+  chargeExpiredAtExpiresAt,
+  chargePaidStaysPaid,
   chargeOwnPix,
   errorsCarryStableCode,
   keyNeverInQueryA,

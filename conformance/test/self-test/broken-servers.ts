@@ -6,13 +6,14 @@
 import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 import { BEHAVIOUR_MUTATIONS } from "./behaviour-mutants.ts";
 import { DERIVED_MUTATIONS } from "./derived-mutants.ts";
+import { EXPIRY_MUTATIONS } from "./expiry-mutants.ts";
 import { MUTATIONS } from "./mutants.ts";
 import { STATEMENT_MUTATIONS_A } from "./statement-mutants-a.ts";
 import { STATEMENT_MUTATIONS_B } from "./statement-mutants-b.ts";
 import { WIRE_RULE_MUTATIONS } from "./wire-rule-mutants.ts";
 
 /** The broken servers mutation.ts runs (one family's suite each). */
-export const ALL_MUTATIONS = [...MUTATIONS, ...BEHAVIOUR_MUTATIONS, ...WIRE_RULE_MUTATIONS, ...STATEMENT_MUTATIONS_A, ...STATEMENT_MUTATIONS_B];
+export const ALL_MUTATIONS = [...MUTATIONS, ...BEHAVIOUR_MUTATIONS, ...WIRE_RULE_MUTATIONS, ...STATEMENT_MUTATIONS_A, ...STATEMENT_MUTATIONS_B, ...EXPIRY_MUTATIONS];
 
 export interface BrokenServer {
   name: string;

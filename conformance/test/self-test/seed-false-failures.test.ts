@@ -10,10 +10,14 @@
  * - a higher minimum charge amount, and a ceiling on PIX amounts ("bounds of amount ...: not
  *   shown"; decision D03).
  * Each run is cut down to the checks concerned and the family concerned.
+ *
+ * Any server but the sandbox lacks the sandbox's clock control: the scenarios that move an
+ * account's clock are then not applicable under full, never failed.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 import { FAMILY_CHECKS } from "../../src/checks/index.ts";
+import { SCENARIOS } from "../../src/scenarios/index.ts";
 import { failed, type RunReport } from "../../src/core/results.ts";
 import type { DerivedClass } from "../../src/derived/index.ts";
 import { formatReport } from "../../src/runner/report.ts";
@@ -165,5 +169,15 @@ describe("seed passes faithful servers that chose otherwise where the document i
 
     const full = await run(cut, "full", ["family-b/derived/positive-data/createPixCharge/generated-bodies"]);
     expect(ids(full)).toContain("family-b/derived/positive-data/createPixCharge/generated-bodies");
+  });
+});
+
+describe("the scenarios that move an account's clock, against a server without the sandbox's clock control", () => {
+  it("are not applicable under full, never failed", { timeout: 60_000 }, async () => {
+    const noClock = variant({ reply: (request, reply) => (request.path.startsWith("/_sandbox/clock") ? { status: 404, headers: { "content-type": "application/json" }, body: "{}" } : reply) });
+    const ids = ["family-a/idempotency/key-kept-24-hours", "family-a/charges/expired-at-expires-at", "family-a/charges/paid-stays-paid"];
+    const clockScenarios = SCENARIOS.filter((s) => ids.includes(s.id));
+    const report = await runAgainstSandbox({ proxy: noClock, families: ["family-a"], profile: "full", checks: { "family-a": [], "family-b": [] }, scenarios: clockScenarios, derived: false }, cleanups);
+    expect(report.results.map((r) => [r.id, r.verdict, r.reasons.some((reason) => reason.includes("has no control POST /_sandbox/clock/advance"))])).toEqual(clockScenarios.map((s) => [s.id, "not-applicable", true]));
   });
 });

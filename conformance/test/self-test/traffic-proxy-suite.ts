@@ -42,6 +42,11 @@ const PLAN =
 const KEYS =
   "which key prefixes a server must accept or refuse is judged with keys of every kind, which a client's traffic does not carry";
 
+const LIFETIME =
+  "the proxy does not judge a charge's lifetime yet: an expiry against the creation plus the lifetime sent (D02, D14) is a rule between a request and its answer that no schema or encoding carries";
+const EXPIRY =
+  "the proxy does not judge a charge's expiry yet: the status a read owes depends on the account's clock (D02, D04), which the traffic shows only through the sandbox's clock control";
+
 /** Broken servers whose fault no exchange shows on its own (or that the proxy does not judge yet), and why. */
 const NOT_IN_TRAFFIC: Record<string, string> = {
   "merchant-scope-ignored":
@@ -66,6 +71,16 @@ const NOT_IN_TRAFFIC: Record<string, string> = {
     "the boleto does change after the cancel (other members); that its status must read CANCELED is in the transition table's prose, not in an encoding",
   "refused-delete-still-deletes":
     "the scenario's traffic has no read of the customer before the refused delete: the later read has nothing to be compared with",
+  "charge-never-expires": EXPIRY,
+  "charge-expires-a-second-late": EXPIRY,
+  "charge-expires-a-second-early": EXPIRY,
+  "paid-charge-expires": EXPIRY,
+  "charge-expires-in-ignored": LIFETIME,
+  "charge-default-lifetime-an-hour": LIFETIME,
+  "charge-expires-at-a-second-off": LIFETIME,
+  "pix-expires-in-ignored": LIFETIME,
+  "pix-default-lifetime-an-hour": LIFETIME,
+  "pix-expires-at-a-second-off": LIFETIME,
   "deleted-customer-still-active":
     "under seed what a soft delete shows is not stated (the suites' consistency class holds it under full only, as the proxy does)",
 };

@@ -1,5 +1,6 @@
 /** Family A response checks of the charges: POST /v1/charges and GET /v1/charges/{id}. */
 import { idempotencyConflictChecks } from "../idempotency.ts";
+import { lifetimeChecks } from "../lifetime.ts";
 import { charge, exampleBody } from "../provisioning.ts";
 import type { ResponseCheck } from "../response-check.ts";
 import type { FamilyContext, RequestOptions } from "../../core/check-context.ts";
@@ -24,6 +25,14 @@ export const CHARGE_CHECKS: ResponseCheck[] = [
     title: "the contract's example with a new Idempotency-Key",
     request: async (ctx) => createChargeRequest(ctx),
   },
+  ...lifetimeChecks({
+    family,
+    operationId: "createCharge",
+    decision: "D02",
+    members: { lifetime: "expires_in", createdAt: "created_at", expiresAt: "expires_at" },
+    statements: ["A-CHARGE-FIELD-expires_at", "A-CHARGE-FIELD-request.expires_in"],
+    request: (ctx, body) => createChargeRequest(ctx, { body }),
+  }),
   {
     family,
     operationId: "createCharge",

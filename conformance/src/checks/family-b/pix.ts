@@ -1,5 +1,6 @@
 /** Family B response checks of PIX: charges, their QR code, key queries and payments. */
 import { idempotencyConflictChecks } from "../idempotency.ts";
+import { lifetimeChecks } from "../lifetime.ts";
 import { exampleBody, pixCharge, queriedPixKey } from "../provisioning.ts";
 import type { ResponseCheck } from "../response-check.ts";
 import { family, rateLimited, unauthorized, unknownId, userAgentTooLong, withIdempotencyKey } from "./support.ts";
@@ -14,6 +15,14 @@ export const PIX_CHECKS: ResponseCheck[] = [
     title: "the contract's example",
     request: async (ctx) => ({ body: exampleBody(ctx, "createPixCharge"), headers: withIdempotencyKey(ctx) }),
   },
+  ...lifetimeChecks({
+    family,
+    operationId: "createPixCharge",
+    decision: "D14",
+    members: { lifetime: "expiresIn", createdAt: "data.createdAt", expiresAt: "data.expiresAt" },
+    statements: ["B-PIX-ENDPOINT-create"],
+    request: (ctx, body) => ({ body, headers: withIdempotencyKey(ctx) }),
+  }),
   {
     family,
     operationId: "createPixCharge",
