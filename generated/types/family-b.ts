@@ -846,7 +846,8 @@ export interface components {
             expiresIn?: number;
         };
         /**
-         * @description Status of a PIX charge, as in the BCB Pix API (decision D11).
+         * @description Status of a PIX charge, as in the BCB Pix API (decision D11). Created `ATIVA`; paid, it becomes
+         *     `CONCLUIDA`; still `ATIVA` at its `expiresAt`, `REMOVIDA_PELO_PSP` (D11). The others are final.
          * @enum {string}
          */
         PixChargeStatus: "ATIVA" | "CONCLUIDA" | "REMOVIDA_PELO_USUARIO_RECEBEDOR" | "REMOVIDA_PELO_PSP";

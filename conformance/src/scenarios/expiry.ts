@@ -3,8 +3,7 @@
  * the last second before its expiry, then right after it, the rate-limit account's clock moved
  * there (sandbox-controls.ts). Expiry is judged against the charge's own expiry time; that this
  * time is the creation plus the lifetime is the response checks' (checks/lifetime.ts). Family
- * A's charges use it (D02, D04); family B's PIX charges have a lifetime (D14) but no decision
- * yet says what an `ATIVA` charge past its `expiresAt` shows.
+ * A's charges use it (D02, D04), and family B's PIX charges (D11, D14).
  *
  * The clock moves by whole seconds while the real time runs on, so a read is judged only when
  * the clock's answers place it on its side of the expiry: the first read comes after the first

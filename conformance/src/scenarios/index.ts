@@ -17,6 +17,7 @@ import { boletoCancelStateMachine } from "./boleto-cancel-state-machine.ts";
 import { boletoCancelRefusedOtherStates } from "./boleto-cancel-refused-other-states.ts";
 import { chargeCreatedPending } from "./charge-created-pending.ts";
 import { chargeExpiredAtExpiresAt } from "./charge-expired-at-expires-at.ts";
+import { pixChargeRemovedAtExpiresAt } from "./pix-charge-removed-at-expires-at.ts";
 import { chargePaidStaysPaid } from "./charge-paid-stays-paid.ts";
 import { chargeOwnPix } from "./charge-own-pix.ts";
 import { errorsCarryStableCode } from "./errors-stable-code.ts";
@@ -104,6 +105,7 @@ export const SCENARIOS: Scenario[] = [
   transactionsPaginated,
   transactionCustomerHeld,
   pixPaymentNeedsLookup,
+  pixChargeRemovedAtExpiresAt,
   rateLimitHeadersConsistent,
   generalLimitAnnounced,
   pixLimitAnnounced,

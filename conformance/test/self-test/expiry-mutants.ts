@@ -2,7 +2,8 @@
  * Broken servers for a charge's expiry (full profile: the document gives the lifetime no
  * meaning). Family A (D02, D04): a pending charge that never expires, or expires a second late
  * or early; a paid charge that expires; an `expires_at` that ignores the `expires_in` given,
- * takes another default, or is a second off. Family B (D14): the same three for `expiresAt` and `expiresIn`. The expiry
+ * takes another default, or is a second off. Family B (D11, D14): a PIX charge never removed or
+ * removed a second late, and the same three for `expiresAt` and `expiresIn`. The expiry
  * transition is caught by the scenario that moves the account's clock, the arithmetic by the
  * creation's response checks.
  */
@@ -13,7 +14,14 @@ type Json = Record<string, any>;
 const isCreation = (path: string) => (request: Exchange) => request.method === "POST" && request.path === path;
 const isChargeCreation = isCreation("/v1/charges");
 const isPixCreation = isCreation("/pix");
-const isChargeRead = (request: Exchange) => request.method === "GET" && /^\/v1\/charges\/[^/]+$/.test(request.path);
+/** Where a read of a charge keeps its status and its expiry. */
+interface ReadShape {
+  isRead: (request: Exchange) => boolean;
+  record: (body: Json) => Json;
+  expiresAt: string;
+}
+const CHARGE: ReadShape = { isRead: (r) => r.method === "GET" && /^\/v1\/charges\/[^/]+$/.test(r.path), record: (body) => body, expiresAt: "expires_at" };
+const PIX_CHARGE: ReadShape = { isRead: (r) => r.method === "GET" && /^\/pix\/[^/]+$/.test(r.path), record: (body) => body.data, expiresAt: "expiresAt" };
 
 /** A request body with the lifetime member dropped, or set where the request gave none. */
 function withLifetime(request: Exchange, member: string, change: (given: unknown) => unknown): Exchange {
@@ -32,24 +40,25 @@ const hourByDefault = (given: unknown) => given ?? 3600;
 const secondLater = (value: string) => new Date(Date.parse(value) + 1000).toISOString();
 
 /**
- * A charge read whose status follows another rule than D02's and D04's: `status` gets the
- * stored status, the account's time (asked of the sandbox's clock, on the read's key) and the
- * charge's expiry.
+ * A charge read whose status follows another rule than the decisions': `status` gets the stored
+ * status, the account's time (asked of the sandbox's clock, on the read's key) and the charge's
+ * expiry.
  */
-function readShowing(status: (shown: string, nowMs: number, expiresAtMs: number) => string) {
+function readShowing(shape: ReadShape, status: (shown: string, nowMs: number, expiresAtMs: number) => string) {
   return async (request: Exchange, forward: Forward): Promise<Reply> => {
     const reply = await forward(request);
-    if (!isChargeRead(request) || reply.status !== 200) return reply;
+    if (!shape.isRead(request) || reply.status !== 200) return reply;
     const body = JSON.parse(reply.body) as Json;
+    const record = shape.record(body);
     const clock = await forward({ method: "GET", path: "/_sandbox/clock", search: "", headers: { "x-api-key": request.headers["x-api-key"] ?? "", accept: "application/json" }, body: "" });
-    body.status = status(body.status, Date.parse((JSON.parse(clock.body) as Json).now), Date.parse(body.expires_at));
+    record.status = status(record.status, Date.parse((JSON.parse(clock.body) as Json).now), Date.parse(record[shape.expiresAt]));
     return { ...reply, body: JSON.stringify(body) };
   };
 }
 
-/** A pending charge expires once the account's clock is `shiftMs` past its `expires_at`. */
-const expiringShifted = (shiftMs: number) =>
-  readShowing((shown, now, expiresAt) => (shown === "pending" || shown === "expired" ? (now >= expiresAt + shiftMs ? "expired" : "pending") : shown));
+/** An open charge closes once the account's clock is `shiftMs` past its expiry. */
+const closingShifted = (shape: ReadShape, open: string, closed: string, shiftMs: number) =>
+  readShowing(shape, (shown, now, expiresAt) => (shown === open || shown === closed ? (now >= expiresAt + shiftMs ? closed : open) : shown));
 
 const chargeExpiry = (name: string, breaks: string, shiftMs: number): Mutation => ({
   name,
@@ -58,10 +67,22 @@ const chargeExpiry = (name: string, breaks: string, shiftMs: number): Mutation =
   breaks,
   family: "family-a",
   profile: "full",
-  handle: expiringShifted(shiftMs),
+  handle: closingShifted(CHARGE, "pending", "expired", shiftMs),
+});
+
+const pixExpiry = (name: string, breaks: string, shiftMs: number): Mutation => ({
+  name,
+  statements: ["B-PIX-ENDPOINT-get"],
+  caughtBy: "family-b/pix/removed-at-expires-at",
+  breaks,
+  family: "family-b",
+  profile: "full",
+  handle: closingShifted(PIX_CHARGE, "ATIVA", "REMOVIDA_PELO_PSP", shiftMs),
 });
 
 export const EXPIRY_MUTATIONS: Mutation[] = [
+  pixExpiry("pix-charge-never-removed", "a PIX charge still ATIVA at its expiresAt reads REMOVIDA_PELO_PSP (D11): here it stays ATIVA", Number.POSITIVE_INFINITY),
+  pixExpiry("pix-charge-removed-a-second-late", "a PIX charge is REMOVIDA_PELO_PSP from its expiresAt on (D11): here a second later", 1000),
   chargeExpiry("charge-never-expires", "a charge still pending at its expires_at becomes expired (D02, D04): here it stays pending", Number.POSITIVE_INFINITY),
   chargeExpiry("charge-expires-a-second-late", "a charge is expired from its expires_at on (D02, D04): here a second later", 1000),
   chargeExpiry("charge-expires-a-second-early", "a charge is pending until its expires_at (D02, D04): here it expires a second before", -1000),
@@ -72,7 +93,7 @@ export const EXPIRY_MUTATIONS: Mutation[] = [
     breaks: "no transition leaves paid (D04): here a paid charge is expired once its expires_at has passed",
     family: "family-a",
     profile: "full",
-    handle: readShowing((shown, now, expiresAt) => (shown === "paid" && now >= expiresAt ? "expired" : shown)),
+    handle: readShowing(CHARGE, (shown, now, expiresAt) => (shown === "paid" && now >= expiresAt ? "expired" : shown)),
   },
   {
     name: "charge-expires-in-ignored",

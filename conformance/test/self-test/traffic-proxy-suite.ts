@@ -75,6 +75,8 @@ const NOT_IN_TRAFFIC: Record<string, string> = {
   "charge-expires-a-second-late": EXPIRY,
   "charge-expires-a-second-early": EXPIRY,
   "paid-charge-expires": EXPIRY,
+  "pix-charge-never-removed": EXPIRY,
+  "pix-charge-removed-a-second-late": EXPIRY,
   "charge-expires-in-ignored": LIFETIME,
   "charge-default-lifetime-an-hour": LIFETIME,
   "charge-expires-at-a-second-off": LIFETIME,
