@@ -2,7 +2,7 @@
 // Every source of the sandbox that decides an answer or an event is mutated; the tests are the
 // suites under `full`, unit by unit, each against a sandbox of its own in the test process
 // (conformance/test/mutation/, run by mutation/suites-runner.mjs). A mutant no unit notices is a behaviour the suites never check.
-// See docs/mutation.md for what is left out and why, and for the triage of every survivor.
+// See mutation/README.md for what is left out and why, and for the triage of every survivor.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: "conformance-suites",
