@@ -3,12 +3,13 @@
  * refuse the invalid neighbours: a boleto barcode whose general check digit is 1 because
  * 11 minus the mod-11 remainder is 10 or 11, typed-line fields whose check digit is 0 because
  * 10 minus the sum is 10, CPFs and CNPJs whose check digits are 0 because the remainder is
- * under 2, BR Codes whose CRC16 starts with zeros. Every edge value is computed here from the
+ * under 2, BR Codes whose CRC16 starts with zeros, PIX keys at the edges of each DICT form.
+ * Every edge value is computed here from the
  * rule (small oracles below, independent of contract/src/domain), never copied.
  */
 import * as boletoUtils from "@mrmgomes/boleto-utils";
 import { describe, expect, it } from "vitest";
-import { bankLineProblem, bankLineToBarCode, barCodeProblem, barCodeToBankLine, brCodeProblem, cpfCnpjProblem, reaisAmountProblem } from "../src/domain/domain-checks.ts";
+import { bankLineProblem, bankLineToBarCode, barCodeProblem, barCodeToBankLine, brCodeProblem, cpfCnpjProblem, pixKeyProblem, pixKeyTypeOf, reaisAmountProblem } from "../src/domain/domain-checks.ts";
 import { compileOpenApiSchema, loadDocument, type OpenApiVersionId } from "../src/model/index.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -184,6 +185,81 @@ describe("CPF and CNPJ at the edge of the remainder rule", () => {
     expect(cpfCnpjProblem("11111111111")).toMatch(/repeats/);
     expect(cpfCnpjProblem("529982247-25")).toMatch(/not a CPF/);
   });
+});
+
+describe("PIX keys in the DICT's forms (pix-key)", () => {
+  const cpf = taxIdRemainders("100" + first(counting(6), (n) => taxIdRemainders(`100${n}`).value.endsWith("00"))).value;
+  const cnpj = taxIdRemainders("112223" + first(counting(6), (n) => taxIdRemainders(`112223${n}`).value.endsWith("00"))).value;
+  /** An e-mail key of exactly `length` characters. */
+  const email = (length: number) => `${"a".repeat(length - "@example.com.br".length)}@example.com.br`;
+
+  it("types a key by its form: CPF and CNPJ with check digits 00, E.164 phones of 2 to 15 digits, lower-case e-mails up to 77 characters, lower-case UUIDs", () => {
+    const typed: Array<[string, string]> = [
+      [cpf, "CPF"],
+      ["12345678909", "CPF"],
+      [cnpj, "CNPJ"],
+      ["+5511912345678", "PHONE"],
+      ["+12", "PHONE"],
+      [`+1${"2".repeat(14)}`, "PHONE"],
+      [email(77), "EMAIL"],
+      ["fulano.de-tal+pix@sub.example.com", "EMAIL"],
+      ["2f0d6c1e-8b3a-4d7f-9e52-6a1b4c8d0e3f", "EVP"],
+    ];
+    for (const [key, type] of typed) {
+      expect(pixKeyTypeOf(key), key).toEqual({ type });
+      expect(pixKeyProblem(key), key).toBeNull();
+    }
+  });
+
+  it("refuses a CPF or CNPJ key with a wrong check digit or one repeated digit, and reads 11 or 14 digits as nothing else", () => {
+    for (const key of [cpf, cnpj]) {
+      for (const at of [key.length - 2, key.length - 1]) {
+        for (const neighbour of digitNeighbours(key, at)) expect(pixKeyProblem(neighbour), neighbour).toMatch(/^(CPF|CNPJ) key: check digits are/);
+      }
+    }
+    expect(pixKeyProblem("11111111111")).toMatch(/^CPF key: repeats one digit/);
+    expect(pixKeyProblem("00000000000000")).toMatch(/^CNPJ key: repeats one digit/);
+  });
+
+  it("refuses what is no key of any form: written or alphanumeric documents, other digit counts, phones beyond E.164, upper case, an e-mail of 78 characters", () => {
+    const refused = [
+      "",
+      "529.982.247-25", // a CPF, but a key is digits only
+      "12ABC34501DE35", // an alphanumeric CNPJ with right check digits: not a key yet (D23)
+      "1234567890", // 10, 12, 13 and 15 digits: neither CPF nor CNPJ, and no phone without +
+      "123456789012",
+      "5511912345678",
+      "123456789012345",
+      "+",
+      "+5",
+      "+0511912345678",
+      `+1${"2".repeat(15)}`, // 16 digits
+      "+55 11 91234-5678",
+      email(78),
+      "Fulano@example.com",
+      "fulano@example",
+      "fulano@@example.com",
+      "2F0D6C1E-8B3A-4D7F-9E52-6A1B4C8D0E3F",
+      "2f0d6c1e8b3a4d7f9e526a1b4c8d0e3f",
+    ];
+    for (const key of refused) expect(pixKeyProblem(key), key).toMatch(/^not a PIX key/);
+  });
+
+  for (const version of ["3.0", "3.1"] as OpenApiVersionId[]) {
+    it(`${version}: the key queried, answered and paid is a pix-key`, () => {
+      const schemas = (loadDocument("family-b", { version }).document.components as { schemas: Record<string, unknown> }).schemas;
+      const query = compileOpenApiSchema(schemas.PixKeyQueryRequest, version);
+      expect(query({ key: cpf }), JSON.stringify(query.errors)).toBe(true);
+      expect(query({ key: email(77) })).toBe(true);
+      expect(query({ key: `${cpf.slice(0, -1)}1` })).toBe(false);
+      expect(query({ key: "not a key" })).toBe(false);
+      for (const name of ["PixKeyInfo", "PixPayment"]) {
+        const key = (schemas[name] as { properties: Record<string, unknown> }).properties.key;
+        expect(compileOpenApiSchema(key, version)(cnpj), name).toBe(true);
+        expect(compileOpenApiSchema(key, version)(`${cnpj.slice(0, -1)}1`), name).toBe(false);
+      }
+    });
+  }
 });
 
 describe("BR Codes whose CRC16 starts with zeros", () => {

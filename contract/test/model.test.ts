@@ -10,6 +10,7 @@ import {
   createResponseValidator,
   deref,
   domainFormatProblem,
+  domainFormatReason,
   findOperation,
   findResponse,
   listOperations,
@@ -151,6 +152,15 @@ describe("domain formats", () => {
   it("say why a value is refused", () => {
     expect(domainFormatProblem("cpf-cnpj", "52998224724")).toMatch(/check digits/);
     expect(domainFormatProblem("br-code", BR_CODE)).toBeNull();
+  });
+
+  it("say why a validator refused a value, from its errors and the value validated; nothing for other errors", () => {
+    const schema = { type: "object", properties: { items: { type: "array", items: { type: "object", properties: { key: string("pix-key"), amount: { type: "number", format: "brl-amount" }, note: string("email") } } } } };
+    const validate = compileOpenApiSchema(schema, "3.0");
+    const data = { items: [{ key: "52998224724", amount: 1.005, note: "no e-mail" }] };
+    expect(validate(data)).toBe(false);
+    const reasons = (validate.errors ?? []).map((error) => domainFormatReason(error, data));
+    expect(reasons).toEqual([expect.stringMatching(/^CPF key: check digits are 24, should be 25/), expect.stringMatching(/centavos/), undefined]);
   });
 
   for (const version of ["3.0", "3.1"] as OpenApiVersionId[]) {

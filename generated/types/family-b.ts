@@ -859,6 +859,7 @@ export interface components {
         };
         /** @description A queried PIX key, with the EndToEndId reserved for paying it (decision D14). */
         PixKeyInfo: {
+            /** @description The key queried, in its DICT form (`pix-key`). */
             key: string;
             keyType: components["schemas"]["PixKeyType"];
             /** @description EndToEndId to send in `POST /pix/payment`. */
@@ -874,7 +875,11 @@ export interface components {
         };
         /** @description Body of `POST /pix/query`: the PIX key to look up (decision D14). */
         PixKeyQueryRequest: {
-            /** @description CPF, CNPJ, phone (+55...), e-mail or random key (EVP). */
+            /**
+             * @description A PIX key in one of the DICT's forms (`pix-key`): a CPF (11 digits) or CNPJ (14 digits) with
+             *     right check digits, a phone in E.164 (+55...), a lower-case e-mail address of at most 77
+             *     characters or a lower-case random key (EVP, a UUID).
+             */
             key: string;
         };
         /**
@@ -886,6 +891,7 @@ export interface components {
         PixPayment: {
             id: string;
             endToEndId: string;
+            /** @description The key paid: the one the lookup of `endToEndId` queried (`pix-key`). */
             key: string;
             amount: number;
             status: components["schemas"]["PixPaymentStatus"];

@@ -54,7 +54,7 @@ export function validateParameters(
         continue;
       }
       const value = fromText(values[0], parameter.schema);
-      if (!parameter.validate(value)) problems.push(...problemsOf(parameter.validate, `query ${parameter.name}`));
+      if (!parameter.validate(value)) problems.push(...problemsOf(parameter.validate, `query ${parameter.name}`, value));
       else query[parameter.name] = value;
     } else if (parameter.in === "header") {
       if (ownHeaders.some((h) => h.toLowerCase() === parameter.name.toLowerCase())) continue;
@@ -66,7 +66,7 @@ export function validateParameters(
         if (parameter.required) problems.push({ location: `header ${parameter.name}`, message: "is required" });
         continue;
       }
-      if (!parameter.validate(value)) problems.push(...problemsOf(parameter.validate, `header ${parameter.name}`));
+      if (!parameter.validate(value)) problems.push(...problemsOf(parameter.validate, `header ${parameter.name}`, value));
     }
   }
   return { query, problems };
@@ -74,5 +74,5 @@ export function validateParameters(
 
 export function validateBody(op: OperationSpec, body: unknown): ValidationProblem[] {
   if (!op.body) return [];
-  return op.body.validate(body) ? [] : problemsOf(op.body.validate, "body");
+  return op.body.validate(body) ? [] : problemsOf(op.body.validate, "body", body);
 }

@@ -1,20 +1,17 @@
 /**
  * The sandbox's domain generators against independent references: the FEBRABAN worked
- * examples and boleto-utils for boletos, pix-utils for BR Codes, cpf-cnpj-validator for
- * CPF/CNPJ, the BCB EndToEndId layout.
+ * examples and boleto-utils for boletos, pix-utils for BR Codes, the BCB EndToEndId layout.
+ * (CPF/CNPJ check digits and PIX key forms are the contract's: contract/test/domain-edges.test.ts.)
  */
 import * as boletoUtils from "@mrmgomes/boleto-utils";
-import { cnpj, cpf } from "cpf-cnpj-validator";
 import { parsePix } from "pix-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { endToEndIdProblem } from "@payment-collection/contract/domain/domain-checks.ts";
 import { boletoNumbers, checkDigitIsUnambiguous, dueDateFactor, itauFreeField } from "../src/domain/boleto.ts";
 import { buildDynamicBrCode, dynamicBrCode } from "../src/domain/brcode.ts";
-import { documentProblem } from "../src/domain/documents.ts";
 import { endToEndId } from "../src/domain/end-to-end-id.ts";
 import { digits } from "../src/domain/ids.ts";
-import { pixKeyType } from "../src/domain/pix-keys.ts";
 import { isoTimestamp } from "../src/domain/timestamps.ts";
 import { canonicalJson } from "../src/idempotency.ts";
 
@@ -90,35 +87,6 @@ describe("EndToEndIds", () => {
     const id = endToEndId(new Date("2026-11-21T14:42:10Z"));
     expect(id).toMatch(/^E99999999202611211442[A-Za-z0-9]{11}$/);
     expect(endToEndIdProblem(id)).toBeNull();
-  });
-});
-
-describe("CPF and CNPJ", () => {
-  it("accept right check digits, including the contract's 12345678909", () => {
-    for (const value of ["12345678909", "52998224725", "11222333000181", "11444777000161"]) expect(documentProblem(value)).toBeNull();
-    for (let i = 0; i < 100; i++) expect(documentProblem(cpf.generate())).toBeNull();
-  });
-
-  it("refuse wrong check digits, repeated digits and other shapes", () => {
-    for (const value of ["12345678900", "11111111111", "00000000000000", "11222333000180", "123", "1234567890a", "123.456.789-09"]) {
-      expect(documentProblem(value), value).not.toBeNull();
-    }
-    for (let i = 0; i < 100; i++) {
-      const valid = cnpj.generate().replace(/[A-Z]/g, "1");
-      if (/^\d{14}$/.test(valid) && !cnpj.isValid(valid)) expect(documentProblem(valid)).not.toBeNull();
-    }
-  });
-});
-
-describe("PIX keys", () => {
-  it("are typed from their form", () => {
-    expect(pixKeyType("52998224725")).toEqual({ type: "CPF" });
-    expect(pixKeyType("11222333000181")).toEqual({ type: "CNPJ" });
-    expect(pixKeyType("+5511912345678")).toEqual({ type: "PHONE" });
-    expect(pixKeyType("fulano@example.com")).toEqual({ type: "EMAIL" });
-    expect(pixKeyType("2f0d6c1e-8b3a-4d7f-9e52-6a1b4c8d0e3f")).toEqual({ type: "EVP" });
-    expect(pixKeyType("Fulano@Example.com")).toHaveProperty("problem");
-    expect(pixKeyType("52998224720")).toHaveProperty("problem");
   });
 });
 

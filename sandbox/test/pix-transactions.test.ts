@@ -107,10 +107,18 @@ describe("PIX key lookup and payment", () => {
     }
   });
 
-  it("answers 404 for a well-formed unknown key and 400 for a malformed one", async () => {
-    expect((await t.b.post("/pix/query", { key: "7d9f0a1b-2c3d-4e5f-8a9b-0c1d2e3f4a5b" })).status).toBe(404);
-    expect((await t.b.post("/pix/query", { key: "not a key" })).status).toBe(400);
-    expect((await t.b.post("/pix/query", { key: "12345678901" })).status).toBe(400);
+  it("answers 404 for a well-formed unknown key, a foreign phone too, and 400 VALIDATION_ERROR saying why for a malformed one", async () => {
+    for (const key of ["7d9f0a1b-2c3d-4e5f-8a9b-0c1d2e3f4a5b", "+14155552671"]) expect((await t.b.post("/pix/query", { key })).status, key).toBe(404);
+    for (const [key, why] of [
+      ["not a key", /body\/key: must match format "pix-key": not a PIX key/],
+      ["12345678901", /body\/key: must match format "pix-key": CPF key: check digits are 01, should be 09/],
+      ["Joao.Pereira@example.com.br", /not a PIX key/],
+    ] as const) {
+      const res = await t.b.post("/pix/query", { key });
+      expect(res.status, key).toBe(400);
+      expect(res.json.error.code).toBe("VALIDATION_ERROR");
+      expect(res.json.error.details).toMatch(why);
+    }
   });
 });
 

@@ -1,13 +1,15 @@
 /**
  * Values that break one keyword of a member's schema: the negative-data class sends each in
  * place of the member's valid value. Every keyword that constrains a value is covered (pattern,
- * format, the contract's domain formats (a CPF's check digits, an amount's centavos), minimum
- * and maximum with their exclusive forms, minLength). A candidate is kept only when it breaks
- * exactly what it says: the profile's schema of the member refuses it, and the contract's whole
- * schema of the member, that one keyword aside, takes it. So under seed a variant never breaks a
- * decided keyword as well (a `webhook_url` that is no URI must still start with `https://`,
- * which is the project's pattern): a faithful server that decided otherwise there may take it.
+ * format, the contract's domain formats (a CPF's check digits, a PIX key's forms, an amount's
+ * centavos), minimum and maximum with their exclusive forms, minLength). A candidate is kept
+ * only when it breaks exactly what it says: the profile's schema of the member refuses it, and
+ * the contract's whole schema of the member, that one keyword aside, takes it. So under seed a
+ * variant never breaks a decided keyword as well (a `webhook_url` that is no URI must still
+ * start with `https://`, which is the project's pattern): a faithful server that decided
+ * otherwise there may take it.
  */
+import { taxIdCheckDigits } from "@payment-collection/contract/domain/domain-checks.ts";
 import { compileOpenApiSchema, DOMAIN_FORMAT_EXTENSION } from "@payment-collection/contract/model/json-schema.ts";
 import { keywordOf, typeOf } from "./request-schema.ts";
 import { isObject, type Json } from "./shared.ts";
@@ -15,12 +17,9 @@ import { isObject, type Json } from "./shared.ts";
 export interface Breaker {
   /** The keyword broken, as the variant's name says it (`not-matching-pattern`, `below-minimum`...). */
   keyword: string;
-  value: unknown;
-}
-
-interface Candidate extends Breaker {
-  /** The schema keyword the value breaks. */
+  /** The schema keyword the value breaks (`pattern`, `x-domain-format`...). */
   breaks: string;
+  value: unknown;
 }
 
 /** Strings that are no valid instance of a format (the contract's formats and ajv-formats'). */
@@ -44,16 +43,44 @@ function spoiled(current: unknown, ...tails: string[]): string[] {
   return [...tails.map((tail) => `${text}${tail}`), ...tails];
 }
 
-function candidates(sub: Json, current: unknown): Candidate[] {
+/**
+ * A CPF with right check digits made from a value (the codes of its characters, modulo 10, as
+ * the 9-digit body; never one repeated digit): a CPF-shaped stand-in for a value of another form.
+ */
+function cpfOf(value: unknown): string {
+  const text = typeof value === "string" && value !== "" ? value : String(value);
+  let body = Array.from({ length: 9 }, (_, i) => text.charCodeAt(i % text.length) % 10).join("");
+  if (/^(\d)\1+$/.test(body)) body = `${(Number(body[0]) + 1) % 10}${body.slice(1)}`;
+  return `${body}${taxIdCheckDigits(body)}`;
+}
+
+/**
+ * Values that break a string domain format, by format: the variant's keyword and its candidates
+ * (the first that breaks the format alone is sent). Derived from the member's valid value where
+ * the format has check digits: its last digit changed, or, for a PIX key of another form (an
+ * e-mail, a phone), a CPF key made from it with its last digit changed.
+ */
+const DOMAIN_BREAKERS: Record<string, (current: unknown) => Array<[keyword: string, values: unknown[]]>> = {
+  "cpf-cnpj": (current) => [["wrong-check-digit", [wrongCheckDigit(current)]]],
+  "pix-key": (current) => [
+    ["not-pix-key", [...spoiled(current, " ~"), "~not a pix key~"]],
+    ["wrong-check-digit", [wrongCheckDigit(current), wrongCheckDigit(cpfOf(current))]],
+  ],
+};
+
+function candidates(sub: Json, current: unknown): Breaker[] {
   const type = typeOf(sub);
-  const found: Candidate[] = [];
+  const found: Breaker[] = [];
   const keyword = (name: string) => keywordOf(sub, name);
   const each = (breaks: string, name: string, values: unknown[]) => found.push(...values.filter((value) => value !== undefined).map((value) => ({ breaks, keyword: name, value })));
   if (type === "string") {
     if (typeof keyword("pattern") === "string") each("pattern", "not-matching-pattern", ["", "~", ...spoiled(current, "~", " ~"), ...(typeof current === "string" ? [`x${current}`, `~${current}`] : [])]);
     const format = keyword("format");
     if (typeof format === "string") each("format", `not-format-${format}`, [...spoiled(current, " ~", "%", "@@"), FORMAT_BREAKERS[format] ?? "~not a valid value~"]);
-    if (keyword(DOMAIN_FORMAT_EXTENSION) === "cpf-cnpj") each(DOMAIN_FORMAT_EXTENSION, "wrong-check-digit", [wrongCheckDigit(current)]);
+    const domainFormat = keyword(DOMAIN_FORMAT_EXTENSION);
+    if (typeof domainFormat === "string" && Object.hasOwn(DOMAIN_BREAKERS, domainFormat)) {
+      for (const [name, values] of DOMAIN_BREAKERS[domainFormat]!(current)) each(DOMAIN_FORMAT_EXTENSION, name, values);
+    }
     const minLength = keyword("minLength");
     if (typeof minLength === "number" && minLength > 0) each("minLength", "under-minLength", [typeof current === "string" ? current.slice(0, minLength - 1) : undefined, "x".repeat(minLength - 1)]);
   }
@@ -96,7 +123,7 @@ export function breakersOf(sub: Json, full: Json, current: unknown): Breaker[] {
   const chosen = new Map<string, Breaker>();
   for (const candidate of candidates(sub, current)) {
     if (chosen.has(candidate.keyword)) continue;
-    if (!validator(sub)(candidate.value) && validator(full, candidate.breaks)(candidate.value)) chosen.set(candidate.keyword, { keyword: candidate.keyword, value: candidate.value });
+    if (!validator(sub)(candidate.value) && validator(full, candidate.breaks)(candidate.value)) chosen.set(candidate.keyword, candidate);
   }
   return [...chosen.values()];
 }

@@ -9,16 +9,15 @@
 import type { ErrorObject } from "ajv";
 import {
   compileJsonSchema,
-  domainFormatProblem,
+  domainFormatReason,
   headerValue,
   isObject,
   responseFor,
   toJsonSchema,
-  DOMAIN_FORMATS,
+  valueAtInstancePath,
   type ContractOperation,
   type ContractParameter,
   type ContractResponse,
-  type DomainFormat,
   type JsonSchema,
   type OperationMatch,
 } from "@payment-collection/contract/model/index.ts";
@@ -56,18 +55,6 @@ function expectationOf(op: ContractOperation, status: string, profile: Profile, 
 
 const show = (value: unknown) => (value === undefined ? "(absent)" : quoted(value, 300));
 
-/** A value at an ajv instance path (`/data/items/0/name`). */
-function valueAtPointer(root: unknown, pointer: string): unknown {
-  let node = root;
-  for (const raw of pointer.split("/").slice(1)) {
-    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (Array.isArray(node)) node = node[Number(key)];
-    else if (isObject(node)) node = node[key];
-    else return undefined;
-  }
-  return node;
-}
-
 /** The subschema an ajv error's schemaPath points at (`#/properties/data/not`). */
 function schemaAt(schema: unknown, schemaPath: string): unknown {
   let node = schema;
@@ -90,7 +77,7 @@ export function schemaFindings(errors: ErrorObject[] | null | undefined, value: 
     const missing = error.keyword === "required" ? String((error.params as { missingProperty?: string }).missingProperty) : undefined;
     if (missing) segments.push(missing);
     const path = segments.join(".");
-    const seenValue = missing ? undefined : valueAtPointer(value, error.instancePath);
+    const seenValue = missing ? undefined : valueAtInstancePath(value, error.instancePath);
     let expected = `${error.message ?? error.keyword}`;
     const format = (error.params as { format?: string }).format;
     const excluded = error.keyword === "not" ? schemaAt(schema, error.schemaPath) : undefined;
@@ -100,9 +87,8 @@ export function schemaFindings(errors: ErrorObject[] | null | undefined, value: 
       findings.push({ place, path: [...segments, members[0]].join("."), keyword: "not", expected: `${path || "body"} without ${members.join(", ")}`, seen: `${members.filter((m) => isObject(seenValue) && m in seenValue).join(", ")} present` });
       continue;
     }
-    if (error.keyword === "format" && format && format in DOMAIN_FORMATS && typeof seenValue === "string") {
-      expected = `a valid ${format}: ${domainFormatProblem(format as DomainFormat, seenValue) ?? "the value breaks the rule"}`;
-    }
+    const reason = domainFormatReason(error, value);
+    if (reason !== undefined) expected = `a valid ${format}: ${reason}`;
     findings.push({ place, path: path || "(root)", keyword: error.keyword, expected: `${path || "body"} ${expected}`, seen: show(seenValue) });
   }
   return findings;

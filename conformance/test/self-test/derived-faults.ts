@@ -110,6 +110,19 @@ export function lenientMember(match: Match, path: string[], lenience: Lenience, 
   };
 }
 
+/**
+ * A member that breaks its domain format is taken for a well-formed value that names nothing
+ * (a PIX key looked up without checking its form): answered 404 `NOT_FOUND`, not the
+ * documented 400.
+ */
+export function refusesAsUnknown(match: Match, name: string, broken: (value: unknown) => boolean): Handler {
+  return (request, forward) => {
+    const body = match(request) ? parse(request.body) : undefined;
+    if (!body || !(name in body) || !broken(body[name])) return forward(request);
+    return Promise.resolve({ status: 404, headers: { "content-type": "application/json" }, body: JSON.stringify({ success: false, error: { code: "NOT_FOUND", message: "Resource not found.", details: `No ${name} ${String(body[name])}` } }) });
+  };
+}
+
 /** The value of a request's query or header parameter, if given. */
 function parameterValue(request: Req, where: "query" | "header", name: string): string | undefined {
   if (where === "header") return request.headers[name.toLowerCase()];

@@ -4,6 +4,9 @@
  * here names an operation: adding an operation to the contract adds its broken servers.
  */
 import { compileOpenApiSchema, loadFamilyContract, OperationIndex, type ContractOperation, type FamilyContract, type FamilyId } from "@payment-collection/contract/model/index.ts";
+import { DOMAIN_FORMATS, DOMAIN_NUMBER_FORMATS } from "@payment-collection/contract/model/domain-formats.ts";
+import { DOMAIN_FORMAT_EXTENSION } from "@payment-collection/contract/model/json-schema.ts";
+import { breakersOf } from "../../src/derived/constraint-breakers.ts";
 import type { Profile } from "../../src/core/profiles/index.ts";
 import type { Target } from "../../src/core/target.ts";
 import { isDecisionElement, profileSchema } from "../../src/core/profiles/schema-profile.ts";
@@ -229,6 +232,53 @@ function negativeData(): DerivedMutation[] {
   return out;
 }
 
+// 3a. Domain formats: every body with a member the check breaks by its domain format (a CPF's check
+// digits, a PIX key's forms, an amount's centavos) lets one such value through; where the
+// operation documents a 404, another answers it as a value that names nothing.
+
+/** Why a value breaks a domain format (number or string), or null. */
+function domainProblem(format: string, value: unknown): string | null {
+  if (Object.hasOwn(DOMAIN_FORMATS, format)) return typeof value === "string" ? DOMAIN_FORMATS[format as keyof typeof DOMAIN_FORMATS](value) : null;
+  if (Object.hasOwn(DOMAIN_NUMBER_FORMATS, format)) return typeof value === "number" ? DOMAIN_NUMBER_FORMATS[format as keyof typeof DOMAIN_NUMBER_FORMATS](value) : null;
+  return null;
+}
+
+/** The first member of the body the check breaks by its domain format, under the first profile that holds one (seed, then full), with the variant that does. */
+function firstDomainFormatted(op: ContractOperation): { name: string; format: string; profile: Profile; variant: string } | undefined {
+  const full = objectView(op.requestBody!.schema);
+  for (const profile of ["seed", "full"] as const) {
+    const view = objectView(profileSchema(op.requestBody!.schema, profile));
+    if (!view || !full || (profile === "seed" && isDecisionElement(op.requestBody!.schema))) continue;
+    for (const [name, schema] of Object.entries(view.properties)) {
+      const format = keywordOf(schema, DOMAIN_FORMAT_EXTENSION);
+      const breaker = breakersOf(schema, full.properties[name] ?? schema, example(op)[name]).find((b) => b.breaks === DOMAIN_FORMAT_EXTENSION);
+      if (typeof format === "string" && breaker) return { name, format, profile, variant: `${breaker.keyword}-${name}` };
+    }
+  }
+  return undefined;
+}
+
+function domainFormatFaults(): DerivedMutation[] {
+  const out: DerivedMutation[] = [];
+  for (const { family, op } of all()) {
+    const found = op.requestBody ? firstDomainFormatted(op) : undefined;
+    if (!found) continue;
+    const { name, format, profile, variant } = found;
+    const broken = (value: unknown) => domainProblem(format, value) !== null;
+    const a = /^[aeiou]/i.test(name) ? "an" : "a";
+    // An amount is rounded to centavos; a string has no repair, so the last accepted value stands in.
+    const lenient = format === "brl-amount" ? (value: unknown) => Math.round((value as number) * 100) / 100 : undefined;
+    const handle = fault.lenientMember(matcher(family, op.operationId), [name], { broken: (value, present) => present && broken(value), lenient }, example(op)[name]);
+    out.push(mutation("negative-data", family, op, variant, `lenient-${format}-${name}`, `${a} ${name} that breaks its domain format (${format}) is refused, not taken`, handle, profile === "full" ? "full" : undefined));
+    // A string that may name a record (a key, a document) looked up unchecked. The documented 400
+    // (D32) is full's: under seed any 4xx refuses.
+    if (Object.hasOwn(DOMAIN_FORMATS, format) && op.responses.some((r) => r.status === "404")) {
+      out.push(mutation("negative-data", family, op, variant, `unknown-not-malformed-${name}`, `${a} ${name} that breaks its domain format (${format}) gets the documented 400, not the 404 of a value that names nothing`, fault.refusesAsUnknown(matcher(family, op.operationId), name, broken), "full"));
+    }
+  }
+  return out;
+}
+
 // 3b. Unreadable bodies: every operation with a body reads it wrong one way (the ways taken in turn).
 
 const BODY_READING_FAULTS: Array<[fault.BodyReadingFault, string]> = [
@@ -440,4 +490,4 @@ function rateLimitMembership(): DerivedMutation[] {
   return out;
 }
 
-export const GENERATED_MUTATIONS: DerivedMutation[] = [...ignoredAuthentication(), ...tenantIsolation(), ...negativeData(), ...unreadableBodies(), ...parameterFaults(), ...positiveData(), ...consistency(), ...idempotencyKeySpace(), ...rateLimitMembership()];
+export const GENERATED_MUTATIONS: DerivedMutation[] = [...ignoredAuthentication(), ...tenantIsolation(), ...negativeData(), ...domainFormatFaults(), ...unreadableBodies(), ...parameterFaults(), ...positiveData(), ...consistency(), ...idempotencyKeySpace(), ...rateLimitMembership()];

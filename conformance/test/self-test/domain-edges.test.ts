@@ -8,14 +8,14 @@
  * seed and under full: a check that refused them would refuse a correct server.
  *
  * The edge values are made with the sandbox's own issuing code (its mod-11 and mod-10 digits,
- * its CRC, its CPF/CNPJ check), not with the contract's checks under test; each is a function
- * of the sandbox's value, so creations, replays and reads stay consistent.
+ * its CRC) and cpf-cnpj-validator, not with the contract's checks under test; each is a
+ * function of the sandbox's value, so creations, replays and reads stay consistent.
  */
+import { cnpj, cpf } from "cpf-cnpj-validator";
 import { afterEach, describe, expect, it } from "vitest";
 import { barCodeToBankLine } from "@payment-collection/contract/domain/domain-checks.ts";
 import { barcodeCheckDigit, barcodeRemainder, mod10 } from "@payment-collection/sandbox/domain/boleto.ts";
 import { withBrCodeCrc } from "@payment-collection/sandbox/domain/brcode.ts";
-import { documentProblem } from "@payment-collection/sandbox/domain/documents.ts";
 import { formatReport } from "../../src/runner/report.ts";
 import { failures, runAgainstSandbox, type SandboxProxy } from "../sandbox-run.ts";
 import { startProxy, type Exchange, type Reply } from "./mutants.ts";
@@ -79,7 +79,7 @@ function brCodeAtEdge(code: string): string {
 /** The same CPF or CNPJ with the last three body digits chosen so both check digits are 0 (remainders under 2). */
 function documentAtEdge(document: string): string {
   const body = document.slice(0, -5);
-  return firstAtEdge([...strings(3)].map((digits) => `${body}${digits}00`), (candidate) => documentProblem(candidate) === null);
+  return firstAtEdge([...strings(3)].map((digits) => `${body}${digits}00`), (candidate) => (candidate.length === 11 ? cpf : cnpj).isValid(candidate));
 }
 
 /** What the variant issued, by kind: the test asserts each edge reached the suites. */

@@ -1,7 +1,8 @@
 /**
- * Domain rules that JSON Schema cannot express: check digits of CPF/CNPJ, the CRC of a PIX BR
- * Code, boleto barcodes and typed lines (check digits, agreement with each other, due date and
- * amount), EndToEndId and txid shapes, QR code images, postal codes and timestamps.
+ * Domain rules that JSON Schema cannot express: check digits of CPF/CNPJ, the forms of a PIX
+ * key, the CRC of a PIX BR Code, boleto barcodes and typed lines (check digits, agreement with
+ * each other, due date and amount), EndToEndId and txid shapes, QR code images, postal codes
+ * and timestamps.
  *
  * `checkDomainValues` walks any JSON value and applies the rules by property name, so the same
  * checks run on the contract's examples and on what a server returns. Each single-value check
@@ -93,6 +94,42 @@ export function cpfCnpjProblem(value: string): string | null {
   if (/^(.)\1+$/.test(bare)) return `${kind} repeats one digit`;
   const expected = taxIdCheckDigits(bare.slice(0, -2));
   return bare.endsWith(expected) ? null : `${kind} check digits are ${bare.slice(-2)}, should be ${expected}`;
+}
+
+/** The types of PIX key the DICT registers (decision D14's `keyType`). */
+export type PixKeyType = "CPF" | "CNPJ" | "PHONE" | "EMAIL" | "EVP";
+
+/** A random key (EVP): a UUID in lower case. */
+const PIX_EVP = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** A phone key: E.164, `+` and up to 15 digits, as the DICT writes it (`+55`, area code and number in Brazil). */
+const PIX_PHONE = /^\+[1-9]\d{1,14}$/;
+/** An e-mail key: in lower case, a domain of dot-separated labels (the DICT's form). */
+const PIX_EMAIL = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
+/** The longest PIX key (an e-mail key; the other forms are shorter). */
+const PIX_KEY_MAX_LENGTH = 77;
+
+/**
+ * The type of a PIX key by its form (decision D14, after the BCB DICT key formats), or why it
+ * is no key: a CPF (11 digits) or CNPJ (14 digits) with right check digits, a phone in E.164,
+ * a random key (EVP) or an e-mail address, both in lower case, at most 77 characters. A string
+ * of 11 or 14 digits is a CPF or CNPJ key or none: it is never read as another form.
+ */
+export function pixKeyTypeOf(key: string): { type: PixKeyType } | { problem: string } {
+  if (/^\d{11}$/.test(key) || /^\d{14}$/.test(key)) {
+    const type = key.length === 11 ? "CPF" : "CNPJ";
+    const problem = cpfCnpjProblem(key);
+    return problem === null ? { type } : { problem: `${type} key: ${problem.replace(`${type} `, "")}` };
+  }
+  if (PIX_PHONE.test(key)) return { type: "PHONE" };
+  if (PIX_EVP.test(key)) return { type: "EVP" };
+  if (key.length <= PIX_KEY_MAX_LENGTH && PIX_EMAIL.test(key)) return { type: "EMAIL" };
+  return { problem: "not a PIX key: a CPF or CNPJ (digits only), a phone in E.164 (+55...), a lower-case e-mail address of at most 77 characters or a lower-case random key (EVP)" };
+}
+
+/** Why a string is no PIX key (any of the DICT's forms), or null when it is one. */
+export function pixKeyProblem(key: string): string | null {
+  const kind = pixKeyTypeOf(key);
+  return "problem" in kind ? kind.problem : null;
 }
 
 /**

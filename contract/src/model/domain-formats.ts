@@ -14,10 +14,12 @@ import {
   brCodeProblem,
   cpfCnpjProblem,
   endToEndIdProblem,
+  pixKeyProblem,
   postalCodeProblem,
   reaisAmountProblem,
   txidProblem,
 } from "../domain/domain-checks.ts";
+import { valueAtInstancePath } from "./refs.ts";
 
 /** Format name -> the domain check behind it (null: valid, else the reason). */
 export const DOMAIN_FORMATS = {
@@ -28,6 +30,7 @@ export const DOMAIN_FORMATS = {
   "end-to-end-id": endToEndIdProblem,
   txid: txidProblem,
   "postal-code": postalCodeProblem,
+  "pix-key": pixKeyProblem,
 } as const satisfies Record<string, (value: string) => string | null>;
 
 export type DomainFormat = keyof typeof DOMAIN_FORMATS;
@@ -51,6 +54,24 @@ export const DOMAIN_OBJECT_KEYWORD = "domainObjectFormat";
 /** Why a value breaks a domain format, or null when it satisfies it. */
 export function domainFormatProblem(format: DomainFormat, value: string): string | null {
   return DOMAIN_FORMATS[format](value);
+}
+
+/**
+ * Why the value a validator's `format` error points at breaks its domain format (the check's
+ * own reason, for the text of an error or a finding); undefined for any other error. `data` is
+ * the value that was validated.
+ */
+export function domainFormatReason(error: { keyword: string; params?: Record<string, unknown>; instancePath: string }, data: unknown): string | undefined {
+  if (error.keyword !== "format") return undefined;
+  const format = String(error.params?.format);
+  const value = valueAtInstancePath(data, error.instancePath);
+  const problem =
+    Object.hasOwn(DOMAIN_FORMATS, format) && typeof value === "string"
+      ? DOMAIN_FORMATS[format as DomainFormat](value)
+      : Object.hasOwn(DOMAIN_NUMBER_FORMATS, format) && typeof value === "number"
+        ? DOMAIN_NUMBER_FORMATS[format as keyof typeof DOMAIN_NUMBER_FORMATS](value)
+        : null;
+  return problem ?? undefined;
 }
 
 /** The part of an ajv instance the domain formats need. */

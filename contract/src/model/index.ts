@@ -70,7 +70,7 @@ export {
   type DecidedResponse,
   type OperationMarkings,
 } from "./markings.ts";
-export { componentSchemasReachedBy, deref, inlineRefs, resolvePointer } from "./refs.ts";
+export { componentSchemasReachedBy, deref, inlineRefs, resolvePointer, valueAtInstancePath } from "./refs.ts";
 export { OperationIndex, pathOfUrl, type OperationMatch } from "./matching.ts";
 export {
   compileJsonSchema,
@@ -83,7 +83,7 @@ export {
   toJsonSchema,
   type JsonSchema,
 } from "./json-schema.ts";
-export { DOMAIN_FORMATS, addDomainFormats, domainFormatProblem, type DomainFormat } from "./domain-formats.ts";
+export { DOMAIN_FORMATS, addDomainFormats, domainFormatProblem, domainFormatReason, type DomainFormat } from "./domain-formats.ts";
 export {
   createResponseValidator,
   headerValue,

@@ -18,6 +18,18 @@ export function resolvePointer(document: unknown, ref: string): unknown {
   return node;
 }
 
+/** A value at a validator's instance path (ajv's `/data/items/0/name`: a JSON pointer without `#`, not URI-encoded). */
+export function valueAtInstancePath(root: unknown, instancePath: string): unknown {
+  let node = root;
+  for (const raw of instancePath.split("/").slice(1)) {
+    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(node)) node = node[Number(key)];
+    else if (isObject(node)) node = node[key];
+    else return undefined;
+  }
+  return node;
+}
+
 /**
  * Follows a `$ref` chain to the node it names; a node without `$ref` is returned as it is.
  * A pointer that does not resolve, leaves the document or loops gives undefined.

@@ -8,6 +8,7 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import {
   compileOpenApiSchema,
+  domainFormatReason,
   isJsonMediaType,
   listOperations,
   loadContractDocuments,
@@ -124,12 +125,18 @@ export function loadContract(documents: readonly ContractDocument[] = loadContra
   };
 }
 
-/** ajv's errors as validation problems under a location prefix. */
-export function problemsOf(validate: ValidateFunction, location: string): ValidationProblem[] {
+/**
+ * ajv's errors as validation problems under a location prefix; a domain format's error says why
+ * the value breaks it (the contract's reason: a CPF's check digits, a PIX key's forms), read
+ * from `data`, the value validated.
+ */
+export function problemsOf(validate: ValidateFunction, location: string, data?: unknown): ValidationProblem[] {
   return (validate.errors ?? []).map((error) => {
     const where = error.instancePath ? `${location}${error.instancePath}` : location;
     const params = error.keyword === "additionalProperties" || error.keyword === "required" ? ` (${JSON.stringify(error.params)})` : "";
-    return { location: where, message: `${error.message ?? error.keyword}${params}`, error };
+    const reason = domainFormatReason(error, data);
+    const message = `${error.message ?? error.keyword}${params}${reason === undefined ? "" : `: ${reason}`}`;
+    return { location: where, message, error };
   });
 }
 

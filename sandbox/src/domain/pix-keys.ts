@@ -1,25 +1,23 @@
 /**
- * PIX keys (DICT): recognising a key's type and the sandbox's directory of keys that
- * `POST /pix/query` finds. A well-formed key that is not in the directory is not found (404),
- * as a real directory lookup of an unregistered key.
+ * The sandbox's directory of PIX keys (DICT) that `POST /pix/query` finds. A key's form is the
+ * contract's (`x-domain-format: pix-key`, decision D14): the request validation refuses a
+ * malformed key before a lookup, and a well-formed key that is not in the directory is not found
+ * (404), as a real directory lookup of an unregistered key.
  */
+import { pixKeyTypeOf, type PixKeyType } from "@payment-collection/contract/domain/domain-checks.ts";
 import type { components as FamilyB } from "../../../generated/types/family-b.ts";
-import { documentProblem, maskTaxId } from "./documents.ts";
 
-export type PixKeyType = FamilyB["schemas"]["PixKeyType"];
 export type PixKeyInfo = FamilyB["schemas"]["PixKeyInfo"];
 
-const EVP = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const EMAIL = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
+/** The type of a key the request validation let through: well formed, so its form names one. */
+export function keyTypeOf(key: string): PixKeyType {
+  return (pixKeyTypeOf(key) as { type: PixKeyType }).type;
+}
 
-/** The type of a well-formed PIX key, or why it is not one. */
-export function pixKeyType(key: string): { type: PixKeyType } | { problem: string } {
-  if (/^\d{11}$/.test(key)) return documentProblem(key) === null ? { type: "CPF" } : { problem: "CPF key with wrong check digits" };
-  if (/^\d{14}$/.test(key)) return documentProblem(key) === null ? { type: "CNPJ" } : { problem: "CNPJ key with wrong check digits" };
-  if (/^\+[1-9]\d{1,14}$/.test(key)) return { type: "PHONE" };
-  if (EVP.test(key)) return { type: "EVP" };
-  if (key.length <= 77 && EMAIL.test(key)) return { type: "EMAIL" };
-  return { problem: "not a CPF, CNPJ, +55 phone, lower-case e-mail or random (EVP) key" };
+/** A CPF or CNPJ with the middle digits masked, as a PIX key lookup shows its owner. */
+export function maskTaxId(value: string): string {
+  if (value.length === 11) return `***.${value.slice(3, 6)}.${value.slice(6, 9)}-**`;
+  return `**.${value.slice(2, 5)}.${value.slice(5, 8)}/${value.slice(8, 12)}-**`;
 }
 
 export interface DirectoryEntry {
