@@ -16,6 +16,11 @@ export default {
     "!sandbox/src/node-flags.ts",
     // The harness starts sandboxes for tests and the main job; it is the test's own tooling.
     "!sandbox/src/harness/**",
+    // The sandbox's own controls (/_sandbox/...: pay a charge, a PIX charge or a boleto, set a
+    // transaction's status, move an account's clock, rotate a secret, the webhook endpoint):
+    // fixtures no other server has, so no conformance suite can hold a server to them; the
+    // sandbox's tests prove them (sandbox/test/webhook-controls.test.ts and the resources' tests).
+    "!sandbox/src/resources/controls.ts",
     // The PostgreSQL store: its behaviour is proven by its own tests (sandbox/test/postgres/),
     // which hold it to the same store contract as the SQLite one.
     "!sandbox/src/store/postgres.ts",
