@@ -315,6 +315,14 @@ describe("the contract's schemas take the edge values", () => {
       expect(slip({ ...bank, barCode, bankLine: lineOf(barcodeOf(HEAD + "0".repeat(25))) })).toBe(false);
     });
 
+    it(`${version}: a queried PIX key whose keyType is not its form's is refused (pix-key-info)`, () => {
+      const document = loadDocument("family-b", { version }).document as { paths: Record<string, any>; components: { schemas: Record<string, unknown> } };
+      const info = document.paths["/pix/query"].post.responses["200"].content["application/json"].example.data as Record<string, unknown>;
+      const schema = compileOpenApiSchema(document.components.schemas.PixKeyInfo, version);
+      expect(schema(info), JSON.stringify(schema.errors)).toBe(true);
+      expect(schema({ ...info, keyType: info.keyType === "EVP" ? "EMAIL" : "EVP" })).toBe(false);
+    });
+
     it(`${version}: a boleto whose barcode is another amount's or another due date's is refused (boleto-charge)`, () => {
       const document = loadDocument("family-b", { version }).document as { paths: Record<string, any> };
       const boleto = document.paths["/sdk/boleto/{boletoId}"].get.responses["200"].content["application/json"].example.data as Record<string, unknown>;

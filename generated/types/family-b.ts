@@ -857,7 +857,10 @@ export interface components {
             ispb: string;
             name: string;
         };
-        /** @description A queried PIX key, with the EndToEndId reserved for paying it (decision D14). */
+        /**
+         * @description A queried PIX key, with the EndToEndId reserved for paying it (decision D14); its `keyType`
+         *     is the type the key's form gives (`pix-key-info`).
+         */
         PixKeyInfo: {
             /** @description The key queried, in its DICT form (`pix-key`). */
             key: string;

@@ -137,6 +137,15 @@ export const MUTATIONS: Mutation[] = [
     response: editJson(is("GET", /^\/sdk\/boleto\/[^/]+$/, 200), (body) => (body.data.boleto.bankLine = barCodeToBankLine(anotherBoleto(body.data.boleto.barCode)))),
   },
   {
+    name: "pix-key-type-not-its-form",
+    statements: ["B-PIX-ENDPOINT-query"],
+    caughtBy: "family-b/queryPixKey/200/",
+    breaks: "a queried key's keyType is the type its form gives (D14): here an e-mail key is said to be a random one",
+    family: "family-b",
+    profile: "full",
+    response: editJson(is("POST", /^\/pix\/query$/, 200), (body) => (body.data.keyType = body.data.keyType === "EVP" ? "EMAIL" : "EVP")),
+  },
+  {
     name: "boleto-amount-not-its-barcode",
     statements: ["B-BOLETO-FIELD-amount", "B-BOLETO-FIELD-boleto"],
     caughtBy: "family-b/getBoleto/200/",

@@ -132,6 +132,14 @@ export function pixKeyProblem(key: string): string | null {
   return "problem" in kind ? kind.problem : null;
 }
 
+/** A queried key's `keyType` is the type its form gives (only judged when the key is one). */
+export function pixKeyInfoProblem(info: { key?: unknown; keyType?: unknown }): string | null {
+  if (typeof info.key !== "string") return null;
+  const kind = pixKeyTypeOf(info.key);
+  if ("problem" in kind || info.keyType === kind.type) return null;
+  return `keyType ${JSON.stringify(info.keyType)}, but ${info.key} is a ${kind.type} key`;
+}
+
 /**
  * A PIX BR Code: the fields the Central Bank's manual requires, well formed (br-code.ts), and a
  * CRC16 (CCITT-FALSE, four upper-case hex digits) that matches, which pix-utils computes as it

@@ -11,6 +11,7 @@ import {
   bankSlipProblem,
   barCodeProblem,
   boletoChargeProblem,
+  pixKeyInfoProblem,
   brCodeProblem,
   cpfCnpjProblem,
   endToEndIdProblem,
@@ -44,6 +45,7 @@ export const DOMAIN_NUMBER_FORMATS = {
 export const DOMAIN_OBJECT_FORMATS = {
   "boleto-bank-slip": bankSlipProblem,
   "boleto-charge": boletoChargeProblem,
+  "pix-key-info": pixKeyInfoProblem,
 } as const satisfies Record<string, (value: Record<string, unknown>) => string | null>;
 
 export type DomainObjectFormat = keyof typeof DOMAIN_OBJECT_FORMATS;
