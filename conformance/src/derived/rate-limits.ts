@@ -6,6 +6,8 @@
  *   `X-RateLimit-Remaining: 0` (same `X-RateLimit-Reset`), still answers 2xx fails;
  * - a server that sends no such headers is held to the published per-minute figure (or the
  *   plan the target declares): one request more than it within the minute must get a 429;
+ * - under full (D27), the 429 of a used-up limit describes it: nothing left, and its figure
+ *   where the target declares its plan;
  * - while one account is limited, another account is not;
  * - once a limit is used up, every other operation that counts against it is refused too in
  *   that window (one request each: a PIX payment once PIX creations used up the PIX limit, every
@@ -19,6 +21,7 @@ import { decisionBehind } from "../core/profiles/document-word.ts";
 import { knownIds, pathParameters, replayOfLatest } from "./rate-limit-support.ts";
 import { describe, is2xx, type DerivedEnv, type PlannedRequest } from "./shared.ts";
 import type { KeyName } from "../core/check-context.ts";
+import type { ObservedResponse } from "../core/validate.ts";
 
 export const BUCKET_STATEMENT: Record<Bucket, string> = { general: "B-LIMITS-LIMIT-general", transactions: "B-LIMITS-LIMIT-transactions", pix: "B-LIMITS-LIMIT-pix", queries: "B-LIMITS-LIMIT-queries" };
 /** Each bucket's limit: only the results about that bucket enforce it. */
@@ -29,6 +32,8 @@ export interface UseUp {
   problems: string[];
   sent: number;
   request: PlannedRequest;
+  /** The 429 that ended it, when the limit was met. */
+  refusal?: ObservedResponse;
 }
 
 /** How often a window may renew while a limit is used up before the check gives up (not applicable). */
@@ -44,7 +49,7 @@ const MAX_RENEWALS = 2;
 export async function useUp(env: DerivedEnv, make: () => PlannedRequest, key: KeyName, figure: number, windowSeconds: number): Promise<UseUp | string> {
   const request = make();
   const first = await env.send(request, key, { expect429: true });
-  if (first.status === 429) return { limited: true, problems: [], sent: 1, request };
+  if (first.status === 429) return { limited: true, problems: [], sent: 1, request, refusal: first };
   if (!is2xx(first)) return `${request.method} ${new URL(request.url).pathname} answered ${describe(first)}`;
   const announced = Number(first.headers["x-ratelimit-limit"]);
   const headers = Number.isFinite(announced);
@@ -59,7 +64,7 @@ export async function useUp(env: DerivedEnv, make: () => PlannedRequest, key: Ke
   const problems: string[] = [];
   for (; sent - countFrom <= limit + 5; sent += 1) {
     const response = await env.send(make(), key, { expect429: true });
-    if (response.status === 429) return { limited: true, problems, sent, request };
+    if (response.status === 429) return { limited: true, problems, sent, request, refusal: response };
     const reset = response.headers["x-ratelimit-reset"];
     const remaining = Number(response.headers["x-ratelimit-remaining"]);
     // Remaining going up is a new window, unless the server said 0 in this same window.
@@ -100,6 +105,22 @@ function representative(env: DerivedEnv, bucket: Bucket): { op: ContractOperatio
     if (replayOfLatest(env, op)) return { op, make: () => replayOfLatest(env, op)! };
   }
   return undefined;
+}
+
+/**
+ * Under full (D27: "the rate-limit headers describe the limit closest to exhaustion"), the 429
+ * of a used-up limit describes that limit: `X-RateLimit-Remaining: 0`, and `X-RateLimit-Limit`
+ * its figure where the target declares its plan (a server's other plans may have other
+ * figures). A server that sends no such headers is not judged.
+ */
+function reportsUsedUpLimit(env: DerivedEnv, op: ContractOperation, bucket: Bucket, figure: number, outcome: UseUp): void {
+  const refusal = outcome.refusal;
+  if (env.ctx.profile !== "full" || !refusal || refusal.headers["x-ratelimit-remaining"] === undefined) return;
+  const problems: string[] = [];
+  if (refusal.headers["x-ratelimit-remaining"] !== "0") problems.push(`the 429 said X-RateLimit-Remaining ${refusal.headers["x-ratelimit-remaining"]}: the used-up ${bucket} limit has none left, and it is the closest to exhaustion`);
+  const declared = env.ctx.familyB?.plan;
+  if (declared && refusal.headers["x-ratelimit-limit"] !== String(figure)) problems.push(`the 429 said X-RateLimit-Limit ${refusal.headers["x-ratelimit-limit"]}, not the ${bucket} limit of the declared plan, ${figure}`);
+  env.judge({ operationId: op.operationId, variant: `${bucket}-limit-reported`, title: `the 429 of the used-up ${bucket} limit describes that limit (D27)`, covers: env.covered(op.operationId, 429), statements: [BUCKET_STATEMENT[bucket]], reproduction: `for i in $(seq ${outcome.sent + 1}); do ${env.reproduce(outcome.request, env.ctx.rateLimitKey())}; done` }, problems);
 }
 
 /**
@@ -162,6 +183,7 @@ export async function run(env: DerivedEnv): Promise<void> {
       if (typeof outcome === "string") return env.notApplicable(op.operationId, `${bucket}-limit-enforced`, title, outcome);
       env.judge({ operationId: op.operationId, variant: `${bucket}-limit-enforced`, title, covers: env.covered(op.operationId, 429), statements: [BUCKET_STATEMENT[bucket]], reproduction: `for i in $(seq ${outcome.sent + 1}); do ${env.reproduce(request, key)}; done` }, outcome.problems);
       if (!outcome.limited) return;
+      reportsUsedUpLimit(env, op, bucket, figure, outcome);
       await membersRefused(env, bucket, op, make, key);
       if (bucket === "general" && env.ctx.key(other)) {
         const response = await env.send(make(), other, { expect429: true });

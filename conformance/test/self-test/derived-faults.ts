@@ -309,6 +309,15 @@ export function unenforced(match: Match): Handler {
   };
 }
 
+/** A 429 whose rate-limit headers describe another limit than the one used up (requests left, a larger figure). */
+export function reportsAnotherLimit(match: Match): Handler {
+  return async (request, forward) => {
+    const reply = await forward(request);
+    if (!match(request) || reply.status !== 429 || reply.headers["x-ratelimit-limit"] === undefined) return reply;
+    return { ...reply, headers: { ...reply.headers, "x-ratelimit-limit": String(Number(reply.headers["x-ratelimit-limit"]) * 10), "x-ratelimit-remaining": "1" } };
+  };
+}
+
 /** No rate-limit headers and no limit at all. */
 export const noLimitsNoHeaders: Handler = async (request, forward) => {
   const reply = await forward(request);

@@ -13,6 +13,7 @@ import { OTHER_DECISIONS, startProxy } from "./mutants.ts";
 import {
   countsOnAnotherAccount,
   noLimitsNoHeaders,
+  reportsAnotherLimit,
   refusesButCreates,
   repairs,
   unenforced,
@@ -57,6 +58,7 @@ const HAND_LISTED: DerivedMutation[] = [
     // The target declares no plan: the published figures are what the server is held to.
     adjustTarget: (target) => void delete target.familyB!.plan,
   }),
+  hand("rate-limits", "family-b", "createPixCharge", "pix-limit-reported", "the 429 of a used-up limit describes it (D27)", reportsAnotherLimit(B("createPixCharge")), { needsRateLimits: true, profile: "full", statements: ["B-LIMITS-LIMIT-pix"] }),
   hand("rate-limits", "family-b", "getHealth", "other-account-unaffected", "limits are per account", countsOnAnotherAccount(B("getHealth")), { needsRateLimits: true, statements: ["B-LIMITS-LIMIT-general"] }),
 ];
 
