@@ -1,5 +1,6 @@
 /**
- * Decision D26 (full profile): a receiver that answers 500 to the first attempt gets the same
+ * Decision D26 (full profile): a receiver that answers 300 to the first attempt (not 2xx, and no
+ * redirect to follow: "a delivery succeeds only when the receiver answers 2xx") gets the same
  * event again, with the same `webhook-id` and the same body, after the first delay of the
  * schedule ("about 5 s", with jitter): not before 4 s, and within 10 s of the first attempt.
  * The receiver acknowledges the retry, so nothing more follows.
@@ -8,6 +9,8 @@ import type { Scenario } from "../core/scenario.ts";
 import { payChargeTowards, startReceiver } from "./events-webhook-support.ts";
 import { sameJson } from "./support.ts";
 
+/** The receiver's answer to the first attempt: the first status past 2xx, a failure by D26 whatever a client reads as success. */
+const FIRST_ANSWER = 300;
 /** How long the receiver waits for the first attempt after the payment. */
 const FIRST_WAIT_MS = 5_000;
 /** The first retry of D26 is due about 5 s after a failed attempt, with jitter (±10 % in the sandbox). */
@@ -19,11 +22,11 @@ export const webhookRetriedAfterFailure: Scenario = {
   family: "family-a",
   profile: "full",
   decision: "D26",
-  title: "a webhook the receiver answers with 500 comes again, same webhook-id, after about 5 s",
+  title: "a webhook the receiver answers with 300 (no 2xx) comes again, same webhook-id, after about 5 s",
   statements: ["A-EVENTS-EVENT-payment-webhook"],
   covers: [{ operationId: "createCharge", status: "201" }],
   async run(ctx, check) {
-    const receiver = await startReceiver(ctx, [500]);
+    const receiver = await startReceiver(ctx, [FIRST_ANSWER]);
     try {
       if ((await payChargeTowards(ctx, check, this.id, receiver)) === undefined) return;
       await receiver.wait(FIRST_WAIT_MS);
@@ -32,7 +35,7 @@ export const webhookRetriedAfterFailure: Scenario = {
       if (!first) return;
       await receiver.wait(first.receivedMs + RETRY_WAIT_MS - Date.now(), 2);
       const retry = receiver.received[1];
-      check.that(retry !== undefined, `D26: the webhook answered with 500 was not sent again within ${RETRY_WAIT_MS / 1000} s`);
+      check.that(retry !== undefined, `D26: the webhook answered with ${FIRST_ANSWER} was not sent again within ${RETRY_WAIT_MS / 1000} s`);
       if (!retry) return;
       const gap = retry.receivedMs - first.receivedMs;
       check.that(gap >= EARLIEST_RETRY_MS, `D26: the retry came ${gap} ms after the failed attempt; the schedule's first delay is about 5 s`);

@@ -63,6 +63,7 @@ export const webhookSignedWithHmac: Scenario = {
         const schema = eventSchema(ctx.contract.document, "charge.paid");
         if (!schema) throw new Error("the contract publishes no charge.paid body");
         const parsed = parseJsonBody(event.body);
+        check.that(/^application\/json\s*(;|$)/i.test(String(event.headers["content-type"] ?? "")), `D24: events are POSTed as application/json; this one came as ${JSON.stringify(event.headers["content-type"] ?? "(no Content-Type)")}`);
         check.that(parsed.ok, `D24: the webhook body is not JSON: ${shortened(event.body, 120)}`);
         if (!parsed.ok) return;
         for (const problem of schemaProblems(schema, parsed.value, "D24: charge.paid body")) check.that(false, problem);

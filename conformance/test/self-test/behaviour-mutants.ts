@@ -402,6 +402,17 @@ BEHAVIOUR_MUTATIONS.push(
     ...throughRelay,
   },
   {
+    name: "webhook-not-sent-as-json",
+    statements: ["A-EVENTS-EVENT-payment-webhook"],
+    caughtBy: "family-a/events/webhook-signed",
+    breaks: "events are POSTed as application/json (D24)",
+    family: "family-a",
+    profile: "full",
+    // The same signed body, sent as text.
+    companion: webhookRelay(({ headers, body }) => ({ headers: { ...headers, "content-type": "text/plain" }, body })),
+    ...throughRelay,
+  },
+  {
     name: "webhook-not-retried",
     statements: ["A-EVENTS-EVENT-payment-webhook"],
     caughtBy: "family-a/events/webhook-retried",
@@ -410,6 +421,16 @@ BEHAVIOUR_MUTATIONS.push(
     profile: "full",
     // The server takes every attempt for delivered, whatever the receiver answered.
     companion: webhookRelay((webhook) => webhook, () => 204),
+    ...throughRelay,
+  },
+  {
+    name: "webhook-3xx-taken-for-delivered",
+    statements: ["A-EVENTS-EVENT-payment-webhook"],
+    caughtBy: "family-a/events/webhook-retried",
+    breaks: "a delivery succeeds only when the receiver answers 2xx (D26): here a 3xx counts as delivered",
+    family: "family-a",
+    profile: "full",
+    companion: webhookRelay((webhook) => webhook, (status) => (status >= 300 && status < 400 ? 204 : status)),
     ...throughRelay,
   },
 );
