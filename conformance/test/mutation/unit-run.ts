@@ -17,9 +17,10 @@ export { suiteUnits, type SuiteUnit };
  * The plan of the units that judge rate limits: limits small enough that using them up takes
  * tens of requests, in a window long enough that none renews during a unit (no unit waits for
  * a window). The PIX and transaction creation limits differ from the general one, so that
- * separate counts show. The other units run on the generous plan, which never limits them.
+ * separate counts show, and the general one exceeds the others together (and the requests that
+ * check every operation of a used-up limit), so that each of them is met before it. The other units run on the generous plan, which never limits them.
  */
-const LIMITS_PLAN: RateLimitPlan = { windowSeconds: 60, general: 40, pixCreations: 8, transactionCreations: 12, queries: 30 };
+const LIMITS_PLAN: RateLimitPlan = { windowSeconds: 60, general: 80, pixCreations: 8, transactionCreations: 12, queries: 30 };
 
 /**
  * The sandbox answers in milliseconds and no unit meets a limit it did not plan: a request left
