@@ -49,7 +49,8 @@ pgDescribe("several instances over one PostgreSQL database", () => {
   });
 
   it("shares rate-limit counters, account clocks and webhook secrets between instances", async () => {
-    const { instances } = await twoInstances({ plan: { windowSeconds: 60, general: 6, pixCreations: 6, transactionCreations: 6, queries: 6 } });
+    // An hour's window: windows are aligned on the real clock, and a minute's could renew halfway.
+    const { instances } = await twoInstances({ plan: { windowSeconds: 3600, general: 6, pixCreations: 6, transactionCreations: 6, queries: 6 } });
     const [a, b] = instances;
     const key = a.keys.familyA.primary;
     const statuses: number[] = [];
