@@ -18,7 +18,7 @@
  *
  * Under full, bodies exactly at each bound must be read like any other (`at-depth-limit`,
  * `at-array-limit`, `at-value-limit`, `at-size-limit`): the valid body with the undeclared
- * member holding a structure at one bound, or padded to exactly 1 MiB. They are sent where a
+ * member holding a structure at one bound, or padded in front to exactly 1 MiB. They are sent where a
  * valid body must be accepted (positive data's operations: creations and updates), after the
  * refusals, and must be accepted: one that is not is compared with the same body without the
  * structure, so that a refusal for another reason is told apart from one for the structure.
@@ -203,10 +203,11 @@ const withBody = (valid: PlannedRequest, body: string, contentType?: string): Pl
   return { ...valid, headers: contentType ? { ...headers, "content-type": contentType } : headers, body };
 };
 
-/** The valid body as JSON text padded with whitespace to `bytes`. */
-const padded = (body: Json, bytes: number): string => {
+/** The valid body as JSON text padded with whitespace to `bytes`, after it or before it. */
+const padded = (body: Json, bytes: number, where: "after" | "before" = "after"): string => {
   const text = JSON.stringify(body);
-  return text + " ".repeat(bytes - Buffer.byteLength(text));
+  const padding = " ".repeat(bytes - Buffer.byteLength(text));
+  return where === "after" ? text + padding : padding + text;
 };
 
 const { depth, arrayItems, values } = STRUCTURE_BOUNDS;
@@ -268,10 +269,11 @@ export function withinBoundsVariants(env: DerivedEnv, op: ContractOperation): Wi
       request: (valid, body) => asJson(valid, structureBody(op, shape, body)),
       control: (valid, body) => asJson(valid, withoutStructure(op, body)),
     })),
+    // The JSON last: a server that keeps one byte fewer than the limit loses it, not padding.
     {
       name: "at-size-limit",
       what: `of exactly ${count(BODY_SIZE_LIMIT)} bytes`,
-      request: (valid, body) => withBody(valid, padded(body, BODY_SIZE_LIMIT), "application/json"),
+      request: (valid, body) => withBody(valid, padded(body, BODY_SIZE_LIMIT, "before"), "application/json"),
       control: (valid, body) => asJson(valid, body),
     },
   ];
@@ -279,14 +281,17 @@ export function withinBoundsVariants(env: DerivedEnv, op: ContractOperation): Wi
 
 /**
  * A curl command line for an unreadable request: as `reproduce` gives it, but a body padded
- * with whitespace (to the size limit or past it) is written as its JSON followed by the
- * padding's length, piped in.
+ * with whitespace (to the size limit or past it) is written as its JSON and the padding's
+ * length, in their order, piped in.
  */
 export function reproduceUnreadable(env: DerivedEnv, request: PlannedRequest): string {
   const body = request.body ?? "";
-  const json = body.trimEnd();
-  const padding = body.length - json.length;
-  if (padding < 1024) return env.reproduce(request, "primary");
+  const json = body.trim();
+  const before = body.length - body.trimStart().length;
+  const after = body.length - body.trimEnd().length;
+  if (before + after < 1024) return env.reproduce(request, "primary");
   const line = env.reproduce({ ...request, body: "@-" }, "primary").replace(`--data '@-'`, "--data-binary @-");
-  return `{ printf '%s' '${json.replace(/'/g, `'\\''`)}'; head -c ${padding} /dev/zero | tr '\\0' ' '; } | ${line}`;
+  const spaces = (n: number) => (n > 0 ? [`head -c ${n} /dev/zero | tr '\\0' ' ';`] : []);
+  const parts = [...spaces(before), `printf '%s' '${json.replace(/'/g, `'\\''`)}';`, ...spaces(after)];
+  return `{ ${parts.join(" ")} } | ${line}`;
 }
