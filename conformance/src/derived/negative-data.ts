@@ -11,10 +11,11 @@
  * VALIDATION_ERROR (D21 in family A, D32 in family B), so a malformed PIX key answered as an
  * unknown one (404) fails.
  * Also the bodies a server cannot read as JSON (unreadable-bodies.ts): cut short, empty, not
- * sent as JSON, past the size limit; and every query and header parameter given a value that
- * breaks one of its constraints (parameterRefusals), on every operation.
+ * sent as JSON, past the size limit or a structure bound; and every query and header parameter
+ * given a value that breaks one of its constraints (parameterRefusals), on every operation.
  * Nothing created: the refusal carries no new record, the resource's list (when the contract
  * has one) shows no new id, and a refused change leaves the record as the owner reads it.
+ * Then, under full, the bodies exactly at those bounds, which must be read like any other.
  */
 import type { ContractOperation, ContractParameter } from "@payment-collection/contract/model/index.ts";
 import { profileSchema, type Profile } from "../core/profiles/index.ts";
@@ -25,7 +26,7 @@ import { exampleRequestBody, freshRecord, plannedRequest, readerOf, successes, t
 import { describe, is2xx, isObject, jsonOf, sameValue, stable, type DerivedEnv, type Json, type PlannedRequest } from "./shared.ts";
 import { quoted } from "../core/describe-response.ts";
 import type { ObservedResponse } from "../core/validate.ts";
-import { reproduceUnreadable, unreadableVariants } from "./unreadable-bodies.ts";
+import { reproduceUnreadable, unreadableVariants, withinBoundsVariants, type WithinBoundsVariant } from "./unreadable-bodies.ts";
 
 /** The integer statement: only the fraction variants of family A enforce it. */
 export const VARIANT_STATEMENTS = ["A-SERVICE-PRINCIPLE-amount-integer"];
@@ -127,6 +128,7 @@ async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> 
   if (!baseline) return;
   const variants = variantsOf(schema, baseline, { family: env.family, accepted: acceptedValues(env), full: op.requestBody!.schema, path: [] });
   const unreadable = unreadableVariants(env, op);
+  const within = withinBoundsVariants(env, op);
   if (variants.length + unreadable.length === 0) return;
   await env.attempt(op.operationId, "refusals", "bodies breaking one constraint each are refused", async () => {
     const [parameter] = pathParameters(op);
@@ -164,7 +166,7 @@ async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> 
         {
           operationId: op.operationId,
           variant: variant.name,
-          title: variant.exact ? `a body ${variant.name.replace(/-/g, " ")} gets the documented 400 (D39)` : `a body ${variant.name.replace(/-/g, " ")} is refused with a 4xx`,
+          title: `a body ${variant.what ?? variant.name.replace(/-/g, " ")} ${variant.exact ? "gets the documented 400 (D39)" : "is refused with a 4xx"}`,
           covers: env.covered(op.operationId, response.status),
           statements: [...env.statementsOf(op.operationId, "400"), ...variant.statements],
           reproduction: reproduceUnreadable(env, request),
@@ -182,7 +184,29 @@ async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> 
       const recordAfter = await readOwner();
       env.judge({ operationId: op.operationId, variant: "nothing-changed", title: "refused changes left the record as it was", covers: [], reproduction: env.reproduce(plannedRequest(env, reader, { [parameter!]: id! }), "primary") }, sameValue(recordBefore, recordAfter) ? [] : [`the record changed after refused bodies only: ${quoted(recordAfter, 200)}`]);
     }
+    // Last: these are accepted, and may create or change records.
+    for (const variant of within) await withinBounds(env, op, variant, params, baseline);
   });
+}
+
+/**
+ * A body at one of D39's bounds must be read like any other: accepted. One that is not is
+ * compared with the same body without what puts it at the bound (sent only then): accepted
+ * without it, it was refused for its structure; refused the same way without it, for another
+ * reason, which this check cannot judge.
+ */
+async function withinBounds(env: DerivedEnv, op: ContractOperation, variant: WithinBoundsVariant, params: Record<string, string>, baseline: Json): Promise<void> {
+  const request = variant.request(plannedRequest(env, op, params, baseline), baseline);
+  const response = await env.send(request, "primary");
+  const title = `a body ${variant.what} is read, not refused for its size or structure (D39)`;
+  const success = op.responses.find((r) => r.status.startsWith("2"))?.status ?? "200";
+  const base = { operationId: op.operationId, variant: variant.name, title, covers: env.covered(op.operationId, response.status), statements: env.statementsOf(op.operationId, success), reproduction: reproduceUnreadable(env, request) };
+  if (is2xx(response)) return env.judge(base, []);
+  if (response.status >= 500) return env.judge(base, [`answered ${describe(response)}; a body within D39's bounds must be read`]);
+  const control = await env.send(variant.control(plannedRequest(env, op, params, baseline), baseline), "primary");
+  if (is2xx(control)) return env.judge(base, [`answered ${describe(response)}, while the same body without it was accepted (${control.status}): refused for a size or structure within D39's bounds`]);
+  if (control.status !== response.status) return env.judge(base, [`answered ${describe(response)}, while the same body without it answered ${control.status}: refused for a size or structure within D39's bounds`]);
+  env.notApplicable(op.operationId, variant.name, title, `the same body without it was refused too (${describe(control)}): refused for another reason`);
 }
 
 /**

@@ -10,6 +10,7 @@
  * fall back to the original), which is what most of these faults need.
  */
 import type { FamilyId } from "@payment-collection/contract/model/index.ts";
+import { BODY_SIZE_LIMIT, STRUCTURE_BOUNDS, structureOf } from "../../src/derived/unreadable-bodies.ts";
 import { requestJson, type Exchange as Req, type Forward, type Reply } from "./mutants.ts";
 
 /** The sandbox's keys as the broken servers see them. */
@@ -184,6 +185,41 @@ export function readsBodyWrong(match: Match, how: BodyReadingFault): Handler {
         return body && request.body.length > 64 * 1024 ? forward(withBody(request, body)) : forward(request);
       }
     }
+  };
+}
+
+/**
+ * How a server bounds a body's structure or size other than D39 says, one bound each: without
+ * the bound (`too-deep`, `array-too-long`, `too-many-values`), or with the bound one lower
+ * (`at-depth-limit`, `at-array-limit`, `at-value-limit`, `at-size-limit`).
+ */
+export type BodyBoundFault = "too-deep" | "array-too-long" | "too-many-values" | "at-depth-limit" | "at-array-limit" | "at-value-limit" | "at-size-limit";
+
+/** Whether a parsed body is past the bound the fault is about (`lower`: at it or past it). */
+function pastBound(body: Json, how: BodyBoundFault, lower: boolean): boolean {
+  const { depth, longestArray, values } = structureOf(body);
+  const past = (value: number, bound: number) => value > bound - (lower ? 1 : 0);
+  if (how === "too-deep" || how === "at-depth-limit") return past(depth, STRUCTURE_BOUNDS.depth);
+  if (how === "array-too-long" || how === "at-array-limit") return past(longestArray, STRUCTURE_BOUNDS.arrayItems);
+  return past(values, STRUCTURE_BOUNDS.values);
+}
+
+/**
+ * One operation bounds its bodies wrongly: with no bound, a body past it is read whole (JSON
+ * parsed at any depth and length) and the members the operation does not declare are ignored,
+ * so the sandbox gets the body without them; with a bound one lower, a body at D39's bound is
+ * refused with the operation's 400 (the sandbox is sent a body it cannot read instead).
+ */
+export function boundsBodyWrong(match: Match, how: BodyBoundFault, declared: string[]): Handler {
+  return async (request, forward) => {
+    if (!match(request)) return forward(request);
+    const refuse = () => forward({ ...request, body: "{" });
+    if (how === "at-size-limit") return Buffer.byteLength(request.body) >= BODY_SIZE_LIMIT ? refuse() : forward(request);
+    const body = parse(request.body);
+    if (!body) return forward(request);
+    if (how.startsWith("at-")) return pastBound(body, how, true) ? refuse() : forward(request);
+    if (!pastBound(body, how, false)) return forward(request);
+    return forward(withBody(request, Object.fromEntries(Object.entries(body).filter(([name]) => declared.includes(name)))));
   };
 }
 

@@ -308,6 +308,34 @@ function unreadableStatements(family: FamilyId, op: ContractOperation, how: faul
   return json;
 }
 
+// 3b'. Bounds of a body: one server per variant of D39's bounds, on the first operation of each
+// family that takes them all (those whose valid bodies must be accepted: positive data's).
+// Without one structure bound, or with a bound one lower. How a server bounds bodies is not
+// the operation's own, so one operation per family shows each variant catching its fault.
+
+const BODY_BOUND_FAULTS: Array<[fault.BodyBoundFault, string]> = [
+  ["too-deep", "a body nested past D39's depth is refused with the documented 400, not read whole"],
+  ["array-too-long", "a body with an array past D39's items is refused with the documented 400, not read whole"],
+  ["too-many-values", "a body past D39's values is refused with the documented 400, not read whole"],
+  ["at-depth-limit", "a body nested exactly D39's depth is read, not refused"],
+  ["at-array-limit", "a body with an array of exactly D39's items is read, not refused"],
+  ["at-value-limit", "a body of exactly D39's values is read, not refused"],
+  ["at-size-limit", "a body of exactly 1 MiB is read, not refused"],
+];
+
+function bodyBounds(): DerivedMutation[] {
+  return FAMILIES.flatMap((family) => {
+    const { contract } = contractOf(family);
+    const op = contract.operations.find((o) => isPositiveDataOperation(contract, o));
+    if (!op) return [];
+    const declared = Object.keys(objectView(op.requestBody!.schema)?.properties ?? {});
+    return BODY_BOUND_FAULTS.map(([how, breaks]) => {
+      const name = how.startsWith("at-") ? `bound-one-lower-${how}` : `no-bound-${how}`;
+      return mutation("negative-data", family, op, how, name, breaks, fault.boundsBodyWrong(matcher(family, op.operationId), how, declared), "full");
+    });
+  });
+}
+
 // 3c. Parameters: every operation with a query or header parameter a check can break lets one such parameter (its last) break its schema.
 
 /** A parameter's value as the schema reads it: a query number is sent as text. */
@@ -490,4 +518,4 @@ function rateLimitMembership(): DerivedMutation[] {
   return out;
 }
 
-export const GENERATED_MUTATIONS: DerivedMutation[] = [...ignoredAuthentication(), ...tenantIsolation(), ...negativeData(), ...domainFormatFaults(), ...unreadableBodies(), ...parameterFaults(), ...positiveData(), ...consistency(), ...idempotencyKeySpace(), ...rateLimitMembership()];
+export const GENERATED_MUTATIONS: DerivedMutation[] = [...ignoredAuthentication(), ...tenantIsolation(), ...negativeData(), ...domainFormatFaults(), ...unreadableBodies(), ...bodyBounds(), ...parameterFaults(), ...positiveData(), ...consistency(), ...idempotencyKeySpace(), ...rateLimitMembership()];

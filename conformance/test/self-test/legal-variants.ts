@@ -25,7 +25,8 @@ import {
 import { SOURCE_DOCUMENT_PATH } from "@payment-collection/contract/statements.ts";
 import type { Target } from "../../src/core/target.ts";
 import { ID_MEMBERS } from "../../src/derived/id-links.ts";
-import { keywordOf } from "../../src/derived/request-schema.ts";
+import { keywordOf, objectView } from "../../src/derived/request-schema.ts";
+import { STRUCTURE_BOUNDS, structureOf } from "../../src/derived/unreadable-bodies.ts";
 import { profileSchema } from "../../src/core/profiles/index.ts";
 import { startProxy, type Exchange, type Forward, type Reply } from "./mutants.ts";
 import type { DerivedKeys } from "./derived-faults.ts";
@@ -707,10 +708,15 @@ const otherUnknownAnswers: Handler = async (request, forward) => {
   return { status: 404, headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify({ code: "NO_SUCH_ROUTE", message: "not found" }) };
 };
 
+/** Its own bound of a body's nesting: half D39's. */
+const OWN_DEPTH = STRUCTURE_BOUNDS.depth / 2;
+
 /**
  * Bodies read another way than D39's: a body that cannot be read (not JSON, or empty where
- * one is required) answered 422 in a plain JSON body, a body read as JSON whatever its
- * Content-Type, and no size limit (the body's whitespace dropped on the way in).
+ * one is required) or nested deeper than its own bound answered 422 in a plain JSON body, a
+ * body read as JSON whatever its Content-Type, no size limit (the body's whitespace dropped on
+ * the way in) and no bound on arrays or values (a body past D39's read whole, and the members
+ * the operation does not declare ignored: dropped on the way in).
  */
 const otherBodyReading: Handler = async (request, forward) => {
   const found = operationOf(request);
@@ -719,10 +725,17 @@ const otherBodyReading: Handler = async (request, forward) => {
   if (parsed === undefined) {
     return { status: 422, headers: { "content-type": "application/json" }, body: JSON.stringify({ code: "UNREADABLE_BODY", message: "the body is not JSON" }) };
   }
-  const compact = JSON.stringify(parsed);
+  const structure = structureOf(parsed);
+  if (structure.depth > OWN_DEPTH) {
+    return { status: 422, headers: { "content-type": "application/json" }, body: JSON.stringify({ code: "UNREADABLE_BODY", message: `the body is nested deeper than ${OWN_DEPTH} levels` }) };
+  }
+  const unbounded = isObject(parsed) && (structure.longestArray > STRUCTURE_BOUNDS.arrayItems || structure.values > STRUCTURE_BOUNDS.values);
+  const declared = Object.keys(objectView(found.op.requestBody.schema)?.properties ?? {});
+  const read = unbounded ? Object.fromEntries(Object.entries(parsed).filter(([name]) => declared.includes(name))) : parsed;
+  const compact = JSON.stringify(read);
   const oversize = compact.length !== request.body.length && Buffer.byteLength(request.body) > 1024 * 1024;
   const asJson = /^application\/([a-z0-9.-]+\+)?json\s*(;|$)/i.test(request.headers["content-type"] ?? "");
-  if (asJson && !oversize) return forward(request);
+  if (asJson && !oversize && !unbounded) return forward(request);
   return forward({ ...request, headers: { ...request.headers, "content-type": "application/json" }, body: compact });
 };
 
@@ -955,7 +968,7 @@ export const GENERATORS: VariantGenerator[] = [
         all,
         ["behaviour:D39"],
         "other-unknown-and-unreadable-answers",
-        "answers 404 in a plain JSON body for unknown paths and wrong methods, 422 in a plain JSON body to a body it cannot read, reads a body as JSON whatever its Content-Type, and sets no size limit",
+        `answers 404 in a plain JSON body for unknown paths and wrong methods, 422 in a plain JSON body to a body it cannot read or nested deeper than ${OWN_DEPTH} levels, reads a body as JSON whatever its Content-Type, and sets no size limit and no bound on arrays or values`,
         () => (request, forward, keys) => otherUnknownAnswers(request, (inner) => otherBodyReading(inner, forward, keys), keys),
         {
           // Only requests no operation of the contract can take: other variants never see them.
