@@ -122,8 +122,9 @@ describe("the sandbox under a hostile client (issue #17)", () => {
     expect(other.status).toBe(200);
     expect(await Promise.all(flood)).toEqual(Array(10).fill(400));
 
-    // Controls count against the account: a spent account gets 429 from a control too.
-    const small = await sandbox({ plan: SMALL_PLAN });
+    // Controls count against the account: a spent account gets 429 from a control too. The
+    // base clock stands still, so no window boundary falls between the requests.
+    const small = await sandbox({ plan: SMALL_PLAN, now: () => new Date("2026-11-21T14:30:10.250Z") });
     const client = small.client(small.sandbox.keys.familyB.rateLimits);
     for (let i = 0; i < SMALL_PLAN.general; i++) expect((await client.get("/_sandbox/clock")).status).toBe(200);
     const refused = await client.post("/_sandbox/boletos", { status: "REGISTERED" });

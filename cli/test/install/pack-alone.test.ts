@@ -2,8 +2,10 @@
  * Each package builds by itself, as `npm pack -w <package>` in a fresh clone builds it: what its
  * compiled files import is exactly what its package.json declares, and its `tsconfig.build.json`
  * references exactly the workspace packages it depends on, so that `tsc -b` (run by `prepack`)
- * builds them first. Then, in a fresh copy of the repository with no `dist/` anywhere, the CLI
- * (which stands on every other package but the client) and the client are packed alone.
+ * builds them first. And in a fresh copy of the repository with no `dist/` anywhere, the CLI
+ * (which stands on every other package but the client) and the client packed alone hold the
+ * same files as packed together: the global setup packs them there, alone first
+ * (pack-and-install.ts, packFreshCopy), and every workspace after them.
  *
  * Why that is enough for the others: `tsc -b` of the CLI builds each package of its closure
  * in turn, after the packages that package references; a package that imported one it does
@@ -11,17 +13,13 @@
  * its own pack would have, no more. Packing each of them alone in its own copy would compile
  * the contract five times over, for nothing more.
  */
-import { execFile } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { describe, expect, inject, it } from "vitest";
-import { freshCopy } from "./fresh-copy.ts";
 import { buildConfig, importsOf, namedIn, otherFiles, workspaces, type Manifest } from "./package-imports.ts";
-import { NPM_ENV, parsePackOutput } from "./pack-and-install.ts";
+import { PACKED_ALONE } from "./pack-and-install.ts";
 
-const run = promisify(execFile);
 const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const WORKSPACES = workspaces(REPO_ROOT);
 const WORKSPACE_NAMES = new Set(WORKSPACES.map((w) => w.manifest.name));
@@ -78,28 +76,12 @@ describe("each package's manifest and build", () => {
 });
 
 describe("a fresh copy of the repository, no dist/ anywhere", () => {
-  it("packs the CLI alone (every package it stands on built through the references) and the client alone, the same files as packed together", async () => {
-    const copy = join(inject("packScratch"), "fresh-copy");
-    const destination = join(copy, ".packed");
-    const began = performance.now();
-    freshCopy(REPO_ROOT, copy, WORKSPACES);
-    mkdirSync(destination);
-    const alone = [];
-    for (const name of ["@payment-collection/cli", "@payment-collection/client"]) {
-      const packed = await run("npm", ["pack", "-w", name, "--json", "--pack-destination", destination], { cwd: copy, env: NPM_ENV, maxBuffer: 64 * 1024 * 1024 }).then(
-        ({ stdout }) => parsePackOutput(stdout),
-        (error: { stdout?: string; stderr?: string }) => {
-          throw new Error(`npm pack -w ${name} in a fresh copy failed:\n${(error.stdout ?? "").slice(-3000)}\n${(error.stderr ?? "").slice(-3000)}`);
-        },
-      );
-      alone.push(...packed);
-    }
-    const seconds = (performance.now() - began) / 1000;
+  it("packs the CLI alone (every package it stands on built through the references) and the client alone, the same files as packed together", () => {
+    // Packed there by the global setup (or by CI's packing), before every workspace together.
+    const alone = inject("packedAlone");
     const together = inject("packed");
-    for (const tarball of alone) {
-      const paths = (files: Array<{ path: string }>) => files.map((f) => f.path).sort();
-      expect(paths(tarball.files), tarball.name).toEqual(paths(together.find((p) => p.name === tarball.name)!.files));
-    }
-    console.log(`fresh copy, npm pack -w of ${alone.map((t) => t.name).join(" and ")} alone: ${seconds.toFixed(1)} s`);
+    expect(alone.map((tarball) => tarball.name)).toEqual(PACKED_ALONE);
+    const paths = (files: Array<{ path: string }>) => files.map((f) => f.path).sort();
+    for (const tarball of alone) expect(paths(tarball.files), tarball.name).toEqual(paths(together.find((p) => p.name === tarball.name)!.files));
   });
 });

@@ -1,7 +1,8 @@
 /**
- * What the install test and the startup benchmark share: pack every workspace (each `prepack`
- * compiles its package into dist/), then install tarballs offline into an empty project, as a
- * team installs them from the registry.
+ * What the install test, CI's packing (scripts/pack/pack-fresh.ts) and the startup benchmark
+ * share: pack every workspace (each `prepack` compiles its package into dist/), in the
+ * repository or as a fresh clone packs it, then install tarballs offline into an empty
+ * project, as a team installs them from the registry.
  *
  * The sandbox's SQLite binding (better-sqlite3) is native. Its install script builds it from
  * source where no prebuilt binary can be downloaded (here: about two minutes); the install
@@ -9,10 +10,12 @@
  * documented local-prebuilds folder, so that it checks the packaging and not the C compiler.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { writeOfflineProject } from "../../../contract/dev/pack/offline-project.ts";
+import { freshCopy } from "./fresh-copy.ts";
+import { workspaces } from "./package-imports.ts";
 
 const run = promisify(execFile);
 const BUFFER = 64 * 1024 * 1024;
@@ -45,6 +48,38 @@ export function parsePackOutput(stdout: string): Packed[] {
 export async function packWorkspaces(repoRoot: string, destination: string): Promise<Packed[]> {
   const { stdout } = await run("npm", ["pack", "--workspaces", "--json", "--pack-destination", destination], { cwd: repoRoot, env: NPM_ENV, maxBuffer: BUFFER });
   return parsePackOutput(stdout);
+}
+
+/** The packages packed alone, first, in a fresh copy: the CLI (which stands on every other package but the client) and the client. */
+export const PACKED_ALONE = ["@payment-collection/cli", "@payment-collection/client"];
+
+/**
+ * Packs every workspace as it packs in a fresh clone: in a copy of the repository with no
+ * dist/ anywhere (fresh-copy.ts, made at `copy`), first the CLI alone, whose build brings up
+ * every package it stands on through its references, then the client alone, then every
+ * workspace (`npm pack --workspaces`: a package built already is not compiled again, see
+ * scripts/pack/build-package.ts). The tarballs of the last pack go to `destination`, its list
+ * to `destination/packed.json` and the list of the packs alone to `destination/alone.json`
+ * (the install test compares them). Resolves with both lists and the seconds it took.
+ */
+export async function packFreshCopy(repoRoot: string, copy: string, destination: string): Promise<{ together: Packed[]; alone: Packed[]; seconds: number }> {
+  const began = performance.now();
+  freshCopy(repoRoot, copy, workspaces(repoRoot));
+  const pack = (args: string[], into: string) =>
+    run("npm", ["pack", ...args, "--json", "--pack-destination", into], { cwd: copy, env: NPM_ENV, maxBuffer: BUFFER }).then(
+      ({ stdout }) => parsePackOutput(stdout),
+      (error: { stdout?: string; stderr?: string }) => {
+        throw new Error(`npm pack ${args.join(" ")} in a fresh copy failed:\n${(error.stdout ?? "").slice(-3000)}\n${(error.stderr ?? "").slice(-3000)}`);
+      },
+    );
+  const aloneFolder = join(destination, "alone");
+  mkdirSync(aloneFolder, { recursive: true });
+  const alone: Packed[] = [];
+  for (const name of PACKED_ALONE) alone.push(...(await pack(["-w", name], aloneFolder)));
+  const together = await pack(["--workspaces"], destination);
+  writeFileSync(join(destination, "packed.json"), JSON.stringify(together));
+  writeFileSync(join(destination, "alone.json"), JSON.stringify(alone));
+  return { together, alone, seconds: (performance.now() - began) / 1000 };
 }
 
 /** prebuild-install's local-prebuilds folder holding the binding built by this repository's install. */

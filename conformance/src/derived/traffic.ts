@@ -25,6 +25,13 @@ export interface Seen {
 
 const KEY_NAMES: KeyName[] = ["primary", "secondAccount", "noMerchantRead", "testKey", "rateLimits", "primarySecondKey"];
 const indexes = new WeakMap<object, OperationIndex>();
+/**
+ * Each exchange as a family's context read it (null: not one of its operations), read once:
+ * the classes read the run's traffic again for every operation, and the pacer keeps up to
+ * 2,000 exchanges, whose bodies were parsed again each time. The readings are shared, so
+ * nothing may change them (the classes copy a body before varying it).
+ */
+const readings = new WeakMap<object, WeakMap<Exchange, Seen | null>>();
 
 function headerOf(headers: Record<string, string>, name: string): string | undefined {
   const found = Object.entries(headers).find(([n]) => n.toLowerCase() === name.toLowerCase());
@@ -34,26 +41,41 @@ function headerOf(headers: Record<string, string>, name: string): string | undef
 /** Every exchange of the run with the family's server, matched to an operation. */
 export function traffic(env: DerivedEnv): Seen[] {
   const { ctx } = env;
+  let read = readings.get(ctx);
+  if (!read) {
+    read = new WeakMap();
+    readings.set(ctx, read);
+  }
+  const seen: Seen[] = [];
+  for (const exchange of ctx.pacer.exchanges) {
+    let reading = read.get(exchange);
+    if (reading === undefined) {
+      reading = readExchange(ctx, exchange);
+      read.set(exchange, reading);
+    }
+    if (reading) seen.push(reading);
+  }
+  return seen;
+}
+
+/** One exchange matched to an operation of the family, with the key it carried and its parsed bodies; null when it is not the family's. */
+function readExchange(ctx: DerivedEnv["ctx"], exchange: Exchange): Seen | null {
   let index = indexes.get(ctx.contract);
   if (!index) {
     index = new OperationIndex(ctx.contract.operations);
     indexes.set(ctx.contract, index);
   }
   const base = ctx.target.baseUrl;
+  if (!exchange.url.startsWith(base)) return null;
   const prefixes = ctx.familyB ? [ctx.familyB.pathPrefix.pix, ctx.familyB.pathPrefix.transactions].filter(Boolean) : [];
   const keys = ctx.target.keys as Partial<Record<KeyName, string>>;
-  const seen: Seen[] = [];
-  for (const exchange of ctx.pacer.exchanges) {
-    if (!exchange.url.startsWith(base)) continue;
-    const path = new URL(exchange.url).pathname.slice(new URL(base).pathname.replace(/\/$/, "").length);
-    const candidates = [path, ...prefixes.filter((p) => path.startsWith(`${p}/`)).map((p) => path.slice(p.length))];
-    const op = candidates.map((p) => index.match(exchange.method, p)).find((m) => m !== null);
-    if (!op) continue;
-    const value = headerOf(exchange.requestHeaders, ctx.contract.apiKeyHeader);
-    const key = value === undefined ? undefined : KEY_NAMES.find((k) => keys[k] === value);
-    seen.push({ exchange, op, key, request: jsonOf(exchange.requestBody), response: jsonOf(exchange.responseBody) });
-  }
-  return seen;
+  const path = new URL(exchange.url).pathname.slice(new URL(base).pathname.replace(/\/$/, "").length);
+  const candidates = [path, ...prefixes.filter((p) => path.startsWith(`${p}/`)).map((p) => path.slice(p.length))];
+  const op = candidates.map((p) => index.match(exchange.method, p)).find((m) => m !== null);
+  if (!op) return null;
+  const value = headerOf(exchange.requestHeaders, ctx.contract.apiKeyHeader);
+  const key = value === undefined ? undefined : KEY_NAMES.find((k) => keys[k] === value);
+  return { exchange, op, key, request: jsonOf(exchange.requestBody), response: jsonOf(exchange.responseBody) };
 }
 
 /** Successful exchanges by the primary key (optionally of one operation), oldest first. */

@@ -3,9 +3,11 @@
  * a team that runs the suites without it installs no Dredd), the parts of its API the suites
  * touch, and one in-process run of a document with the suite's hook file.
  */
+import { createHash } from "node:crypto";
 import { EventEmitter } from "node:events";
-import { readFileSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const require = createRequire(import.meta.url);
@@ -119,6 +121,8 @@ function loadDredd(): unknown {
  * The copy keeps only what Dredd reads after parsing (location, media type, annotations,
  * transactions): Dredd stores the descriptions in its configuration and deep-clones that for
  * the hooks, and the parse tree and document text made that clone most of a short run's time.
+ *
+ * A parse is also kept on disk (parsedOnDisk), for the next process that runs the suites.
  */
 const parsedDocuments = new Map<string, ParsedDescription[]>();
 
@@ -127,17 +131,75 @@ function reuseParsedDocument(dredd: DreddInstance, document: string): void {
   const parse = dredd.prepareAPIdescriptions.bind(dredd);
   const copy = (list: ParsedDescription[]): ParsedDescription[] =>
     list.map((d) => ({ location: d.location, mediaType: d.mediaType, annotations: [], transactions: JSON.parse(JSON.stringify(d.transactions)) as unknown[] }));
+  // The parser's warnings and errors are reported as Dredd does, on the first use in a process only.
+  const firstUse = (descriptions: ParsedDescription[]) => {
+    parsedDocuments.set(key, copy(descriptions));
+    return copy(descriptions).map((d, i) => ({ ...d, annotations: descriptions[i]!.annotations }));
+  };
   dredd.prepareAPIdescriptions = (cb) => {
     const cached = parsedDocuments.get(key);
     if (cached) {
       cb(null, copy(cached));
       return;
     }
+    const onDisk = parsedOnDisk(document);
+    const stored = onDisk?.read();
+    if (stored) {
+      cb(null, firstUse(stored));
+      return;
+    }
     parse((error, descriptions) => {
       if (error || !descriptions) return cb(error, descriptions);
-      // The parser's warnings and errors are reported as Dredd does, on this first parse only.
-      parsedDocuments.set(key, copy(descriptions));
-      cb(null, copy(descriptions).map((d, i) => ({ ...d, annotations: descriptions[i]!.annotations })));
+      onDisk?.write(descriptions);
+      cb(null, firstUse(descriptions));
     });
+  };
+}
+
+/**
+ * Dredd's parse of a document kept on disk, beside the Dredd installation
+ * (node_modules/.cache/payment-collection/dredd/), under the document's content and the
+ * versions of Dredd and its OpenAPI parser: every process that runs the suites (each run of
+ * `conformance`, each test worker) parsed the same documents again, a few seconds of CPU each.
+ * The document's path inside the parse is written as the path it has now. Undefined, and
+ * nothing kept, where the versions cannot be read; a cache that cannot be read or written is
+ * left alone.
+ */
+function parsedOnDisk(document: string): { read(): ParsedDescription[] | undefined; write(descriptions: ParsedDescription[]): void } | undefined {
+  let folder: string;
+  let versions: string;
+  try {
+    const dreddManifest = require.resolve(`${DREDD_PACKAGE}/package.json`);
+    const parserManifest = createRequire(dreddManifest).resolve("@apielements/openapi3-parser/package.json");
+    versions = [dreddManifest, parserManifest].map((manifest) => (JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version).join(" ");
+    folder = join(dirname(dirname(dreddManifest)), ".cache", "payment-collection", "dredd");
+  } catch {
+    return undefined;
+  }
+  const location = resolve(document);
+  const file = join(folder, `${createHash("sha256").update(versions).update("\0").update(readFileSync(document)).digest("hex")}.json`);
+  // The location as it appears inside JSON text.
+  const inJson = (path: string) => JSON.stringify(path).slice(1, -1);
+  return {
+    read() {
+      try {
+        const { location: stored, text } = JSON.parse(readFileSync(file, "utf8")) as { location: string; text: string };
+        return JSON.parse(text.split(inJson(stored)).join(inJson(location))) as ParsedDescription[];
+      } catch {
+        return undefined;
+      }
+    },
+    write(descriptions) {
+      if (descriptions.some((d) => d.location !== location)) return;
+      const kept = descriptions.map((d) => ({ location: d.location, mediaType: d.mediaType, annotations: d.annotations, transactions: d.transactions }));
+      try {
+        mkdirSync(folder, { recursive: true });
+        const partial = `${file}.${process.pid}.tmp`;
+        writeFileSync(partial, JSON.stringify({ location, text: JSON.stringify(kept) }));
+        renameSync(partial, file);
+      } catch {
+        // No cache this time.
+      }
+    },
   };
 }
