@@ -149,7 +149,7 @@ async function probe(check: ResponseCheck, ctx: FamilyContext): Promise<CheckOut
   const response = await ctx.send(check.operationId, { ...options, checkId: checkId(check) });
   const refused = notApplicableAfterResponse(ctx, check, response);
   if (refused) return { verdict: "not-applicable", reasons: [refused] };
-  const problems = [...ctx.problems(check.operationId, check.status, response), ...extraProblems(ctx, check, response)];
+  const problems = [...ctx.problems(check.operationId, check.status, response, check.errorCode), ...extraProblems(ctx, check, response)];
   if (problems.length === 0) check.after?.(ctx, response);
   return problems.length === 0 ? { verdict: "pass", reasons: [] } : { verdict: "fail", reasons: problems };
 }

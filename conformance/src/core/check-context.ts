@@ -292,12 +292,16 @@ export class FamilyContext {
     });
   }
 
-  /** The response expectation of a documented response under this run's profile (cached). */
-  expectation(operationId: string, status: string): ResponseExpectation {
-    const key = `${operationId} ${status}`;
+  /**
+   * The response expectation of a documented response under this run's profile (cached). With
+   * `code`, the error code the check provokes: a status decided for some codes only (D18, D45)
+   * stays the document's for the others.
+   */
+  expectation(operationId: string, status: string, code?: string): ResponseExpectation {
+    const key = `${operationId} ${status} ${code ?? ""}`;
     let found = this.expectations.get(key);
     if (!found) {
-      found = responseExpectation(this.operation(operationId), status, this.profile);
+      found = responseExpectation(this.operation(operationId), status, this.profile, { code });
       this.expectations.set(key, found);
     }
     return found;
@@ -307,8 +311,8 @@ export class FamilyContext {
    * Problems of a response against a documented response under this run's profile: the
    * expectation, and the members the document says the response does not carry.
    */
-  problems(operationId: string, status: string, response: ObservedResponse): string[] {
-    return [...responseProblems(this.expectation(operationId, status), response), ...this.absentProblems(operationId, status, response), ...this.namingProblems(response)];
+  problems(operationId: string, status: string, response: ObservedResponse, code?: string): string[] {
+    return [...responseProblems(this.expectation(operationId, status, code), response), ...this.absentProblems(operationId, status, response), ...this.namingProblems(response)];
   }
 
   /**

@@ -180,7 +180,7 @@ export class SuiteHooks {
     const response = observed(t.real);
     const alternative = notApplicableAfterResponse(this.ctx, check, response);
     if (alternative) this.decided.set(t.name, alternative);
-    const expectation = this.ctx.expectation(check.operationId, check.status);
+    const expectation = this.ctx.expectation(check.operationId, check.status, check.errorCode);
     // Status: the profile may accept a class of codes; Gavel compares exact strings.
     if (statusAccepted(expectation.statusRule, response.status)) t.expected.statusCode = String(response.status);
     // Headers: only what the contract requires; Content-Type by media type, not by string.
@@ -210,7 +210,7 @@ export class SuiteHooks {
       return;
     }
     const response = observed(t.real);
-    const expectation = ctx.expectation(check.operationId, check.status);
+    const expectation = ctx.expectation(check.operationId, check.status, check.errorCode);
     const notApplicable = this.decided.get(t.name);
     if (notApplicable) {
       this.record(t, check, { verdict: "not-applicable", reasons: [notApplicable], durationMs: this.elapsed(t), decisions: expectation.decisions });
@@ -226,7 +226,7 @@ export class SuiteHooks {
    * Dredd cannot express (the stated error code); Dredd's verdict counts too.
    */
   private problems(t: DreddTransaction, check: ResponseCheck, response: ObservedResponse): string[] {
-    const reasons = [...this.ctx.problems(check.operationId, check.status, response), ...extraProblems(this.ctx, check, response)];
+    const reasons = [...this.ctx.problems(check.operationId, check.status, response, check.errorCode), ...extraProblems(this.ctx, check, response)];
     const dreddFailed = t.test?.valid === false;
     if (dreddFailed && reasons.length === 0) {
       reasons.push(...(t.test?.message ?? "").split("\n").filter(Boolean).map((line) => `dredd: ${line}`));
