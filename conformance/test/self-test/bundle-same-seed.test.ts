@@ -72,7 +72,7 @@ function requests(entries: Entry[]): string[] {
     .map((e) => named(`${e._checks.join(",")} ${e.request.method} ${e.request.url} ${e.request.headers.map((h) => `${h.name}: ${h.value}`).join("; ")} ${e.request.postData?.text ?? ""}`));
 }
 
-it("two runs with one seed against fresh sandboxes send the same requests in the same order and give the same verdicts", { timeout: 300_000 }, async () => {
+it("two runs with one seed against fresh sandboxes send the same requests in the same order and give the same verdicts", { timeout: 900_000 }, async () => {
   vi.spyOn(console, "log").mockImplementation(() => {});
   try {
     const [first, second] = await Promise.all([bundledRun("first", 20_261_128), bundledRun("second", 20_261_128)]);
