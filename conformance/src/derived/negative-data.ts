@@ -22,7 +22,7 @@ import { profileSchema, type Profile } from "../core/profiles/index.ts";
 import { createdIdOf, creationOf, isCreation, isList, pathParameters, resourceOf } from "./id-links.ts";
 import { keywordOf, objectView, requestSchema, typeOf } from "./request-schema.ts";
 import { breakersOf } from "./constraint-breakers.ts";
-import { exampleRequestBody, freshRecord, plannedRequest, readerOf, successes, traffic } from "./traffic.ts";
+import { exampleRequestBody, freshRecord, notAnExemplar, plannedRequest, readerOf, successes, traffic } from "./traffic.ts";
 import { describe, is2xx, isObject, jsonOf, sameValue, stable, type DerivedEnv, type Json, type PlannedRequest } from "./shared.ts";
 import { quoted } from "../core/describe-response.ts";
 import type { ObservedResponse } from "../core/validate.ts";
@@ -197,6 +197,7 @@ async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> 
  */
 async function withinBounds(env: DerivedEnv, op: ContractOperation, variant: WithinBoundsVariant, params: Record<string, string>, baseline: Json): Promise<void> {
   const request = variant.request(plannedRequest(env, op, params, baseline), baseline);
+  notAnExemplar(env, request.body);
   const response = await env.send(request, "primary");
   const title = `a body ${variant.what} is read, not refused for its size or structure (D39)`;
   const success = op.responses.find((r) => r.status.startsWith("2"))?.status ?? "200";

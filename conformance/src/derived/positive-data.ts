@@ -18,13 +18,22 @@ import { exampleRequestBody, freshRecord, plannedRequest, successes, unresolvedL
 import { describe, is2xx, isObject, type DerivedEnv, type Json } from "./shared.ts";
 
 const text = fc.stringMatching(/^[A-Za-z][A-Za-z0-9 ]{0,23}[A-Za-z0-9]$/);
-let emails = 0;
 
 /** Keywords that bound the values of a member (a decided `format: email` does not: every address generated is a plain one). */
 const VALUE_KEYWORDS = ["type", "enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "pattern", "items", "minItems", "maxItems"];
 
 /** Values of one member the document shows accepted, by the member's path in the body. */
 type ShownValues = (path: string[]) => unknown[];
+
+/**
+ * What one operation's generation draws on: the profile, the values the document shows, and
+ * e-mail addresses unique in the run (servers may refuse a duplicate), drawn from its seed.
+ */
+interface Generation {
+  profile: Profile;
+  shown: ShownValues;
+  email: () => string;
+}
 
 /** Plain words (letters and spaces): the only strings generated freely. */
 export function isProse(value: unknown): boolean {
@@ -45,18 +54,19 @@ function distinct(values: unknown[]): unknown[] {
 }
 
 /** An arbitrary for one member: generated within its schema, or the accepted value kept. */
-function memberArbitrary(schema: Json, accepted: unknown, path: string[], profile: Profile, shown: ShownValues): fc.Arbitrary<unknown> {
+function memberArbitrary(schema: Json, accepted: unknown, path: string[], generation: Generation): fc.Arbitrary<unknown> {
+  const { profile, shown } = generation;
   const keep = fc.constant(accepted);
   const name = path.at(-1)!;
   if (isLinkedMember(name)) return keep;
   const view = objectView(schema);
-  if (view && isObject(accepted)) return bodyArbitrary(schema, accepted, profile, shown, path);
+  if (view && isObject(accepted)) return bodyArbitrary(schema, accepted, generation, path);
   if (boundsLeftOpen(schema, profile)) return fc.constantFrom(...distinct([accepted, ...shown(path)]));
   const values = keywordOf(schema, "enum");
   if (Array.isArray(values) && values.length > 0) return fc.constantFrom(...values);
   const type = typeOf(schema);
   if (keywordOf(schema, "pattern") !== undefined || keywordOf(schema, "format") === "uri") return keep;
-  if (keywordOf(schema, "format") === "email") return fc.nat(9999).map((n) => `generated+${n}-${(emails += 1)}@example.com`);
+  if (keywordOf(schema, "format") === "email") return fc.constant(null).map(() => generation.email());
   const min = Number(keywordOf(schema, "minimum") ?? (type === "integer" ? 1 : 0.01));
   const max = Number(keywordOf(schema, "maximum") ?? 1_000_000);
   if (type === "integer") return fc.integer({ min: Math.ceil(min), max: Math.min(Math.floor(max), 1_000_000) });
@@ -76,14 +86,14 @@ function memberArbitrary(schema: Json, accepted: unknown, path: string[], profil
  * A body: required members always, optional ones sometimes, each within its schema. Only
  * members the accepted body carries are generated (the run's own body says which a server takes).
  */
-function bodyArbitrary(schema: Json, accepted: Json, profile: Profile, shown: ShownValues, path: string[] = []): fc.Arbitrary<Json> {
+function bodyArbitrary(schema: Json, accepted: Json, generation: Generation, path: string[] = []): fc.Arbitrary<Json> {
   const view = objectView(schema)!;
   const record: Record<string, fc.Arbitrary<unknown>> = {};
   const requiredKeys: string[] = [];
   for (const [name, value] of Object.entries(accepted)) {
     const sub = view.properties[name];
-    if (!sub || !asserted(profile, { kind: "schema", schema: sub })) continue;
-    record[name] = memberArbitrary(sub, value, [...path, name], profile, shown);
+    if (!sub || !asserted(generation.profile, { kind: "schema", schema: sub })) continue;
+    record[name] = memberArbitrary(sub, value, [...path, name], generation);
     if (view.required.includes(name) || isLinkedMember(name)) requiredKeys.push(name);
   }
   const minProperties = Number(schema.minProperties ?? 0);
@@ -138,7 +148,9 @@ async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> 
     const id = parameter ? await freshRecord(env, op, parameter) : undefined;
     const params = Object.fromEntries(pathParameters(op).map((p) => [p, id!]));
     let last: { status?: number; repro?: string; body?: string } = {};
-    const property = fc.asyncProperty(bodyArbitrary(op.requestBody!.schema, accepted, env.ctx.profile, shownValuesOf(env, op)), async (body) => {
+    const email = () => `generated+${env.ctx.runId}-${env.ctx.uuid().slice(0, 8)}@example.com`;
+    const generation: Generation = { profile: env.ctx.profile, shown: shownValuesOf(env, op), email };
+    const property = fc.asyncProperty(bodyArbitrary(op.requestBody!.schema, accepted, generation), async (body) => {
       const request = plannedRequest(env, op, params, body);
       const response = await env.send(request, "primary");
       last = { status: response.status, repro: env.reproduce(request, "primary"), body: describe(response) };
