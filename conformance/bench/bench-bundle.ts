@@ -8,7 +8,8 @@
  *    sandbox runs in this process: its CPU is counted too), and the time of the bundle's writing
  *    itself (target: under 10% of the run);
  * 2. the bundle's size, per file and in all, as written and deflated file by file as a zip
- *    archive stores them (target: under 5 MB);
+ *    archive stores them (target: under 5 MB zipped; as written, the request bodies padded to
+ *    D39's size limit and past it are a megabyte each, whitespace kept as sent);
  * 3. verify's time: `payment-collection verify DIR` as a command, from this checkout's sources
  *    (so with the TypeScript loader's start-up), BENCH_VERIFY_RUNS times (target: under 5 s).
  *
@@ -124,7 +125,7 @@ try {
     lines.push(`  ${name}: ${(bytes.length / 1024).toFixed(0)} KiB, zipped ${(stored / 1024).toFixed(0)} KiB`);
   }
   const entries = (JSON.parse(readFileSync(join(bundle, "exchanges.har"), "utf8")) as { log: { entries: unknown[] } }).log.entries.length;
-  console.log(`bundle size: ${(raw / 1e6).toFixed(2)} MB as written, ${(zipped / 1e6).toFixed(2)} MB zipped (target: under 5 MB); ${entries} exchanges\n${lines.join("\n")}`);
+  console.log(`bundle size: ${(raw / 1e6).toFixed(2)} MB as written, ${(zipped / 1e6).toFixed(2)} MB zipped (target: under 5 MB zipped); ${entries} exchanges\n${lines.join("\n")}`);
 
   const times: number[] = [];
   let verdict = "";
