@@ -54,6 +54,8 @@ export const strykerPlugins = [
       // A validation problem's location and message: joined into the text of the error body's details.
       if (isTextOnlyProblem(path.node)) return REASON;
       if (parent.isObjectProperty() && path.key === "value" && isTextOnlyProblem(parent.parent)) return REASON;
+      // `{ ok: false, detail: "..." }`: a text in a member named as one, passed on to an error body.
+      if (parent.isObjectProperty() && path.key === "value" && MESSAGE_PARAMETERS.has(keyName(parent.node)) && (path.isStringLiteral() || path.isTemplateLiteral())) return REASON;
       // `const detail = \`...\``: a text named as one, passed on to an error body.
       if (path.listKey === undefined && path.key === "init" && parent.isVariableDeclarator() && parent.node.id.type === "Identifier" && MESSAGE_PARAMETERS.has(parent.node.id.name)) return REASON;
       return undefined;

@@ -192,28 +192,26 @@ async function runLine(dir: string, line: string, project: string, children: Chi
   if (nodeVersion.trim() !== `v${version}`) throw new StepFailed(`the project ran Node ${nodeVersion.trim()}, not ${version}`);
   const { stdout: versionLine } = await timed("--version", () => step("payment-collection --version", "payment-collection", ["--version"], { cwd: project, env }));
 
-  await timed("sandbox + seed and full profiles + verify", async () => {
+  // The main job's runs as the packages give them: each profile against a fresh sandbox (a run
+  // uses up fixtures: the registered boletos it cancels), the full run's bundle signed and
+  // verified offline.
+  const againstFreshSandbox = async (profile: "seed" | "full", extra: string[]) => {
     rmSync(join(project, ".sandbox-data"), { recursive: true, force: true });
     rmSync(join(project, "target.json"), { force: true });
     const { banner, stderr } = await startSandbox(project, env, children);
     if (banner.store.kind !== "sqlite" || banner.store.driver !== "node:sqlite") {
       throw new StepFailed(`the sandbox's store is ${JSON.stringify(banner.store)}, not SQLite on node:sqlite`);
     }
-    // The main job's runs as the packages give them: both profiles, the full run's bundle
-    // signed and verified offline.
-    await step(`payment-collection conformance --profile seed on Node ${version}`, "payment-collection", ["conformance", "--target", "target.json", "--profile", "seed", "--no-dredd", "--junit", `reports/conformance-seed-${line}.xml`, "--quiet"], {
-      cwd: project,
-      env,
-    });
-    const bundle = `reports/bundle-full-${line}`;
-    await step(`payment-collection conformance --profile full on Node ${version}`, "payment-collection", ["conformance", "--target", "target.json", "--profile", "full", "--no-dredd", "--bundle", bundle, "--quiet"], {
-      cwd: project,
-      env,
-    });
+    await step(`payment-collection conformance --profile ${profile} on Node ${version}`, "payment-collection", ["conformance", "--target", "target.json", "--profile", profile, "--no-dredd", "--quiet", ...extra], { cwd: project, env });
     await stopChild(children.pop()!);
-    await step(`payment-collection verify on Node ${version}`, "payment-collection", ["verify", bundle], { cwd: project, env });
     // Node 22 warns when node:sqlite is loaded; the sandbox keeps that to itself.
     if (stderr().trim() !== "") throw new StepFailed(`the sandbox wrote to stderr on Node ${version}:\n${stderr()}`);
+  };
+  await timed("sandbox + seed and full profiles + verify", async () => {
+    await againstFreshSandbox("seed", ["--junit", `reports/conformance-seed-${line}.xml`]);
+    const bundle = `reports/bundle-full-${line}`;
+    await againstFreshSandbox("full", ["--bundle", bundle]);
+    await step(`payment-collection verify on Node ${version}`, "payment-collection", ["verify", bundle], { cwd: project, env });
   });
 
   await timed("store tests", () =>

@@ -9,6 +9,7 @@
  * Unlike mutants.ts, a handler may forward more than once (try the request with the owner's key,
  * fall back to the original), which is what most of these faults need.
  */
+import { isCredentialQueryName } from "@payment-collection/contract/domain/credential-query-names.ts";
 import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 import { BODY_SIZE_LIMIT, STRUCTURE_BOUNDS, structureOf } from "../../src/derived/unreadable-bodies.ts";
 import { requestJson, type Exchange as Req, type Forward, type Reply } from "./mutants.ts";
@@ -42,10 +43,11 @@ const OK_EMPTY: Reply = { status: 200, headers: { "content-type": "application/j
 
 // 1. Ignored authentication
 
-export type KeyFault = "none" | "invalid" | "other-family";
+export type KeyFault = "none" | "invalid" | "other-family" | "beside-query";
 
 /** A key that is no key of this family is ignored when the owner's key would succeed. */
 export function ignoresKey(family: FamilyId, match: Match, mode: KeyFault): Handler {
+  if (mode === "beside-query") return servesBesideQueryKey(match);
   return async (request, forward, keys) => {
     const key = keyOf(request);
     const known = [...Object.values(keys.familyA), ...Object.values(keys.familyB)];
@@ -55,6 +57,22 @@ export function ignoresKey(family: FamilyId, match: Match, mode: KeyFault): Hand
     if (!applies) return forward(request);
     const asOwner = await forward(withKey(request, familyKeys(keys, family).primary));
     return ok(asOwner) ? asOwner : forward(request);
+  };
+}
+
+/**
+ * D46 broken: a request with a valid key header and a credential in its URL query is served, the
+ * query's credential dropped (what a server that never looks at the query does).
+ */
+function servesBesideQueryKey(match: Match): Handler {
+  return (request, forward) => {
+    if (!match(request) || keyOf(request) === undefined) return forward(request);
+    const query = new URLSearchParams(request.search);
+    const names = [...query.keys()].filter(isCredentialQueryName);
+    if (names.length === 0) return forward(request);
+    for (const name of names) query.delete(name);
+    const search = query.size > 0 ? `?${query}` : "";
+    return forward({ ...request, search });
   };
 }
 

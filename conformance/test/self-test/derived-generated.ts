@@ -124,13 +124,15 @@ const successExample = (op: ContractOperation): Json => {
 
 // 1. Ignored authentication: every operation that documents a 401 ignores one kind of bad key.
 
-const KEY_FAULTS: Array<[KeyFault, string]> = [["none", "no-key"], ["invalid", "unissued-key"], ["other-family", "other-family-key"]];
+const KEY_FAULTS: Array<[KeyFault, string]> = [["none", "no-key"], ["invalid", "unissued-key"], ["other-family", "other-family-key"], ["beside-query", "key-also-in-query"]];
 
 function ignoredAuthentication(): DerivedMutation[] {
   return all()
     .filter(({ op }) => op.responses.some((r) => r.status === "401"))
     .map(({ family, op }, i) => {
       const [mode, variant] = KEY_FAULTS[i % KEY_FAULTS.length]!;
+      // D46 (full): the key beside a credential in the query; the check's variants name the credential (key-also-in-query-<name>).
+      if (mode === "beside-query") return mutation("ignored-authentication", family, op, variant, variant, "a request with its key and a credential also in the URL query is refused with 401 (D46)", fault.ignoresKey(family, matcher(family, op.operationId), mode), "full");
       return mutation("ignored-authentication", family, op, variant, variant, `a request with ${variant.replace(/-/g, " ")} is refused with 401`, fault.ignoresKey(family, matcher(family, op.operationId), mode));
     });
 }

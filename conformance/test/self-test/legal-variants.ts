@@ -23,6 +23,7 @@ import {
   type Json,
 } from "@payment-collection/contract/model/index.ts";
 import { SOURCE_DOCUMENT_PATH } from "@payment-collection/contract/statements.ts";
+import { isCredentialQueryName } from "@payment-collection/contract/domain/credential-query-names.ts";
 import type { Target } from "../../src/core/target.ts";
 import { ID_MEMBERS } from "../../src/derived/id-links.ts";
 import { keywordOf, objectView } from "../../src/derived/request-schema.ts";
@@ -746,6 +747,19 @@ const scopeRefusedWith401: Handler = async (request, forward) => {
 };
 
 /**
+ * D46's other choice: a request with a key header and a credential also in its URL query is
+ * served as if the query carried none (the credential dropped before the sandbox reads it). A
+ * key sent only in the query stays unread, as the document says.
+ */
+const queryCredentialsIgnored: Handler = (request, forward) => {
+  if (request.headers["x-api-key"] === undefined) return forward(request);
+  const query = new URLSearchParams(request.search);
+  const names = [...query.keys()].filter(isCredentialQueryName);
+  for (const name of names) query.delete(name);
+  return forward(names.length === 0 ? request : { ...request, search: query.size > 0 ? `?${query}` : "" });
+};
+
+/**
  * Family A live keys refused with 403 (a key of another environment) instead of 401. Family B
  * keeps its 401: a live key is an invalid key at the sandbox, and the document gives an invalid
  * key 401 UNAUTHORIZED.
@@ -994,6 +1008,14 @@ export const GENERATORS: VariantGenerator[] = [
       }),
   },
   { kinds: ["behaviour:D36"], make: (all) => variant(all, ["behaviour:D36"], "idempotency-keys-per-account", "scopes idempotency keys per account: two API keys of one account share a key space", keysScopedPerAccount) },
+  {
+    kinds: ["behaviour:D46"],
+    make: (all) =>
+      variant(all, ["behaviour:D46"], "query-credentials-ignored", "serves a request with its key header and a credential also in the URL query, ignoring the query's", () => queryCredentialsIgnored, {
+        // The request of any operation (those that carry a credential in their query).
+        sites: () => FAMILIES.map((family) => ({ family, operation: "*", side: "request" as const })),
+      }),
+  },
   {
     kinds: ["behaviour:D38"],
     make: (all) =>
