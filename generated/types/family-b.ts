@@ -1191,8 +1191,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description `true` on success. */
-                        success: boolean;
+                        /**
+                         * @description `true` on success (the document types it `boolean`; `true` is decision D47).
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["Customer"];
                         /**
                          * Format: date-time
@@ -1373,8 +1376,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description `true` on success. */
-                        success: boolean;
+                        /**
+                         * @description `true` on success (the document types it `boolean`; `true` is decision D47).
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["BoletoCharge"];
                         /**
                          * Format: date-time
@@ -1524,8 +1530,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description `true` on success. */
-                        success: boolean;
+                        /**
+                         * @description `true` on success (the document types it `boolean`; `true` is decision D47).
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["CustomerCreated"];
                     };
                 };
@@ -1634,8 +1643,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description `true` on success. */
-                        success: boolean;
+                        /**
+                         * @description `true` on success (the document types it `boolean`; `true` is decision D47).
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["Customer"];
                         /**
                          * Format: date-time
@@ -1774,8 +1786,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description `true` on success. */
-                        success: boolean;
+                        /**
+                         * @description `true` on success (the document types it `boolean`; `true` is decision D47).
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["Customer"];
                         /**
                          * Format: date-time
@@ -1911,8 +1926,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description `true` on success. */
-                        success: boolean;
+                        /**
+                         * @description `true` on success (the document types it `boolean`; `true` is decision D47).
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["PixCharge"];
                         /**
                          * Format: date-time
@@ -2060,8 +2078,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description `true` on success. */
-                        success: boolean;
+                        /**
+                         * @description `true` on success (the document types it `boolean`; `true` is decision D47).
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["PixPayment"];
                         /**
                          * Format: date-time
@@ -2218,8 +2239,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description `true` on success. */
-                        success: boolean;
+                        /**
+                         * @description `true` on success (the document types it `boolean`; `true` is decision D47).
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["PixKeyInfo"];
                         /**
                          * Format: date-time
@@ -2342,8 +2366,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description `true` on success. */
-                        success: boolean;
+                        /**
+                         * @description `true` on success (the document types it `boolean`; `true` is decision D47).
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["PixCharge"];
                         /**
                          * Format: date-time
@@ -2460,8 +2487,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description `true` on success. */
-                        success: boolean;
+                        /**
+                         * @description `true` on success (the document types it `boolean`; `true` is decision D47).
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["PixQrCode"];
                         /**
                          * Format: date-time
@@ -2618,8 +2648,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description `true` on success. */
-                        success: boolean;
+                        /**
+                         * @description `true` on success (the document types it `boolean`; `true` is decision D47).
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["BoletoCharge"];
                         /**
                          * Format: date-time
@@ -2728,8 +2761,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description `true` on success. */
-                        success: boolean;
+                        /**
+                         * @description `true` on success (the document types it `boolean`; `true` is decision D47).
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["HealthStatus"];
                     };
                 };
@@ -2859,8 +2895,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description `true` on success. */
-                        success: boolean;
+                        /**
+                         * @description `true` on success (the document types it `boolean`; `true` is decision D47).
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["TransactionPage"];
                         /**
                          * Format: date-time
@@ -2981,8 +3020,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description `true` on success. */
-                        success: boolean;
+                        /**
+                         * @description `true` on success (the document types it `boolean`; `true` is decision D47).
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["Transaction"];
                         /**
                          * Format: date-time
@@ -3119,8 +3161,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description `true` on success. */
-                        success: boolean;
+                        /**
+                         * @description `true` on success (the document types it `boolean`; `true` is decision D47).
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["Transaction"];
                         /**
                          * Format: date-time
@@ -3236,8 +3281,11 @@ export interface operations {
                      *     }
                      */
                     "application/json": {
-                        /** @description `true` on success. */
-                        success: boolean;
+                        /**
+                         * @description `true` on success (the document types it `boolean`; `true` is decision D47).
+                         * @enum {boolean}
+                         */
+                        success: true;
                         data: components["schemas"]["TransactionStatusView"];
                         /**
                          * Format: date-time
