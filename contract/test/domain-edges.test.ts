@@ -332,5 +332,15 @@ describe("the contract's schemas take the edge values", () => {
       expect(charge({ ...boleto, amount: (boleto.amount as number) + 0.01 })).toBe(false);
       expect(charge({ ...boleto, duedate: "2026-12-16" })).toBe(false);
     });
+
+    it(`${version}: a boleto's amountConfirmed is set exactly when it is CONFIRMED (boleto-charge, D16)`, () => {
+      const document = loadDocument("family-b", { version }).document as { paths: Record<string, any>; components: { schemas: Record<string, unknown> } };
+      const boleto = document.paths["/sdk/boleto/{boletoId}"].get.responses["200"].content["application/json"].example.data as Record<string, unknown>;
+      const charge = compileOpenApiSchema(document.components.schemas.BoletoCharge, version);
+      expect(boleto.status).toBe("REGISTERED");
+      expect(charge({ ...boleto, amountConfirmed: boleto.amount })).toBe(false);
+      expect(charge({ ...boleto, status: "CONFIRMED", amountConfirmed: null })).toBe(false);
+      expect(charge({ ...boleto, status: "CONFIRMED", amountConfirmed: boleto.amount }), JSON.stringify(charge.errors)).toBe(true);
+    });
   }
 });

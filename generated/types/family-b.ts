@@ -426,7 +426,8 @@ export interface components {
         /**
          * @description A boleto charge (bank slip that may carry a PIX block). That a reading carries every
          *     field of the published table (`required`) is decision D34, and so is that its barcode's
-         *     due-date factor and amount field are its `duedate` and `amount` (FEBRABAN layout).
+         *     due-date factor and amount field are its `duedate` and `amount` (FEBRABAN layout); that
+         *     `amountConfirmed` is set exactly when it is `CONFIRMED` is decision D16.
          */
         BoletoCharge: {
             transactionId: string;

@@ -296,15 +296,28 @@ export function barCodeAmountProblem(barCode: string, amount: number): string | 
 
 /**
  * A boleto and its bank slip describe one payment: the barcode's due-date factor and amount
- * field are the boleto's `duedate` and `amount`. Only judged when the barcode and the values are
- * valid alone; a broken one is its own format's problem.
+ * field are the boleto's `duedate` and `amount` (D34). Only judged when the barcode and the
+ * values are valid alone; a broken one is its own format's problem. And a boleto's
+ * `amountConfirmed` is set exactly when it is `CONFIRMED` (D16: set when it is paid).
  */
-export function boletoChargeProblem(charge: { amount?: unknown; duedate?: unknown; boleto?: unknown }): string | null {
+export function boletoChargeProblem(charge: { amount?: unknown; duedate?: unknown; boleto?: unknown; status?: unknown; amountConfirmed?: unknown }): string | null {
+  return barCodeOfItsBoletoProblem(charge) ?? amountConfirmedProblem(charge);
+}
+
+function barCodeOfItsBoletoProblem(charge: { amount?: unknown; duedate?: unknown; boleto?: unknown }): string | null {
   const barCode = isObject(charge.boleto) ? charge.boleto.barCode : undefined;
   if (typeof barCode !== "string" || barCodeProblem(barCode) !== null) return null;
   const dueDate = typeof charge.duedate === "string" && timestampProblem(charge.duedate) === null ? barCodeDueDateProblem(barCode, charge.duedate) : null;
   const amount = typeof charge.amount === "number" ? barCodeAmountProblem(barCode, charge.amount) : null;
   return dueDate ?? amount;
+}
+
+function amountConfirmedProblem(charge: { status?: unknown; amountConfirmed?: unknown }): string | null {
+  if (typeof charge.status !== "string") return null;
+  const confirmed = charge.status === "CONFIRMED";
+  const set = charge.amountConfirmed !== undefined && charge.amountConfirmed !== null;
+  if (confirmed === set) return null;
+  return confirmed ? "a CONFIRMED boleto without amountConfirmed (D16: set when it is paid)" : `amountConfirmed ${JSON.stringify(charge.amountConfirmed)} on a ${charge.status} boleto (D16: set when it is paid, CONFIRMED)`;
 }
 
 const DAY_MS = 86_400_000;
