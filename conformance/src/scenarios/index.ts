@@ -18,6 +18,7 @@ import { boletoCancelRefusedOtherStates } from "./boleto-cancel-refused-other-st
 import { chargeCreatedPending } from "./charge-created-pending.ts";
 import { chargeExpiredAtExpiresAt } from "./charge-expired-at-expires-at.ts";
 import { pixChargeRemovedAtExpiresAt } from "./pix-charge-removed-at-expires-at.ts";
+import { pixChargePaidStaysPaid } from "./pix-charge-paid-stays-paid.ts";
 import { chargePaidStaysPaid } from "./charge-paid-stays-paid.ts";
 import { chargeOwnPix } from "./charge-own-pix.ts";
 import { errorsCarryStableCode } from "./errors-stable-code.ts";
@@ -106,6 +107,7 @@ export const SCENARIOS: Scenario[] = [
   transactionCustomerHeld,
   pixPaymentNeedsLookup,
   pixChargeRemovedAtExpiresAt,
+  pixChargePaidStaysPaid,
   rateLimitHeadersConsistent,
   generalLimitAnnounced,
   pixLimitAnnounced,

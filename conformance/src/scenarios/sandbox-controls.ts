@@ -7,7 +7,8 @@
  *   take hours or days (D08's key retention, a charge's expiry) show in a run. The scenarios move
  *   the clock of the rate-limit key's account only, which only the 429 checks use afterwards
  *   (their windows run on real time), so no other check sees an account ahead of the real time;
- * - the payment of a charge (`POST /_sandbox/charges/{id}/pay`) stands for a payer.
+ * - the payment of a charge (`POST /_sandbox/charges/{id}/pay`) or of a PIX charge
+ *   (`POST /_sandbox/pix/{pixId}/pay`) stands for a payer.
  */
 import { NotApplicable, type FamilyContext, type KeyName } from "../core/check-context.ts";
 import type { ObservedResponse } from "../core/validate.ts";
@@ -52,4 +53,9 @@ export async function advanceClock(ctx: FamilyContext, scenarioId: string, secon
 /** Pays a family A charge of the key's account, as its payer would. */
 export async function payCharge(ctx: FamilyContext, scenarioId: string, key: KeyName, id: string, rule: string): Promise<void> {
   await control(ctx, scenarioId, key, "/_sandbox/charges/{id}/pay", { id }, {}, rule);
+}
+
+/** Pays a family B PIX charge of the key's account, as its payer would. */
+export async function payPixCharge(ctx: FamilyContext, scenarioId: string, key: KeyName, pixId: string, rule: string): Promise<void> {
+  await control(ctx, scenarioId, key, "/_sandbox/pix/{pixId}/pay", { pixId }, {}, rule);
 }

@@ -96,6 +96,15 @@ export const EXPIRY_MUTATIONS: Mutation[] = [
     handle: readShowing(CHARGE, (shown, now, expiresAt) => (shown === "paid" && now >= expiresAt ? "expired" : shown)),
   },
   {
+    name: "paid-pix-charge-removed",
+    statements: ["B-PIX-ENDPOINT-get"],
+    caughtBy: "family-b/pix/paid-stays-paid",
+    breaks: "CONCLUIDA is final (D11): here a paid PIX charge reads REMOVIDA_PELO_PSP once its expiresAt has passed",
+    family: "family-b",
+    profile: "full",
+    handle: readShowing(PIX_CHARGE, (shown, now, expiresAt) => (shown === "CONCLUIDA" && now >= expiresAt ? "REMOVIDA_PELO_PSP" : shown)),
+  },
+  {
     name: "charge-expires-in-ignored",
     statements: ["A-CHARGE-FIELD-request.expires_in"],
     caughtBy: "family-a/createCharge/201/lifetime-given",
