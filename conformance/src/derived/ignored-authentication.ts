@@ -27,6 +27,8 @@ export async function run(env: DerivedEnv): Promise<void> {
   for (const [index, [operationId, seen]] of [...byOperation].entries()) {
     if (env.stopped) break;
     let untouched: Record<string, string> | undefined;
+    // The ids the success carried: a refusal must carry none of them.
+    const ids = () => [createdIdOf(seen.response), ...Object.values(seen.op.pathParams), ...Object.values(untouched ?? {})].filter((id): id is string => !!id && id.length >= 6);
     const requestOf = async (): Promise<PlannedRequest> => {
       if (!changesRecord(seen.op)) return replayOf(env, seen);
       untouched ??= await untouchedParams(env, seen);
@@ -40,8 +42,7 @@ export async function run(env: DerivedEnv): Promise<void> {
       }
       await env.attempt(operationId, variant, title, async () => {
         const request = await requestOf();
-        const ids = [createdIdOf(seen.response), ...Object.values(seen.op.pathParams), ...Object.values(untouched ?? {})].filter((id): id is string => !!id && id.length >= 6);
-        await refused(env, operationId, variant, title, request, credentials, ids);
+        await refused(env, operationId, variant, title, request, credentials, ids());
       });
     }
     for (const name of inQuery(index)) {
@@ -51,8 +52,7 @@ export async function run(env: DerivedEnv): Promise<void> {
         const request = await requestOf();
         const url = new URL(request.url);
         url.searchParams.set(name, env.keyOf("primary")!);
-        const ids = [createdIdOf(seen.response), ...Object.values(seen.op.pathParams), ...Object.values(untouched ?? {})].filter((id): id is string => !!id && id.length >= 6);
-        await refused(env, operationId, variant, title, { ...request, url: url.toString() }, "primary", ids, "D46");
+        await refused(env, operationId, variant, title, { ...request, url: url.toString() }, "primary", ids(), "D46");
       });
     }
   }

@@ -61,19 +61,20 @@ export function ignoresKey(family: FamilyId, match: Match, mode: KeyFault): Hand
 }
 
 /**
- * D46 broken: a request with a valid key header and a credential in its URL query is served, the
- * query's credential dropped (what a server that never looks at the query does).
+ * A request as a server that never looks at its URL query for credentials reads it (D46's other
+ * choice): the credentials the query carries beside a key header dropped, the rest as it was.
  */
+export function withoutQueryCredentials(request: Req): Req {
+  if (request.headers["x-api-key"] === undefined) return request;
+  const query = new URLSearchParams(request.search);
+  const names = [...query.keys()].filter(isCredentialQueryName);
+  for (const name of names) query.delete(name);
+  return names.length === 0 ? request : { ...request, search: query.size > 0 ? `?${query}` : "" };
+}
+
+/** D46 broken at one operation: a credential in the query beside a valid key header is ignored, the request served. */
 function servesBesideQueryKey(match: Match): Handler {
-  return (request, forward) => {
-    if (!match(request) || keyOf(request) === undefined) return forward(request);
-    const query = new URLSearchParams(request.search);
-    const names = [...query.keys()].filter(isCredentialQueryName);
-    if (names.length === 0) return forward(request);
-    for (const name of names) query.delete(name);
-    const search = query.size > 0 ? `?${query}` : "";
-    return forward({ ...request, search });
-  };
+  return (request, forward) => forward(match(request) ? withoutQueryCredentials(request) : request);
 }
 
 // 2. Tenant isolation

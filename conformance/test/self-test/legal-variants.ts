@@ -23,14 +23,13 @@ import {
   type Json,
 } from "@payment-collection/contract/model/index.ts";
 import { SOURCE_DOCUMENT_PATH } from "@payment-collection/contract/statements.ts";
-import { isCredentialQueryName } from "@payment-collection/contract/domain/credential-query-names.ts";
 import type { Target } from "../../src/core/target.ts";
 import { ID_MEMBERS } from "../../src/derived/id-links.ts";
 import { keywordOf, objectView } from "../../src/derived/request-schema.ts";
 import { STRUCTURE_BOUNDS, structureOf } from "../../src/derived/unreadable-bodies.ts";
 import { profileSchema } from "../../src/core/profiles/index.ts";
 import { startProxy, type Exchange, type Forward, type Reply } from "./mutants.ts";
-import type { DerivedKeys } from "./derived-faults.ts";
+import { withoutQueryCredentials, type DerivedKeys } from "./derived-faults.ts";
 import { throughRelay, webhookRelay } from "./behaviour-mutants.ts";
 
 export const FAMILIES: FamilyId[] = ["family-a", "family-b"];
@@ -751,13 +750,7 @@ const scopeRefusedWith401: Handler = async (request, forward) => {
  * served as if the query carried none (the credential dropped before the sandbox reads it). A
  * key sent only in the query stays unread, as the document says.
  */
-const queryCredentialsIgnored: Handler = (request, forward) => {
-  if (request.headers["x-api-key"] === undefined) return forward(request);
-  const query = new URLSearchParams(request.search);
-  const names = [...query.keys()].filter(isCredentialQueryName);
-  for (const name of names) query.delete(name);
-  return forward(names.length === 0 ? request : { ...request, search: query.size > 0 ? `?${query}` : "" });
-};
+const queryCredentialsIgnored: Handler = (request, forward) => forward(withoutQueryCredentials(request));
 
 /**
  * Family A live keys refused with 403 (a key of another environment) instead of 401. Family B
