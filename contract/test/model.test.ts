@@ -21,6 +21,7 @@ import {
   operationsOf,
   responseFor,
   schemasReachedBy,
+  tiedRefusalCode,
   type OpenApiVersionId,
 } from "../src/model/index.ts";
 import { bankLineProblem, barCodeProblem, barCodeToBankLine, boletoGeneralCheckDigit } from "../src/domain/domain-checks.ts";
@@ -78,6 +79,28 @@ describe("operations", () => {
     expect(transactions.parameters.filter((p) => p.decision === "D15").map((p) => p.name).sort()).toEqual(["endDate", "startDate", "status"]);
     expect(transactions.markings.behaviour.length).toBeGreaterThan(0);
     expect(transactions.operation["x-decided-behaviour"]).toBeDefined(); // the raw object stays reachable
+  });
+
+  it("tie a refusal code only to a constraint of their own request, and only a code their 400 documents", () => {
+    const ties: string[] = [];
+    for (const family of ["family-a", "family-b"] as const) {
+      for (const op of loadFamilyContract(family).operations) {
+        const error = op.responses.find((r) => r.status === "400")?.schema as { properties?: Record<string, { enum?: string[]; properties?: Record<string, { enum?: string[] }> }> } | undefined;
+        const documented = error?.properties?.code?.enum ?? error?.properties?.error?.properties?.code?.enum ?? error?.properties?.error?.properties?.errorCode?.enum ?? [];
+        const body = (op.requestBody?.schema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+        const members = [...Object.values(body), ...op.parameters.map((p) => p.schema)];
+        for (const member of members) {
+          for (const keyword of ["maxLength", "minLength", "pattern", "type", "enum"]) {
+            const code = tiedRefusalCode(member, keyword);
+            if (code === undefined) continue;
+            ties.push(`${op.operationId} ${keyword} ${code}`);
+            expect(documented, `${op.operationId}: ${code}`).toContain(code);
+            expect((member as Record<string, unknown>)[keyword], `${op.operationId}: ${code} tied to a keyword the schema lacks`).toBeDefined();
+          }
+        }
+      }
+    }
+    expect(ties.sort()).toEqual(["cancelBoleto maxLength ODE003", "createCharge minLength IDEMPOTENCY_KEY_REQUIRED"]);
   });
 
   it("follow $ref and name the component schemas a body reaches", () => {

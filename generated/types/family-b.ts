@@ -417,9 +417,10 @@ export interface components {
         /** @description Body of the cancel operation. */
         BoletoCancelRequest: {
             /**
-             * @description Reason of the cancellation, at most 200 characters (longer gives `ODE003`). The document
-             *     gives the body as `{reason: string}` but never says a cancel without one is refused: that
-             *     it is required is decision D18.
+             * @description Reason of the cancellation, at most 200 characters (longer gives `ODE003`, the document's
+             *     tie of that code to this bound, carried by `x-refusal-codes`). The document gives the body
+             *     as `{reason: string}` but never says a cancel without one is refused: that it is required
+             *     is decision D18.
              */
             reason: string;
         };

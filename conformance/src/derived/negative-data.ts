@@ -17,7 +17,7 @@
  * has one) shows no new id, and a refused change leaves the record as the owner reads it.
  * Then, under full, the bodies exactly at those bounds, which must be read like any other.
  */
-import type { ContractOperation, ContractParameter } from "@payment-collection/contract/model/index.ts";
+import { MALFORMED_REQUEST_CODE, tiedRefusalCode, type ContractOperation, type ContractParameter } from "@payment-collection/contract/model/index.ts";
 import { profileSchema, type Profile } from "../core/profiles/index.ts";
 import { createdIdOf, creationOf, isCreation, isList, pathParameters, resourceOf } from "./id-links.ts";
 import { keywordOf, objectView, requestSchema, typeOf } from "./request-schema.ts";
@@ -25,7 +25,7 @@ import { breakersOf } from "./constraint-breakers.ts";
 import { exampleRequestBody, freshRecord, notAnExemplar, plannedRequest, readerOf, successes, traffic } from "./traffic.ts";
 import { describe, is2xx, isObject, jsonOf, sameValue, stable, type DerivedEnv, type Json, type PlannedRequest } from "./shared.ts";
 import { quoted } from "../core/describe-response.ts";
-import type { ObservedResponse } from "../core/validate.ts";
+import { errorCodeProblems, type ObservedResponse } from "../core/validate.ts";
 import { reproduceUnreadable, unreadableVariants, withinBoundsVariants, type WithinBoundsVariant } from "./unreadable-bodies.ts";
 
 /** The integer statement: only the fraction variants of family A enforce it. */
@@ -35,6 +35,8 @@ interface Variant {
   name: string;
   apply(body: Json): void;
   statements?: string[];
+  /** The code the contract ties to the constraint broken (x-refusal-codes), when it ties one. */
+  code?: string;
 }
 
 const WRONG_TYPE: Record<string, unknown> = { string: 12345, number: "not-a-number", integer: "not-a-number", boolean: "not-a-boolean", object: "not-an-object", array: "not-an-array" };
@@ -66,17 +68,19 @@ export function variantsOf(schema: unknown, body: Json, walk: Walk): Variant[] {
   }
   for (const [name, sub] of Object.entries(view.properties)) {
     const type = typeOf(sub);
-    if (type && WRONG_TYPE[type] !== undefined) variants.push({ name: `wrong-type-${dotted(name)}`, apply: (root) => void (at(root)[name] = WRONG_TYPE[type]) });
+    // The code a tie of the member's schema (as the profile sees it) names for the broken keyword.
+    const code = (keyword: string) => tiedRefusalCode(sub, keyword);
+    if (type && WRONG_TYPE[type] !== undefined) variants.push({ name: `wrong-type-${dotted(name)}`, apply: (root) => void (at(root)[name] = WRONG_TYPE[type]), code: code("type") });
     if (type === "integer") {
       const base = typeof body[name] === "number" ? (body[name] as number) : Number(keywordOf(sub, "minimum") ?? 1);
-      variants.push({ name: `fraction-${dotted(name)}`, apply: (root) => void (at(root)[name] = base + 0.5), statements: family === "family-a" ? [...VARIANT_STATEMENTS] : [] });
+      variants.push({ name: `fraction-${dotted(name)}`, apply: (root) => void (at(root)[name] = base + 0.5), statements: family === "family-a" ? [...VARIANT_STATEMENTS] : [], code: code("type") });
     }
     const values = keywordOf(sub, "enum");
-    if (Array.isArray(values) && values.every((v) => typeof v === "string")) variants.push({ name: `outside-enum-${dotted(name)}`, apply: (root) => void (at(root)[name] = "not-a-documented-value") });
+    if (Array.isArray(values) && values.every((v) => typeof v === "string")) variants.push({ name: `outside-enum-${dotted(name)}`, apply: (root) => void (at(root)[name] = "not-a-documented-value"), code: code("enum") });
     const maxLength = keywordOf(sub, "maxLength");
-    if (typeof maxLength === "number") variants.push({ name: `over-maxLength-${dotted(name)}`, apply: (root) => void (at(root)[name] = "x".repeat(maxLength + 1)) });
+    if (typeof maxLength === "number") variants.push({ name: `over-maxLength-${dotted(name)}`, apply: (root) => void (at(root)[name] = "x".repeat(maxLength + 1)), code: code("maxLength") });
     for (const breaker of breakersOf(sub, fullView?.properties[name] ?? sub, body[name] ?? accepted(name))) {
-      variants.push({ name: `${breaker.keyword}-${dotted(name)}`, apply: (root) => void (at(root)[name] = breaker.value) });
+      variants.push({ name: `${breaker.keyword}-${dotted(name)}`, apply: (root) => void (at(root)[name] = breaker.value), code: code(breaker.breaks) });
     }
     if (isObject(body[name])) variants.push(...variantsOf(sub, body[name] as Json, { ...walk, full: fullView?.properties[name], path: [...path, name] }));
   }
@@ -156,7 +160,7 @@ async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> 
           statements: [...env.statementsOf(op.operationId, "400"), ...(variant.statements ?? [])],
           reproduction: env.reproduce(request, "primary"),
         },
-        refusalProblems(env, op, exact, response, basis),
+        refusalProblems(env, op, { exact, basis, code: variant.code }, response),
       );
     }
     for (const variant of unreadable) {
@@ -171,7 +175,7 @@ async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> 
           statements: [...env.statementsOf(op.operationId, "400"), ...variant.statements],
           reproduction: reproduceUnreadable(env, request),
         },
-        refusalProblems(env, op, variant.exact, response, "D39"),
+        refusalProblems(env, op, { exact: variant.exact, basis: "D39" }, response),
       );
     }
     const after = await listedIds(env, list);
@@ -214,12 +218,28 @@ async function withinBounds(env: DerivedEnv, op: ContractOperation, variant: Wit
  * What is wrong with a refusal: not a 4xx, a record created, or (exact: where decisions say how
  * such input is refused, named by `basis`) not the documented 400 with its body.
  */
-function refusalProblems(env: DerivedEnv, op: ContractOperation, exact: boolean, response: ObservedResponse, basis: string): string[] {
+/**
+ * How a refusal must look: a 4xx, or under full (`exact`) the documented 400 with its body, on
+ * the grounds `basis` names. Its code is the one the contract ties to the broken constraint
+ * (`code`, under either profile: the tie is the document's unless marked decided), else under
+ * full the code of every malformed request (D21, D32, D18): a server answering each malformed
+ * cancel with `ODE003`, the code of one constraint, fails.
+ */
+interface Refusal {
+  exact: boolean;
+  basis: string;
+  code?: string;
+}
+
+function refusalProblems(env: DerivedEnv, op: ContractOperation, refusal: Refusal, response: ObservedResponse): string[] {
+  const { exact, basis } = refusal;
   const created = is2xx(response) ? createdIdOf(jsonOf(response.body)) : undefined;
   const problems = created ? [`a record was created: ${created}`] : [];
   if (exact && response.status !== 400) return [...problems, `answered ${describe(response)}; expected the documented 400 (${basis})`];
   if (response.status < 400 || response.status >= 500) return [...problems, `answered ${describe(response)}; expected a 4xx refusal`];
-  return exact ? [...problems, ...env.ctx.problems(op.operationId, "400", response)] : problems;
+  const code = refusal.code ?? (exact ? MALFORMED_REQUEST_CODE : undefined);
+  const codeProblems = code ? errorCodeProblems(code, response) : [];
+  return [...problems, ...(exact ? env.ctx.problems(op.operationId, "400", response) : []), ...codeProblems];
 }
 
 /** One query or header parameter of a request given a value that breaks one of its constraints. */
@@ -227,6 +247,8 @@ export interface ParameterVariant {
   name: string;
   parameter: ContractParameter;
   value: string;
+  /** The code the contract ties to the constraint broken (x-refusal-codes), when it ties one. */
+  code?: string;
 }
 
 /**
@@ -239,17 +261,18 @@ export interface ParameterVariant {
 export function parameterVariants(parameter: ContractParameter, profile: Profile, current: unknown): ParameterVariant[] {
   if (parameter.in !== "query" && parameter.in !== "header") return [];
   const schema = profileSchema(parameter.schema, profile);
-  const values: Array<[string, unknown]> = [];
+  // [name, value, keyword broken]
+  const values: Array<[string, unknown, string]> = [];
   const type = typeOf(schema);
-  if (type === "integer" || type === "number") values.push(["wrong-type", "not-a-number"]);
-  if (type === "integer") values.push(["fraction", 1.5]);
+  if (type === "integer" || type === "number") values.push(["wrong-type", "not-a-number", "type"]);
+  if (type === "integer") values.push(["fraction", 1.5, "type"]);
   const allowed = keywordOf(schema, "enum");
-  if (Array.isArray(allowed) && allowed.every((v) => typeof v === "string")) values.push(["outside-enum", "not-a-documented-value"]);
+  if (Array.isArray(allowed) && allowed.every((v) => typeof v === "string")) values.push(["outside-enum", "not-a-documented-value", "enum"]);
   const maxLength = keywordOf(schema, "maxLength");
-  if (typeof maxLength === "number") values.push(["over-maxLength", "x".repeat(maxLength + 1)]);
-  for (const breaker of breakersOf(schema, parameter.schema, current)) values.push([breaker.keyword, breaker.value]);
+  if (typeof maxLength === "number") values.push(["over-maxLength", "x".repeat(maxLength + 1), "maxLength"]);
+  for (const breaker of breakersOf(schema, parameter.schema, current)) values.push([breaker.keyword, breaker.value, breaker.breaks]);
   return values
-    .map(([kind, value]) => ({ name: `${parameter.in}-${parameter.name}-${kind}`, parameter, value: String(value) }))
+    .map(([kind, value, keyword]) => ({ name: `${parameter.in}-${parameter.name}-${kind}`, parameter, value: String(value), code: tiedRefusalCode(schema, keyword) }))
     .filter((variant) => !(parameter.in === "header" && variant.value === ""));
 }
 
@@ -300,7 +323,7 @@ async function parameterRefusals(env: DerivedEnv, op: ContractOperation): Promis
             statements: env.statementsOf(op.operationId, "400"),
             reproduction: env.reproduce(request, "primary"),
           },
-          refusalProblems(env, op, exact, response, "D32, D45"),
+          refusalProblems(env, op, { exact, basis: "D32, D45", code: variant.code }, response),
         );
       }
     }

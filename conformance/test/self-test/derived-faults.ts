@@ -263,6 +263,23 @@ export function repairs(match: Match, repair: (body: Json) => void): Handler {
   };
 }
 
+/**
+ * Every 400 of the operation carrying the code `from` answered with `to`, another code its 400
+ * documents: the code the document ties to one constraint given to every malformed request, or
+ * the other way round (D18, D21, D32).
+ */
+export function relabelsRefusals(match: Match, from: string, to: string): Handler {
+  return async (request, forward) => {
+    const reply = await forward(request);
+    if (!match(request) || reply.status !== 400) return reply;
+    return editReply(reply, (body) => {
+      if (body.code === from) body.code = to;
+      else if (body.error?.code === from) body.error.code = to;
+      else if (body.error?.errorCode === from) body.error.errorCode = to;
+    });
+  };
+}
+
 // 4. Positive data
 
 /** A valid body refused when it matches a condition the document does not state. */

@@ -3,7 +3,7 @@
  * fault there (the kinds are the generic checks' own: id-links.ts, positive-data.ts). Nothing
  * here names an operation: adding an operation to the contract adds its broken servers.
  */
-import { compileOpenApiSchema, loadFamilyContract, OperationIndex, type ContractOperation, type FamilyContract, type FamilyId } from "@payment-collection/contract/model/index.ts";
+import { compileOpenApiSchema, loadFamilyContract, MALFORMED_REQUEST_CODE, OperationIndex, type ContractOperation, type FamilyContract, type FamilyId } from "@payment-collection/contract/model/index.ts";
 import { DOMAIN_FORMATS, DOMAIN_NUMBER_FORMATS } from "@payment-collection/contract/model/domain-formats.ts";
 import { DOMAIN_FORMAT_EXTENSION } from "@payment-collection/contract/model/json-schema.ts";
 import { breakersOf } from "../../src/derived/constraint-breakers.ts";
@@ -13,7 +13,7 @@ import { isDecisionElement, profileSchema } from "../../src/core/profiles/schema
 import { classStatements, type DerivedClass } from "../../src/derived/index.ts";
 import { loadCatalogue, statementsFor } from "../../src/core/statement-map.ts";
 import { checksFor } from "@payment-collection/contract/statements.ts";
-import { VARIANT_STATEMENTS as FRACTION_STATEMENTS, parameterVariants } from "../../src/derived/negative-data.ts";
+import { VARIANT_STATEMENTS as FRACTION_STATEMENTS, parameterVariants, variantsOf } from "../../src/derived/negative-data.ts";
 import { changesRecord, createsRecord, idempotencyHeaders, isLinkedMember, isList, pathParameters, readerOfResource, readOf, resourceOf } from "../../src/derived/id-links.ts";
 import { boundsLeftOpen, isPositiveDataOperation, isProse } from "../../src/derived/positive-data.ts";
 import { perApiKeyElements } from "../../src/derived/idempotency-key-space.ts";
@@ -379,6 +379,50 @@ function parameterFaults(): DerivedMutation[] {
   return out;
 }
 
+// 3d. Refusal codes: every operation whose 400 documents more than one code answers a refusal
+// with the wrong one: the code the contract ties to a constraint (x-refusal-codes) given as the
+// code of any malformed request, and that code given to every refusal.
+
+/** The error codes the operation's 400 documents, wherever its body keeps the code. */
+function refusalCodes(op: ContractOperation): string[] {
+  const schema = op.responses.find((r) => r.status === "400")?.schema as Json | undefined;
+  const error = schema?.properties?.error?.properties;
+  const codes = schema?.properties?.code?.enum ?? error?.code?.enum ?? error?.errorCode?.enum;
+  return Array.isArray(codes) ? codes.map(String) : [];
+}
+
+/** The negative-data variants of an operation under a profile (body and parameters), with the code each must be refused with if the contract ties one. */
+function refusalVariants(op: ContractOperation, family: FamilyId, profile: Profile): Array<{ name: string; code?: string }> {
+  const body = example(op);
+  const bodies = op.requestBody && !(profile === "seed" && isDecisionElement(op.requestBody.schema)) ? variantsOf(profileSchema(op.requestBody.schema, profile), body, { family, accepted: (name) => body[name], full: op.requestBody.schema, path: [] }) : [];
+  const parameters = op.parameters
+    .filter((p) => p.name.toLowerCase() !== "x-api-key" && asserted(profile, { kind: "parameter", parameter: p, operation: op }))
+    .flatMap((p) => parameterVariants(p, profile, p.example ?? "x".repeat(16)));
+  return [...bodies, ...parameters];
+}
+
+function refusalCodeFaults(): DerivedMutation[] {
+  const out: DerivedMutation[] = [];
+  for (const { family, op } of all()) {
+    const codes = refusalCodes(op);
+    if (codes.length < 2 || !codes.includes(MALFORMED_REQUEST_CODE)) continue;
+    const match = matcher(family, op.operationId);
+    const tied = new Set<string>();
+    for (const profile of ["seed", "full"] as const) {
+      for (const variant of refusalVariants(op, family, profile)) {
+        if (!variant.code || tied.has(variant.code)) continue;
+        tied.add(variant.code);
+        out.push(mutation("negative-data", family, op, variant.name, `untied-code-${variant.code}`, `a refusal for the constraint the contract ties to ${variant.code} carries ${variant.code}`, fault.relabelsRefusals(match, variant.code, MALFORMED_REQUEST_CODE), profile === "full" ? "full" : undefined));
+      }
+    }
+    // Every other malformed request: the code of malformed requests (full), not the code of one constraint.
+    const untied = refusalVariants(op, family, "full").find((variant) => !variant.code);
+    const other = [...tied][0] ?? codes.find((code) => code !== MALFORMED_REQUEST_CODE)!;
+    if (untied) out.push(mutation("negative-data", family, op, untied.name, `every-refusal-${other}`, `a malformed request whose constraint the contract ties to no code carries ${MALFORMED_REQUEST_CODE} (D18, D21, D32), not ${other}`, fault.relabelsRefusals(match, MALFORMED_REQUEST_CODE, other), "full"));
+  }
+  return out;
+}
+
 // 4. Positive data: per operation the class covers, one unstated condition per kind of member it generates.
 
 interface Refusal {
@@ -520,4 +564,4 @@ function rateLimitMembership(): DerivedMutation[] {
   return out;
 }
 
-export const GENERATED_MUTATIONS: DerivedMutation[] = [...ignoredAuthentication(), ...tenantIsolation(), ...negativeData(), ...domainFormatFaults(), ...unreadableBodies(), ...bodyBounds(), ...parameterFaults(), ...positiveData(), ...consistency(), ...idempotencyKeySpace(), ...rateLimitMembership()];
+export const GENERATED_MUTATIONS: DerivedMutation[] = [...ignoredAuthentication(), ...tenantIsolation(), ...negativeData(), ...domainFormatFaults(), ...unreadableBodies(), ...bodyBounds(), ...parameterFaults(), ...refusalCodeFaults(), ...positiveData(), ...consistency(), ...idempotencyKeySpace(), ...rateLimitMembership()];

@@ -83,6 +83,7 @@ export {
   toJsonSchema,
   type JsonSchema,
 } from "./json-schema.ts";
+export { MALFORMED_REQUEST_CODE, REFUSAL_CODES_EXTENSION, tiedRefusalCode } from "./refusal-codes.ts";
 export { DOMAIN_FORMATS, addDomainFormats, domainFormatProblem, domainFormatReason, type DomainFormat } from "./domain-formats.ts";
 export {
   createResponseValidator,
