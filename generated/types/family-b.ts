@@ -2825,17 +2825,17 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Only transactions with this status (filter name: decision D15).
+                 * @description Only transactions with this status (filter name and meaning: decision D15).
                  * @example PENDING
                  */
                 status?: components["schemas"]["TransactionStatus"];
                 /**
-                 * @description Only transactions created at or after this time (filter name: decision D15).
+                 * @description Only transactions created at or after this time (filter name and meaning: decision D15).
                  * @example 2026-11-01T00:00:00Z
                  */
                 startDate?: string;
                 /**
-                 * @description Only transactions created before this time (filter name: decision D15).
+                 * @description Only transactions created before this time (filter name and meaning: decision D15).
                  * @example 2026-12-01T00:00:00Z
                  */
                 endDate?: string;

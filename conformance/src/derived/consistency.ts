@@ -7,7 +7,8 @@
  * its QR code) agrees with the record's own read on the members both carry.
  */
 import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
-import { createdIdOf, creationOf, createsRecord, pathParameters, readerOfResource, resourceOf } from "./id-links.ts";
+import { createdIdOf, creationOf, createsRecord, isList, pathParameters, readerOfResource, resourceOf } from "./id-links.ts";
+import { listFilterChecks, listFilters } from "./list-filters.ts";
 import { exampleRequestBody, freshRecord, knownIds, plannedRequest, readerOf, replayOf, successes } from "./traffic.ts";
 import { keywordOf, objectView, requestSchema } from "./request-schema.ts";
 import { describe, is2xx, isObject, jsonOf, recordOf, sameValue, sharedLeaves, stable, type DerivedEnv, type Json } from "./shared.ts";
@@ -152,11 +153,15 @@ async function otherRead(env: DerivedEnv, op: ContractOperation): Promise<void> 
   });
 }
 
+/** The endpoint statement of the transaction list ("filters by status and period"): its filter results name it, no other result of the class. */
+export const VARIANT_STATEMENTS = ["B-TX-ENDPOINT-list"];
+
 export async function run(env: DerivedEnv): Promise<void> {
   for (const op of env.ctx.contract.operations) {
     if (env.stopped) break;
     if (createsRecord(env.ctx.contract, op)) await creation(env, op);
     else if (op.method !== "GET" && pathParameters(op).length > 0) await change(env, op);
     else if (op.method === "GET" && pathParameters(op).length > 0) await otherRead(env, op);
+    else if (isList(op) && listFilters(op).length > 0) await listFilterChecks(env, op);
   }
 }

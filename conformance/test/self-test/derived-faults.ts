@@ -318,6 +318,36 @@ export function acknowledgesOnly(match: Match): Handler {
   return async (request, forward) => (match(request) ? OK_EMPTY : forward(request));
 }
 
+// 5a. List filters
+
+/** A request without one query parameter, and the value it had. */
+function withoutQuery(request: Req, name: string): { request: Req; value: string | null } {
+  const query = new URLSearchParams(request.search);
+  const value = query.get(name);
+  query.delete(name);
+  return { request: { ...request, search: query.size > 0 ? `?${query}` : "" }, value };
+}
+
+/** A list filter ignored: the server never reads the query parameter, and lists as without it. */
+export function ignoresFilter(match: Match, name: string): Handler {
+  return (request, forward) => forward(match(request) ? withoutQuery(request, name).request : request);
+}
+
+/** A list filter inverted: the server lists the items the filter leaves out (`keeps` says what it keeps). */
+export function invertsFilter(match: Match, name: string, path: string[], keeps: (item: unknown, bound: string) => boolean): Handler {
+  return async (request, forward) => {
+    const { request: unfiltered, value } = match(request) ? withoutQuery(request, name) : { request, value: null };
+    if (value === null) return forward(request);
+    const reply = await forward(unfiltered);
+    if (!ok(reply)) return reply;
+    return editReply(reply, (body) => {
+      const holder = path.slice(0, -1).reduce<Json | undefined>((node, k) => (node && typeof node[k] === "object" ? node[k] : undefined), body);
+      const last = path[path.length - 1]!;
+      if (holder && Array.isArray(holder[last])) holder[last] = holder[last].filter((item: unknown) => !keeps(item, value));
+    });
+  };
+}
+
 // 6. Idempotency key space
 
 const idempotencyKeyOf = (request: Req) => request.headers["idempotency-key"] ?? request.headers["x-idempotency-key"];

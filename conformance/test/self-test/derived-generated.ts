@@ -1,9 +1,10 @@
 /**
  * Broken servers made from the contract model: for every operation of a kind, a server with one
- * fault there (the kinds are the generic checks' own: id-links.ts, positive-data.ts). Nothing
+ * fault there (the kinds are the generic checks' own: id-links.ts, positive-data.ts, the list
+ * filters of list-filters.ts). Nothing
  * here names an operation: adding an operation to the contract adds its broken servers.
  */
-import { compileOpenApiSchema, loadFamilyContract, MALFORMED_REQUEST_CODE, OperationIndex, type ContractOperation, type FamilyContract, type FamilyId } from "@payment-collection/contract/model/index.ts";
+import { COMPARISON_WORDS, compileOpenApiSchema, listItemsOf, loadFamilyContract, MALFORMED_REQUEST_CODE, OperationIndex, satisfiesFilter, type ContractOperation, type FamilyContract, type FamilyId } from "@payment-collection/contract/model/index.ts";
 import { DOMAIN_FORMATS, DOMAIN_NUMBER_FORMATS } from "@payment-collection/contract/model/domain-formats.ts";
 import { DOMAIN_FORMAT_EXTENSION } from "@payment-collection/contract/model/json-schema.ts";
 import { breakersOf } from "../../src/derived/constraint-breakers.ts";
@@ -17,6 +18,7 @@ import { VARIANT_STATEMENTS as FRACTION_STATEMENTS, parameterVariants, variantsO
 import { changesRecord, createsRecord, idempotencyHeaders, isLinkedMember, isList, pathParameters, readerOfResource, readOf, resourceOf } from "../../src/derived/id-links.ts";
 import { boundsLeftOpen, isPositiveDataOperation, isProse } from "../../src/derived/positive-data.ts";
 import { perApiKeyElements } from "../../src/derived/idempotency-key-space.ts";
+import { filterDecision, listFilters } from "../../src/derived/list-filters.ts";
 import { BUCKET_STATEMENT, byCostOfUsingUp } from "../../src/derived/rate-limits.ts";
 import { limitsOf, type Bucket } from "../../src/derived/rate-limit-figures.ts";
 import { asserted } from "../../src/core/profiles/document-word.ts";
@@ -520,6 +522,27 @@ function enumOf(op: ContractOperation, member: string): unknown[] {
   return found ? (JSON.parse(found[1]!) as unknown[]) : [];
 }
 
+// 5a. List filters: every filter a list declares (`x-list-filter`) ignored, and inverted.
+
+function listFilterFaults(): DerivedMutation[] {
+  const out: DerivedMutation[] = [];
+  for (const { family, op } of all()) {
+    const path = listItemsOf(op.responses.find((r) => r.status.startsWith("2"))?.schema)?.path;
+    if (!isList(op) || !path) continue;
+    const match = matcher(family, op.operationId);
+    for (const parameter of listFilters(op)) {
+      const { member, comparison } = parameter.listFilter!;
+      // Judged under seed only where the document states the whole filter (D15's are full's).
+      const profile = filterDecision(op, parameter, "seed") ? "full" : undefined;
+      const keeps = (item: unknown, bound: string) => satisfiesFilter(comparison, item && typeof item === "object" ? (item as Json)[member] : undefined, bound);
+      const variant = `filter-${parameter.name}`;
+      out.push(mutation("consistency", family, op, variant, `ignores-filter-${parameter.name}`, `a list filtered by ${parameter.name} keeps only the items whose ${member} ${COMPARISON_WORDS[comparison]} it`, fault.ignoresFilter(match, parameter.name), profile));
+      out.push(mutation("consistency", family, op, variant, `inverts-filter-${parameter.name}`, `a list filtered by ${parameter.name} lists the items whose ${member} ${COMPARISON_WORDS[comparison]} it, not the others`, fault.invertsFilter(match, parameter.name, path, keeps), profile));
+    }
+  }
+  return out;
+}
+
 // 6. Idempotency key space: every operation that takes an idempotency key, three ways to store it wrong.
 
 function idempotencyKeySpace(): DerivedMutation[] {
@@ -564,4 +587,4 @@ function rateLimitMembership(): DerivedMutation[] {
   return out;
 }
 
-export const GENERATED_MUTATIONS: DerivedMutation[] = [...ignoredAuthentication(), ...tenantIsolation(), ...negativeData(), ...domainFormatFaults(), ...unreadableBodies(), ...bodyBounds(), ...parameterFaults(), ...refusalCodeFaults(), ...positiveData(), ...consistency(), ...idempotencyKeySpace(), ...rateLimitMembership()];
+export const GENERATED_MUTATIONS: DerivedMutation[] = [...ignoredAuthentication(), ...tenantIsolation(), ...negativeData(), ...domainFormatFaults(), ...unreadableBodies(), ...bodyBounds(), ...parameterFaults(), ...refusalCodeFaults(), ...positiveData(), ...consistency(), ...listFilterFaults(), ...idempotencyKeySpace(), ...rateLimitMembership()];

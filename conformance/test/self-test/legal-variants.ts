@@ -513,6 +513,27 @@ function otherDefaults(ms: Marking[]): Handler {
   };
 }
 
+/**
+ * What a list filter keeps, read the other way at its bound: an inclusive end of a period
+ * exclusive and an exclusive one inclusive (the instant sent moved by the millisecond the
+ * sandbox compares at before forwarding). An `equals` filter has no other reading here.
+ */
+function otherFilterEnds(ms: Marking[]): Handler {
+  const shift: Record<string, number> = { "at-or-after": 1, before: 1, after: -1, "at-or-before": -1 };
+  return async (request, forward) => {
+    const found = operationOf(request);
+    if (!found) return forward(request);
+    const search = new URLSearchParams(request.search);
+    for (const m of byOperation(ms, found.family, found.op.operationId)) {
+      const step = shift[found.op.parameters.find((p) => p.name === m.name && p.in === "query")?.listFilter?.comparison ?? ""];
+      const value = parameterValue(request, m);
+      const instant = value === undefined ? NaN : Date.parse(value);
+      if (step !== undefined && !Number.isNaN(instant)) search.set(m.name!, new Date(instant + step).toISOString());
+    }
+    return forward({ ...request, search: search.size > 0 ? `?${search}` : "" });
+  };
+}
+
 /** The server does not know the decided request members and parameters: it drops them. */
 function ignoresDecidedInput(ms: Marking[]): Handler {
   return async (request, forward) => {
@@ -874,6 +895,7 @@ export const GENERATORS: VariantGenerator[] = [
     // A header the document's header table names applies to every request of the family: kept.
     make: (all) => variant(all.filter((m) => (m.kind === "element@parameter" && !(m.parameterIn === "header" && isDocumentWord(m.name))) || (m.kind === "element@request" && m.path.length > 0)), ["element@request", "element@parameter"], "decided-input-ignored", "does not know the request members and parameters the project added: drops them", ignoresDecidedInput),
   },
+  { kinds: ["x-list-filter@parameter"], make: (all) => variant(all, ["x-list-filter@parameter"], "other-filter-ends", "reads the ends of a list's period the other way: the start exclusive, the end inclusive", otherFilterEnds) },
   { kinds: ["nullable@request"], make: (all) => variant(all, ["nullable@request"], "request-null-refused", "refuses null where the contract accepts it (absence or a value only)", refusesNull, { answersItself: true }) },
   {
     kinds: ["required@response"],

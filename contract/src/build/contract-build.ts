@@ -13,6 +13,7 @@ import SwaggerParser from "@apidevtools/swagger-parser";
 import openapiTS, { astToString } from "openapi-typescript";
 import { stringify as toYaml } from "yaml";
 import { CONTRACT_ROOT, CONTROL_SERVICES, FAMILIES, OPENAPI_VERSIONS, openapiPath } from "../model/layout.ts";
+import { LIST_FILTER_EXTENSION } from "../model/list-filters.ts";
 
 export const ROOT = CONTRACT_ROOT;
 const require = createRequire(import.meta.url);
@@ -79,6 +80,7 @@ export async function buildContract(outDir: string): Promise<string[]> {
         changed = true;
       }
       if (version.id === "3.0" && strictNullables(document)) changed = true;
+      if (parameterOnlyExtensions(document)) changed = true;
       if (changed) {
         json = `${JSON.stringify(document, null, 2)}\n`;
         // The emitter's own YAML settings, so the rest of the document reads as emitted.
@@ -134,6 +136,40 @@ export function strictNullables(document: JsonObject): boolean {
       }
       if (Array.isArray(object.enum) && !object.enum.includes(null)) object.enum = [...object.enum, null];
       changed = true;
+    }
+    for (const value of Object.values(object)) visit(value);
+  };
+  visit(document);
+  return changed;
+}
+
+// ---- Extensions of a parameter, not of its value ---------------------------------------------
+
+/** Extensions that speak of a parameter's role (what a list filter keeps), never of its value's schema. */
+const PARAMETER_ONLY = [LIST_FILTER_EXTENSION];
+
+/**
+ * The emitter writes a query parameter's extensions on the Parameter Object and again on its
+ * schema, where a `$ref` may stand (OpenAPI 3.0 ignores, and Spectral refuses, members beside
+ * it). An extension of the parameter's role stays on the parameter only, with the `x-decided`
+ * keywords that name it. Returns whether anything changed.
+ */
+export function parameterOnlyExtensions(document: JsonObject): boolean {
+  let changed = false;
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== "object") return;
+    const object = node as JsonObject;
+    const schema = object.schema as JsonObject | undefined;
+    if (typeof object.in === "string" && schema && typeof schema === "object") {
+      for (const name of PARAMETER_ONLY.filter((n) => n in object && n in schema)) {
+        delete schema[name];
+        const decided = Array.isArray(schema["x-decided"]) ? (schema["x-decided"] as Array<{ keywords?: string[] }>) : [];
+        const kept = decided.map((e) => ({ ...e, keywords: (e.keywords ?? []).filter((k) => k !== name) })).filter((e) => e.keywords.length > 0);
+        if (kept.length > 0) schema["x-decided"] = kept;
+        else delete schema["x-decided"];
+        changed = true;
+      }
     }
     for (const value of Object.values(object)) visit(value);
   };

@@ -6,6 +6,7 @@
  *   documents          loading them (families, sandbox controls; 3.0/3.1; referenced/dereferenced)
  *   operations         the one operation type and the walk over a document's paths
  *   markings           decision markings (x-basis/x-decision, x-decided*, x-decided-responses...)
+ *   list-filters       what a list's query filter keeps (x-list-filter), the items of a list body
  *   refs               $ref following, schemas reached by a body
  *   matching           operation by method + concrete path
  *   json-schema        OpenAPI schema -> JSON Schema, ajv validators (with the domain formats)
@@ -40,6 +41,18 @@ export {
   type DocumentOptions,
   type ServiceId,
 } from "./documents.ts";
+export {
+  COMPARISON_WORDS,
+  LIST_FILTER_COMPARISONS,
+  LIST_FILTER_EXTENSION,
+  instantOf,
+  listFilterOf,
+  listItemsOf,
+  listedItems,
+  satisfiesFilter,
+  type ListFilter,
+  type ListFilterComparison,
+} from "./list-filters.ts";
 export {
   HTTP_METHODS,
   exampleOf,

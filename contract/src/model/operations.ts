@@ -13,6 +13,7 @@ import { asList, isObject, type Json } from "./json.ts";
 import type { FamilyId, OpenApiVersionId } from "./layout.ts";
 import { decidedKeywordsOf, decisionOf, operationMarkings, type DecidedKeywords, type DecidedResponse, type OperationMarkings } from "./markings.ts";
 import { deref } from "./refs.ts";
+import { listFilterOf, type ListFilter } from "./list-filters.ts";
 
 /** Lower-case HTTP methods, as keys of a Path Item Object. */
 export const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
@@ -57,6 +58,8 @@ export interface ContractParameter {
   decision?: string;
   /** `x-decided` entries of the parameter (and its schema). */
   decided: DecidedKeywords[];
+  /** What the parameter keeps of a list (`x-list-filter`), when it is a list filter. */
+  listFilter?: ListFilter;
   /** The Parameter Object (after `$ref`). */
   raw: Json;
 }
@@ -185,6 +188,7 @@ function readParameters(document: Json, operation: Json, pathItem: Json, decided
       decided: [...decidedKeywordsOf(p), ...decidedKeywordsOf(deref(document, schema))].filter(
         (entry, index, all) => all.findIndex((other) => JSON.stringify(other) === JSON.stringify(entry)) === index,
       ),
+      ...(listFilterOf(p) ? { listFilter: listFilterOf(p) } : {}),
       raw: p,
     };
   });
