@@ -40,12 +40,17 @@ async function bundledRun(name: string, seed: number): Promise<{ entries: Entry[
 
 /**
  * The requests a run sent, with what the server gave replaced by names in order of appearance:
- * every value of six characters or more its answers carried, and the ports of loopback URLs.
+ * every value of six characters or more its answers carried (as it is, and as a URL query
+ * carries it), and the ports of loopback URLs.
  */
 function requests(entries: Entry[]): string[] {
   const given = new Set<string>();
   const walk = (value: unknown): void => {
-    if ((typeof value === "string" || typeof value === "number") && String(value).length >= 6) given.add(String(value));
+    if ((typeof value === "string" || typeof value === "number") && String(value).length >= 6) {
+      given.add(String(value));
+      // As a query parameter carries it (a list filter bounded by a record's createdAt).
+      given.add(encodeURIComponent(String(value)));
+    }
     else if (value && typeof value === "object") Object.values(value).forEach(walk);
   };
   for (const entry of entries) {

@@ -83,7 +83,8 @@ pgDescribe("an instance killed with kill -9", () => {
     };
     const writers = Promise.all(Array.from({ length: 20 }, writer));
     const paid = await paying;
-    expect(paid.every((s) => s === 200)).toBe(true);
+    // The statuses of any payment not answered 200 (seen once under a heavily loaded machine).
+    expect(paid.filter((s) => s !== 200)).toEqual([]);
     while (acknowledged.length < 60) await new Promise((done) => setTimeout(done, 5));
     a.child.kill("SIGKILL");
     await writers;
