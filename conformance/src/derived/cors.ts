@@ -18,12 +18,15 @@
  *   `Access-Control-Allow-Origin` that origin, and every header the operation's responses
  *   document among `Access-Control-Expose-Headers`;
  * - `request-not-granted`: the same from an origin not granted: no `Access-Control-*` header.
- * Every answer carries `Vary: Origin` and none `Access-Control-Allow-Credentials`. Once per
- * family, on its first GET without parameters: preflights change no rate-limit count the server
- * announces (`preflight-not-counted`), and an answer to a request without Origin carries
- * `Vary: Origin` too (`vary-without-origin`).
+ * Every answer carries `Vary: Origin` and none `Access-Control-Allow-Credentials`; the lists
+ * name only headers of the contract (either family's: a server may serve both), never `*`.
+ * Once per family, on its first GET without parameters: preflights change no rate-limit count
+ * the server announces (`preflight-not-counted`), an answer to a request without Origin carries
+ * `Vary: Origin` too (`vary-without-origin`), and a request from a granted origin that is no
+ * preflight (an OPTIONS without `Access-Control-Request-Method`, the GET with it) is answered as
+ * any other request, with the grant (`not-a-preflight`).
  */
-import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
+import { FAMILY_IDS, loadFamilyContract, type ContractOperation, type FamilyContract } from "@payment-collection/contract/model/index.ts";
 import { NotApplicable } from "../core/check-context.ts";
 import { TARGET_KEYS } from "../core/target.ts";
 import { errorCodeOf, type ObservedResponse } from "../core/validate.ts";
@@ -50,17 +53,19 @@ export async function run(env: DerivedEnv): Promise<void> {
   if (!declared) return env.notApplicable("every-operation", "cors", title, `the target declares no ${TARGET_KEYS[env.family]}.cors.origins (the origins the server lets browsers call it from)`);
   const granted = declared.origins;
   const others = ungrantedOrigins(granted);
+  const named = contractHeaders(env);
   for (const [i, op] of env.ctx.contract.operations.entries()) {
     if (env.stopped) break;
     const origin = granted[i % granted.length]!;
     const refusedOrigin = others[i % others.length]!;
     const otherOrigin = others[(i + 1) % others.length]!;
-    await check(env, op, "preflight-granted", () => preflightOf(env, op, origin), "none", (response) => grantedPreflightProblems(op, requestHeaderNames(env, op), origin, response));
+    await check(env, op, "preflight-granted", () => preflightOf(env, op, origin), "none", (response) => grantedPreflightProblems(op, requestHeaderNames(env, op), origin, response, named.request));
     await check(env, op, "preflight-not-granted", () => preflightOf(env, op, refusedOrigin), "none", (response) => refusedPreflightProblems(refusedOrigin, response));
-    await check(env, op, "request-granted", () => withOrigin(exemplarOf(env, op), origin), "primary", (response) => grantedRequestProblems(op, origin, response));
+    await check(env, op, "request-granted", () => withOrigin(exemplarOf(env, op), origin), "primary", (response) => grantedRequestProblems(op, origin, response, named.response));
     await check(env, op, "request-not-granted", () => withOrigin(exemplarOf(env, op), otherOrigin), "primary", (response) => [...noGrantProblems(otherOrigin, response), ...varyProblems(response)]);
   }
   if (!env.stopped) await preflightsNotCounted(env, granted[0]!);
+  if (!env.stopped) await notPreflights(env, granted[0]!);
 }
 
 /** Origins no declaration grants: another host, the first granted host on another port and scheme, and a page of no origin. */
@@ -76,8 +81,26 @@ export function ungrantedOrigins(granted: readonly string[]): string[] {
 
 /** The headers a browser announces for the operation's request, as it lists them: lower case, sorted, once each. */
 export function requestHeaderNames(env: DerivedEnv, op: ContractOperation): string[] {
-  const names = [env.ctx.contract.apiKeyHeader, ...op.parameters.filter((p) => p.in === "header").map((p) => p.name), ...(op.requestBody ? ["Content-Type"] : [])];
+  return headersTaken(env.ctx.contract, op);
+}
+
+function headersTaken(contract: FamilyContract, op: ContractOperation): string[] {
+  const names = [contract.apiKeyHeader, ...op.parameters.filter((p) => p.in === "header").map((p) => p.name), ...(op.requestBody ? ["Content-Type"] : [])];
   return [...new Set(names.map((name) => name.toLowerCase()))].sort();
+}
+
+/**
+ * The most a grant may name (D44: the contract's headers, no other): every header a request of
+ * either family takes, and every header a response of either documents (both, since one server
+ * may serve both families under one origin).
+ */
+function contractHeaders(env: DerivedEnv): { request: Set<string>; response: Set<string> } {
+  const contracts = FAMILY_IDS.map((family) => (family === env.family ? env.ctx.contract : loadFamilyContract(family)));
+  const operations = contracts.flatMap((contract) => contract.operations.map((op) => ({ contract, op })));
+  return {
+    request: new Set(operations.flatMap(({ contract, op }) => headersTaken(contract, op))),
+    response: new Set(operations.flatMap(({ op }) => documentedResponseHeaders(op))),
+  };
 }
 
 /** The response headers the operation documents that a page reads only when they are exposed. */
@@ -118,6 +141,7 @@ const TITLES: Record<string, (op: ContractOperation) => string> = {
   "request-not-granted": () => "an answer to an origin not granted grants nothing (D44)",
   "preflight-not-counted": () => "a preflight from a granted origin counts against no rate limit (D44)",
   "vary-without-origin": () => "an answer to a request without Origin carries Vary: Origin too (D44)",
+  "not-a-preflight": () => "an OPTIONS without Access-Control-Request-Method, or another method with it, is no preflight: answered as any request from a granted origin (D44)",
 };
 
 /** Sends one request of a variant and judges its answer. */
@@ -148,7 +172,13 @@ function grantProblems(origin: string, response: ObservedResponse): string[] {
   return [...problems, ...varyProblems(response)];
 }
 
-function grantedPreflightProblems(op: ContractOperation, headers: string[], origin: string, response: ObservedResponse): string[] {
+/** Names of a list that are not among those D44 lets it name (a `*` is none). */
+function beyond(list: string | undefined, allowed: Set<string>, what: string): string[] {
+  const extra = listOf(list).filter((name) => !allowed.has(name.toLowerCase()) && !SAFELISTED_RESPONSE_HEADERS.has(name.toLowerCase()));
+  return extra.length === 0 ? [] : [`${what} names ${extra.join(", ")}, which is no header of the contract (D44: the contract's headers, each named, no other, no *)`];
+}
+
+function grantedPreflightProblems(op: ContractOperation, headers: string[], origin: string, response: ObservedResponse, contractRequestHeaders: Set<string>): string[] {
   const problems: string[] = [];
   if (response.status !== 204) problems.push(`answered ${describe(response)}; expected 204: D44 answers a preflight from a granted origin at once, before authentication and rate limiting (it carries no key)`);
   problems.push(...grantProblems(origin, response));
@@ -157,6 +187,7 @@ function grantedPreflightProblems(op: ContractOperation, headers: string[], orig
   const allowed = new Set(listOf(response.headers["access-control-allow-headers"]).map((name) => name.toLowerCase()));
   const missing = headers.filter((name) => !allowed.has(name));
   if (missing.length > 0) problems.push(`Access-Control-Allow-Headers is ${shown(response.headers["access-control-allow-headers"])}: it does not name ${missing.join(", ")}, which the operation's request carries (D44: Content-Type, the API key headers and every header parameter, named)`);
+  problems.push(...beyond(response.headers["access-control-allow-headers"], contractRequestHeaders, "Access-Control-Allow-Headers"));
   const maxAge = response.headers["access-control-max-age"];
   if (maxAge !== PREFLIGHT_MAX_AGE) problems.push(`Access-Control-Max-Age is ${shown(maxAge)}; D44 says ${PREFLIGHT_MAX_AGE}`);
   return problems;
@@ -174,11 +205,12 @@ function refusedPreflightProblems(origin: string, response: ObservedResponse): s
   return [...problems, ...varyProblems(response)];
 }
 
-function grantedRequestProblems(op: ContractOperation, origin: string, response: ObservedResponse): string[] {
+function grantedRequestProblems(op: ContractOperation, origin: string, response: ObservedResponse, contractResponseHeaders: Set<string>): string[] {
   const problems = grantProblems(origin, response);
   const exposed = new Set(listOf(response.headers["access-control-expose-headers"]).map((name) => name.toLowerCase()));
   const hidden = documentedResponseHeaders(op).filter((name) => !exposed.has(name));
   if (hidden.length > 0) problems.push(`Access-Control-Expose-Headers is ${shown(response.headers["access-control-expose-headers"])}: ${hidden.join(", ")}, documented on the operation's responses, would be hidden from the page (D44: every response header the contract documents, named)`);
+  problems.push(...beyond(response.headers["access-control-expose-headers"], contractResponseHeaders, "Access-Control-Expose-Headers"));
   return problems;
 }
 
@@ -235,5 +267,28 @@ async function preflightsNotCounted(env: DerivedEnv, origin: string): Promise<vo
       return;
     }
     throw new NotApplicable("a rate-limit window renewed (or was used up) between the readings, twice: whether a preflight counts was not seen");
+  });
+}
+
+/**
+ * A preflight is an OPTIONS carrying `Access-Control-Request-Method` (D44): an OPTIONS from a
+ * granted origin without it gets what any OPTIONS gets (405 METHOD_NOT_ALLOWED, D39), and the
+ * operation's request carrying it is answered as the request; both with the grant.
+ */
+async function notPreflights(env: DerivedEnv, origin: string): Promise<void> {
+  const op = countsReadOn(env.ctx.contract.operations);
+  if (!op) return;
+  await env.attempt(op.operationId, "not-a-preflight", TITLES["not-a-preflight"]!(op), async () => {
+    const request = plannedRequest(env, op, {});
+    const options = { ...request, method: "OPTIONS", headers: { origin } };
+    const bare = await env.send(options, "none");
+    const announced = { ...request, headers: { ...request.headers, origin, "access-control-request-method": op.method } };
+    const answered = await env.send(announced, "primary");
+    const problems = [
+      ...(bare.status === 405 && errorCodeOf(jsonOf(bare.body)) === "METHOD_NOT_ALLOWED" ? [] : [`an OPTIONS without Access-Control-Request-Method answered ${describe(bare)}; expected what any OPTIONS gets, 405 METHOD_NOT_ALLOWED (D39)`]),
+      ...(answered.status === 204 || answered.headers["access-control-expose-headers"] === undefined ? [`${op.method} ${op.path} carrying Access-Control-Request-Method answered ${describe(answered)} without Access-Control-Expose-Headers: it was taken for a preflight`] : []),
+      ...[bare, answered].flatMap((response) => grantProblems(origin, response)),
+    ];
+    env.judge({ operationId: op.operationId, variant: "not-a-preflight", title: TITLES["not-a-preflight"]!(op), covers: env.covered(op.operationId, answered.status), reproduction: `${env.reproduce(options, "none")}\n${env.reproduce(announced, "primary")}` }, problems);
   });
 }

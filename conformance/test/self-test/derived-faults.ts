@@ -443,7 +443,7 @@ export function notCounted(match: Match, family: FamilyId = "family-b"): Handler
 // 8. Cross-origin access (D44)
 
 /** The ways a server breaks D44 at one operation. */
-export type CorsFault = "grants-any-origin" | "wildcard-origin" | "preflight-needs-key" | "method-not-allowed" | "header-not-allowed" | "header-not-exposed" | "no-vary" | "credentials";
+export type CorsFault = "grants-any-origin" | "wildcard-origin" | "preflight-needs-key" | "method-not-allowed" | "header-not-allowed" | "any-header-allowed" | "header-not-exposed" | "no-vary" | "credentials";
 
 const isPreflight = (request: Req) => request.method === "OPTIONS" && request.headers["access-control-request-method"] !== undefined;
 /** A preflight as the request it announces (its method), for matching it to an operation. */
@@ -490,6 +490,7 @@ export function breaksCors(match: Match, how: CorsFault, granted: readonly strin
           // The last header the preflight announces is not allowed (the API key header, an idempotency key, Content-Type...).
           const last = (request.headers["access-control-request-headers"] ?? "").split(",").map((n) => n.trim()).filter(Boolean).at(-1);
           if (how === "header-not-allowed" && isPreflight(request) && last) h["access-control-allow-headers"] = without(h["access-control-allow-headers"], [last]);
+          if (how === "any-header-allowed" && isPreflight(request)) h["access-control-allow-headers"] = "*";
           if (how === "header-not-exposed" && !isPreflight(request) && hidden) h["access-control-expose-headers"] = without(h["access-control-expose-headers"], [hidden]);
         });
       }
@@ -516,5 +517,13 @@ export function countsPreflights(match: Match): Handler {
       await forward({ ...request, headers });
     }
     return forward(request);
+  };
+}
+
+/** An OPTIONS from a granted origin without Access-Control-Request-Method, on one operation's path, taken for a preflight of that operation. */
+export function optionsTakenForPreflight(match: Match, method: string, granted: readonly string[]): Handler {
+  return (request, forward) => {
+    const bare = request.method === "OPTIONS" && request.headers["access-control-request-method"] === undefined && granted.includes(request.headers.origin ?? "");
+    return forward(bare && match({ ...request, method }) ? { ...request, headers: { ...request.headers, "access-control-request-method": method } } : request);
   };
 }

@@ -593,8 +593,8 @@ function rateLimitMembership(): DerivedMutation[] {
 
 // 8. Cross-origin access (D44, full): every operation breaks it one way (the ways taken in turn;
 // one that forgets to expose a header where the operation documents none drops Vary instead);
-// each family grants by host alone, and counts the preflights of the operation the check reads
-// the rate-limit counts on.
+// each family grants by host alone, and, on the operation the check reads the rate-limit counts
+// on, counts its preflights and takes an OPTIONS without Access-Control-Request-Method for one.
 
 const CORS_FAULTS: Array<[fault.CorsFault, string]> = [
   ["grants-any-origin", "an origin not granted gets no grant"],
@@ -602,6 +602,7 @@ const CORS_FAULTS: Array<[fault.CorsFault, string]> = [
   ["preflight-needs-key", "a preflight from a granted origin is answered 204 without a key"],
   ["method-not-allowed", "a preflight from a granted origin is granted the operation's method"],
   ["header-not-allowed", "a preflight from a granted origin is granted every header the operation takes"],
+  ["any-header-allowed", "a preflight from a granted origin is granted the contract's headers, named, not *"],
   ["header-not-exposed", "a granted origin may read every header the operation's responses document"],
   ["no-vary", "every answer carries Vary: Origin"],
   ["credentials", "no credentials mode is granted"],
@@ -620,6 +621,7 @@ function corsFaults(): DerivedMutation[] {
     out.push(d44({ ...mutation("cors", family, first, "", "grants-by-host", "the granted host on another port is another origin, not granted (D44)", fault.grantsByHost(TEST_CORS_ORIGINS), "full"), name: `cors:${family}:grants-by-host`, caughtBy: `${family}/derived/cors/` }));
     const counted = countsReadOn(contract.operations);
     if (counted) out.push(d44(mutation("cors", family, counted, "preflight-not-counted", "preflights-counted", "a preflight counts against no rate limit (D44)", fault.countsPreflights(matcher(family, counted.operationId)), "full")));
+    if (counted) out.push(d44(mutation("cors", family, counted, "not-a-preflight", "options-taken-for-preflight", "an OPTIONS without Access-Control-Request-Method is no preflight (D44)", fault.optionsTakenForPreflight(matcher(family, counted.operationId), counted.method, TEST_CORS_ORIGINS), "full")));
   }
   return out;
 }
