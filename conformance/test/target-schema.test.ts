@@ -22,6 +22,7 @@ const familyA: Complete<FamilyATarget> = {
   environment: "sandbox",
   keys: { primary: "sk_live_a", secondAccount: "sk_live_b", noMerchantRead: "sk_live_c", testKey: "sk_test_d", rateLimits: "sk_live_e", primarySecondKey: "sk_live_f" },
   webhookSecret: "whsec_x",
+  cors: { origins: ["http://localhost:8080"] },
 };
 
 const familyB: Complete<FamilyBTarget> = {
@@ -30,6 +31,7 @@ const familyB: Complete<FamilyBTarget> = {
   plan: { general: 100, transactions: 50, pix: 30, queries: 200, windowSeconds: 60 },
   pathPrefix: { pix: "/v2", transactions: "/v2" },
   fixtures: { registeredBoletoIds: ["b1", "b2"], confirmedBoletoId: "b3", errorBoletoId: "b4", processingBoletoId: "b5", customerWithOpenChargeId: "c1", malformedCustomerId: "x", unknownCustomerId: "c2" },
+  cors: { origins: ["https://console.example.test", "http://127.0.0.1:9000"] },
 };
 
 type Schema = { properties?: Record<string, Schema>; description?: string; type?: unknown };
@@ -63,6 +65,24 @@ describe("the target file's schema", () => {
 
   it("loads a target naming every member into those types unchanged", () => {
     expect(parseTarget({ $schema: "./target.schema.json", familyA, familyB }, "every member", {})).toEqual({ source: "every member", warnings: [], familyA, familyB });
+  });
+
+  it("takes a server's cross-origin policy as the origins browsers send, and says in one line what is wrong with one", () => {
+    const load = (cors: unknown) => parseTarget({ familyB: { baseUrl: "https://sdk.example.test", cors } }, "t.json", {});
+    expect(load({ origins: ["http://Console.Example.test:80/", "https://console.example.test:443"] }).familyB?.cors).toEqual({ origins: ["http://console.example.test", "https://console.example.test"] });
+    const problem = (cors: unknown) => {
+      try {
+        load(cors);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return "no problem";
+    };
+    expect(problem({ origins: ["http://localhost:8080/docs"] })).toBe('t.json: familyB.cors.origins[0]: must be an origin such as http://localhost:8080 (scheme, host and port only), got "http://localhost:8080/docs"');
+    expect(problem({ origins: ["*"] })).toBe('t.json: familyB.cors.origins[0]: must be an origin such as http://localhost:8080 (scheme, host and port only), got "*"');
+    expect(problem({ origins: ["http://localhost:99999"] })).toBe('t.json: familyB.cors.origins[0]: not a URL: "http://localhost:99999"');
+    expect(problem({ origins: [] })).toBe("t.json: familyB.cors.origins: must list at least 1, got none");
+    expect(problem({ origin: ["http://localhost:8080"] })).toBe("t.json: familyB.cors.origin: unknown member; did you mean `origins`?");
   });
 
   it("is a valid draft-07 schema with a description for every member", () => {

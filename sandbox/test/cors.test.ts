@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxOptions } from "../src/cli.ts";
+import { startTemporarySandbox, TEST_CORS_ORIGINS } from "../src/harness/temporary-sandbox.ts";
 import { startTestSandbox, type TestSandbox } from "./support.ts";
 
 const PORTAL = "http://localhost:8080";
@@ -70,6 +71,22 @@ describe("CORS preflight (D44)", () => {
     expect(other.status).toBe(200);
     expect(other.headers.get("access-control-allow-origin")).toBeNull();
     expect(other.headers.get("access-control-expose-headers")).toBeNull();
+  });
+});
+
+describe("a temporary sandbox (npm start, the self-test, the mutation run)", () => {
+  it("grants the origins its conformance target declares for both families", async () => {
+    const temporary = await startTemporarySandbox({ registeredBoletos: 1 });
+    try {
+      expect(temporary.target.familyA.cors).toEqual({ origins: [...TEST_CORS_ORIGINS] });
+      expect(temporary.target.familyB.cors).toEqual({ origins: [...TEST_CORS_ORIGINS] });
+      for (const origin of TEST_CORS_ORIGINS) {
+        const answer = await fetch(`${temporary.url}/v1/merchant`, { method: "OPTIONS", headers: { Origin: origin, "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "x-api-key" } });
+        expect([answer.status, answer.headers.get("access-control-allow-origin")]).toEqual([204, origin]);
+      }
+    } finally {
+      await temporary.close();
+    }
   });
 });
 

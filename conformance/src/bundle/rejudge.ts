@@ -76,6 +76,7 @@ function reproducedRequests(reproduction: string | undefined): Array<{ method: s
 function beyondTraffic(result: CheckResult, catalogue: Catalogue): string {
   if (result.id.includes("/events/") || result.statements.some((id) => catalogue.byId.get(id)?.kind === "event")) return "a webhook's arrival";
   if (/\/429\/|rate-limit/.test(result.id) || result.derivedClass === "rate-limits") return "a rate-limit window's timing";
+  if (result.derivedClass === "cors") return "the cross-origin policy the target declares (D44), which the contract, and so the traffic engine, does not hold";
   return "what the target tells the check (its fixtures, keys and scopes) or a rule across requests the traffic engine does not hold";
 }
 

@@ -1,13 +1,13 @@
 /**
  * Which server a bundle's run spoke to: per family, its base URL, the `Server` header its
  * responses carried, the fingerprint of its TLS certificate when it is https, the fingerprints
- * of the keys the target gave (never the keys), the plan it declared, and what its health
+ * of the keys the target gave (never the keys), the plan and the cross-origin policy it declared, and what its health
  * check reported (the first successful answer of the family's health operation in the run).
  */
 import { connect } from "node:tls";
 import { isIP } from "node:net";
 import { FAMILY_IDS, type FamilyId } from "@payment-collection/contract/model/index.ts";
-import { familyTarget, type DeclaredRateLimitPlan, type Target } from "../core/target.ts";
+import { familyTarget, type CorsPolicyDeclared, type DeclaredRateLimitPlan, type Target } from "../core/target.ts";
 import { keyFingerprint } from "../traffic/exchange.ts";
 import { familyRoutes, routeByBaseUrl } from "../traffic/routing.ts";
 import type { RecordedExchange } from "./recorder.ts";
@@ -34,6 +34,8 @@ export interface FamilyFingerprint {
   /** The target's keys (and webhook secret) by name: fingerprints only. */
   keys: Array<{ name: string; fingerprint: string }>;
   plan?: DeclaredRateLimitPlan;
+  /** The origins the target declared the server grants (D44). */
+  cors?: CorsPolicyDeclared;
   /** The first successful answer of the family's health operation, or why there is none. */
   health: { operationId: string; status: number; body: unknown } | { none: string };
 }
@@ -87,6 +89,7 @@ export async function targetFingerprint(target: Target, families: FamilyId[], ex
       ...(baseUrl.startsWith("https:") ? { tls: await tlsCertificate(baseUrl) } : {}),
       keys: secrets.filter((s) => s.family === family).map((s) => ({ name: s.name, fingerprint: keyFingerprint(s.value) })),
       ...((server as { plan?: DeclaredRateLimitPlan }).plan ? { plan: (server as { plan?: DeclaredRateLimitPlan }).plan } : {}),
+      ...(server.cors ? { cors: server.cors } : {}),
       health: answered
         ? { operationId: health.operationId, status: answered.status, body: parsed(answered.responseBody) }
         : { none: health ? `no successful ${health.operationId} in the run` : "the family publishes no health operation" },

@@ -70,6 +70,12 @@ function typeName(value: unknown): string {
   return `${typeof value} ${JSON.stringify(value)}`;
 }
 
+/** What each pattern of the schema stands for, read from the members that carry it. */
+const PATTERN_WANTED = new Map<unknown, string>([
+  [schemaAt(["familyA", "baseUrl"])?.pattern, "an http(s) URL such as https://api.example.com"],
+  [schemaAt(["familyA", "cors", "origins", 0])?.pattern, "an origin such as http://localhost:8080 (scheme, host and port only)"],
+]);
+
 const WANTED: Record<string, string> = { string: "a string", integer: "an integer", number: "a number", object: "a mapping", array: "a list", "string,integer": "a string" };
 
 /** One line for one schema error, or undefined when another line says it better. */
@@ -95,7 +101,9 @@ function describe(error: ErrorObject, unknown: Map<string, string | undefined>):
     case "enum":
       return { path, text: `${where}: must be ${(error.params.allowedValues as unknown[]).map(String).join(" or ")}, got ${typeName(error.data)}` };
     case "pattern":
-      return { path, text: `${where}: must be an http(s) URL such as https://api.example.com, got ${JSON.stringify(error.data)}` };
+      return { path, text: `${where}: must be ${PATTERN_WANTED.get(error.params.pattern) ?? `of the form ${String(error.params.pattern)}`}, got ${JSON.stringify(error.data)}` };
+    case "minItems":
+      return { path, text: `${where}: must list at least ${String(error.params.limit)}, got none` };
     case "minimum":
       return { path, text: `${where}: must be at least ${String(error.params.limit)}, got ${JSON.stringify(error.data)}` };
     default:
@@ -108,16 +116,20 @@ export function applyTargetDefaults(document: unknown): void {
   validate(document);
 }
 
-/** A baseUrl that matches the schema's pattern may still not parse as a URL. */
+/** A baseUrl or an origin that matches the schema's pattern may still not parse as a URL. */
 function urlProblems(document: unknown): TargetProblem[] {
   const problems: TargetProblem[] = [];
   for (const family of ["familyA", "familyB"]) {
-    const url = ((document as Record<string, Record<string, unknown> | undefined>)?.[family])?.baseUrl;
-    if (typeof url !== "string" || !/^https?:\/\//.test(url)) continue;
-    try {
-      new URL(url);
-    } catch {
-      problems.push({ path: [family, "baseUrl"], text: `${family}.baseUrl: not a URL: ${JSON.stringify(url)}` });
+    const section = (document as Record<string, Record<string, unknown> | undefined>)?.[family];
+    const cors = section?.cors as { origins?: unknown } | undefined;
+    const urls: Array<[MemberPath, unknown]> = [[[family, "baseUrl"], section?.baseUrl], ...(Array.isArray(cors?.origins) ? cors.origins : []).map((origin, i): [MemberPath, unknown] => [[family, "cors", "origins", i], origin])];
+    for (const [path, url] of urls) {
+      if (typeof url !== "string" || !/^https?:\/\//.test(url)) continue;
+      try {
+        new URL(url);
+      } catch {
+        problems.push({ path, text: `${formatPath(path)}: not a URL: ${JSON.stringify(url)}` });
+      }
     }
   }
   return problems;

@@ -26,6 +26,15 @@ export interface FamilyATarget {
   keys: { primary?: string; secondAccount?: string; noMerchantRead?: string; testKey?: string; rateLimits?: string; primarySecondKey?: string };
   /** Webhook signing secret of the primary key's account. */
   webhookSecret?: string;
+  cors?: CorsPolicyDeclared;
+}
+
+/**
+ * The cross-origin policy a target declares for a server (D44): the origins it grants, each
+ * as browsers send it (`scheme://host[:port]`, normalised on loading).
+ */
+export interface CorsPolicyDeclared {
+  origins: string[];
 }
 
 /** Per-minute rate limits of an account plan, by the document's Limits table's resources. */
@@ -65,6 +74,7 @@ export interface FamilyBTarget {
     malformedCustomerId?: string;
     unknownCustomerId?: string;
   };
+  cors?: CorsPolicyDeclared;
 }
 
 export interface Target {
@@ -135,6 +145,8 @@ function familySection(section: Json): Json {
   if (isObject(section.keys)) out.keys = present(section.keys);
   if (isObject(section.fixtures)) out.fixtures = ids(section.fixtures);
   if (isObject(section.pathPrefix)) out.pathPrefix = { pix: pathPrefix(section.pathPrefix.pix), transactions: pathPrefix(section.pathPrefix.transactions) };
+  // An origin as browsers send it: `HTTP://Example.com:80/` is `http://example.com`.
+  if (isObject(section.cors) && Array.isArray(section.cors.origins)) out.cors = { origins: [...new Set(section.cors.origins.map((origin) => new URL(String(origin)).origin))] };
   return out;
 }
 

@@ -8,6 +8,7 @@ import { inCheck } from "../core/check-scope.ts";
 import type { CheckResult } from "../core/results.ts";
 import { loadCatalogue, type Catalogue } from "../core/statement-map.ts";
 import * as consistency from "./consistency.ts";
+import * as cors from "./cors.ts";
 import * as idempotencyKeySpace from "./idempotency-key-space.ts";
 import * as ignoredAuthentication from "./ignored-authentication.ts";
 import * as negativeData from "./negative-data.ts";
@@ -23,6 +24,12 @@ interface ClassModule {
   run(env: DerivedEnv): Promise<void>;
   /** Statements the class names for some of its results only (e.g. a bucket's limit). */
   VARIANT_STATEMENTS?: readonly string[];
+  /**
+   * The decision a class holds a server to where the contract does not model it, so that no
+   * statement of the catalogue names the class (D44, cross-origin access): its results name
+   * the decision and belong to `full`.
+   */
+  DECISION?: string;
 }
 
 export const CLASS_MODULES: Record<DerivedClass, ClassModule> = {
@@ -33,6 +40,7 @@ export const CLASS_MODULES: Record<DerivedClass, ClassModule> = {
   "idempotency-key-space": idempotencyKeySpace,
   "rate-limits": rateLimits,
   "positive-data": positiveData,
+  cors,
 };
 
 const STATEMENT_FAMILY: Record<string, string[]> = { A: ["family-a"], B: ["family-b"], both: ["family-a", "family-b"] };
@@ -49,6 +57,12 @@ export function classStatements(derivedClass: DerivedClass, family: string, cata
 function generalStatements(derivedClass: DerivedClass, family: string, catalogue: Catalogue | undefined): string[] {
   const variants = CLASS_MODULES[derivedClass].VARIANT_STATEMENTS ?? [];
   return classStatements(derivedClass, family, catalogue).filter((id) => !variants.includes(id));
+}
+
+/** The decisions every result of the class names: the one it holds a server to, when the contract does not model it. */
+export function classDecisions(derivedClass: DerivedClass): string[] {
+  const decision = CLASS_MODULES[derivedClass].DECISION;
+  return decision ? [decision] : [];
 }
 
 /** Classes that use up rate limits: they run in the exhaust stage. */
@@ -90,9 +104,9 @@ export async function runDerived(
         source: "derived",
         family: ctx.family,
         title: `[${derivedClass}] ${o.operationId}: ${o.title}`,
-        profile: "seed",
+        profile: CLASS_MODULES[derivedClass].DECISION ? "full" : "seed",
         statements: [...new Set([...generalStatements(derivedClass, ctx.family, catalogue), ...(o.statements ?? [])])],
-        decisions: [],
+        decisions: classDecisions(derivedClass),
         covers: o.covers,
         verdict: o.verdict,
         reasons: o.reasons,
@@ -105,7 +119,7 @@ export async function runDerived(
     for (const derivedClass of classes) {
       run.results.push({
         id: `${ctx.family}/derived/${derivedClass}`, source: "derived", family: ctx.family, title: `[${derivedClass}] every operation`, profile: "seed",
-        statements: classStatements(derivedClass, ctx.family, catalogue), decisions: [], covers: [], verdict: "not-applicable",
+        statements: classStatements(derivedClass, ctx.family, catalogue), decisions: classDecisions(derivedClass), covers: [], verdict: "not-applicable",
         reasons: ["a stateless mock keeps no records: the generic checks need a server that does"], durationMs: 0, derivedClass,
       });
     }

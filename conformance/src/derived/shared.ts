@@ -17,7 +17,11 @@ import { describeResponse } from "../core/describe-response.ts";
 
 export type { PlannedRequest };
 
-/** The classes, in the order the issue ranks them (and the runner runs them, positive data first for traffic). */
+/**
+ * The classes, in the order the issue ranks them (and the runner runs them, positive data first
+ * for traffic); then `cors`, a decision the contract does not model (D44), last: it sends again
+ * the run's requests of every operation.
+ */
 export const DERIVED_CLASSES = [
   "ignored-authentication",
   "tenant-isolation",
@@ -26,6 +30,7 @@ export const DERIVED_CLASSES = [
   "idempotency-key-space",
   "rate-limits",
   "positive-data",
+  "cors",
 ] as const;
 export type DerivedClass = (typeof DERIVED_CLASSES)[number];
 

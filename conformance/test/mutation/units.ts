@@ -24,6 +24,12 @@ export interface SuiteUnit {
   stage: Stage;
   /** The unit judges rate limits: the sandbox runs a plan with limits it can use up. */
   limits: boolean;
+  /**
+   * The unit judges cross-origin access (D44): its sandbox grants browsers of the temporary
+   * sandbox's origins and its target declares them. The others' sandboxes grant none, so that
+   * only these units reach the sandbox's CORS code, and Stryker runs only them for its mutants.
+   */
+  crossOrigin: boolean;
   /** What the unit runs, as the runner's options. */
   options: Pick<RunOptions, "checks" | "scenarios" | "derived" | "exhaust">;
 }
@@ -43,14 +49,14 @@ export function suiteUnits(): SuiteUnit[] {
     for (const stage of ["main", "exhaust"] as const) {
       const checks = FAMILY_CHECKS[family].filter((check) => stageOf(check) === stage);
       if (checks.length > 0) {
-        units.push({ name: `${family} response checks (${stage})`, family, stage, limits: stage === "exhaust", options: { checks: only(family, checks), scenarios: [], derived: false, exhaust: stage === "exhaust" } });
+        units.push({ name: `${family} response checks (${stage})`, family, stage, limits: stage === "exhaust", crossOrigin: false, options: { checks: only(family, checks), scenarios: [], derived: false, exhaust: stage === "exhaust" } });
       }
     }
     for (const scenario of SCENARIOS.filter((s: Scenario) => s.family === family)) {
       const stage = stageOf(scenario);
       // Scenario ids are `<family>/<area>/<rule>` (core/scenario.ts).
       const limits = stage === "exhaust" || scenario.id.split("/")[1] === "rate-limits";
-      units.push({ name: `${scenario.id} (${stage})`, family, stage, limits, options: { checks: only(family, []), scenarios: [scenario], derived: false, exhaust: stage === "exhaust" } });
+      units.push({ name: `${scenario.id} (${stage})`, family, stage, limits, crossOrigin: false, options: { checks: only(family, []), scenarios: [scenario], derived: false, exhaust: stage === "exhaust" } });
     }
     for (const derivedClass of DERIVED_CLASSES) {
       const stage: Stage = (EXHAUST_CLASSES as readonly DerivedClass[]).includes(derivedClass) ? "exhaust" : "main";
@@ -59,6 +65,7 @@ export function suiteUnits(): SuiteUnit[] {
         family,
         stage,
         limits: stage === "exhaust",
+        crossOrigin: derivedClass === "cors",
         options: { checks: only(family, []), scenarios: [], derived: { classes: [derivedClass] }, exhaust: stage === "exhaust" },
       });
     }

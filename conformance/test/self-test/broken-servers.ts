@@ -22,11 +22,13 @@ export interface BrokenServer {
   suite: "mutation" | "derived";
   caughtBy: string;
   statements: string[];
+  /** The decisions it breaks where the contract does not model them (D44): no statement names those. */
+  decisions: string[];
 }
 
 export function brokenServers(): BrokenServer[] {
   return [
-    ...ALL_MUTATIONS.map((m): BrokenServer => ({ name: m.name, family: m.family, suite: "mutation", caughtBy: m.caughtBy, statements: m.statements ?? [] })),
-    ...DERIVED_MUTATIONS.map((m): BrokenServer => ({ name: m.name, family: m.family, suite: "derived", caughtBy: m.caughtBy, statements: m.statements ?? [] })),
+    ...ALL_MUTATIONS.map((m): BrokenServer => ({ name: m.name, family: m.family, suite: "mutation", caughtBy: m.caughtBy, statements: m.statements ?? [], decisions: [] })),
+    ...DERIVED_MUTATIONS.map((m): BrokenServer => ({ name: m.name, family: m.family, suite: "derived", caughtBy: m.caughtBy, statements: m.statements ?? [], decisions: m.decisions ?? [] })),
   ];
 }

@@ -439,3 +439,91 @@ export function notCounted(match: Match, family: FamilyId = "family-b"): Handler
     return forward(match(request) && keyOf(request) === own.rateLimits ? withKey(request, own.secondAccount) : request);
   };
 }
+
+// 8. Cross-origin access (D44)
+
+/** The ways a server breaks D44 at one operation. */
+export type CorsFault = "grants-any-origin" | "wildcard-origin" | "preflight-needs-key" | "method-not-allowed" | "header-not-allowed" | "any-header-allowed" | "header-not-exposed" | "no-vary" | "credentials";
+
+const isPreflight = (request: Req) => request.method === "OPTIONS" && request.headers["access-control-request-method"] !== undefined;
+/** A preflight as the request it announces (its method), for matching it to an operation. */
+const announced = (request: Req): Req => (isPreflight(request) ? { ...request, method: request.headers["access-control-request-method"]! } : request);
+const withHeaders = (reply: Reply, edit: (headers: Record<string, string>) => void): Reply => {
+  const headers = { ...reply.headers };
+  edit(headers);
+  return { ...reply, headers };
+};
+/** A comma-separated list without the names given (compared without case). */
+const without = (list: string | undefined, names: string[]) =>
+  (list ?? "").split(",").map((item) => item.trim()).filter((item) => item && !names.some((name) => name.toLowerCase() === item.toLowerCase())).join(", ");
+
+/**
+ * D44 broken at one operation (its preflights and its requests), one way: `granted` are the
+ * origins the sandbox grants, `hidden` the response header a server forgets to expose there.
+ */
+export function breaksCors(match: Match, how: CorsFault, granted: readonly string[], hidden?: string): Handler {
+  return async (request, forward) => {
+    if (!match(announced(request))) return forward(request);
+    const origin = request.headers.origin;
+    const isGranted = origin !== undefined && granted.includes(origin);
+    switch (how) {
+      case "grants-any-origin": {
+        // Every origin is answered as a granted one, named back.
+        if (origin === undefined || isGranted) return forward(request);
+        const reply = await forward({ ...request, headers: { ...request.headers, origin: granted[0]! } });
+        return withHeaders(reply, (h) => void (h["access-control-allow-origin"] = origin));
+      }
+      case "preflight-needs-key": {
+        // Authentication before CORS: a preflight is read as the request it announces, without its key.
+        if (!isPreflight(request) || !isGranted) return forward(request);
+        const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !name.startsWith("access-control-request-")));
+        return forward({ ...request, method: request.headers["access-control-request-method"]!, headers });
+      }
+      default: {
+        const reply = await forward(request);
+        if (how === "no-vary") return withHeaders(reply, (h) => void delete h.vary);
+        if (!isGranted) return reply;
+        return withHeaders(reply, (h) => {
+          if (how === "wildcard-origin") h["access-control-allow-origin"] = "*";
+          if (how === "credentials") h["access-control-allow-credentials"] = "true";
+          if (how === "method-not-allowed" && isPreflight(request)) h["access-control-allow-methods"] = without(h["access-control-allow-methods"], [request.headers["access-control-request-method"]!]);
+          // The last header the preflight announces is not allowed (the API key header, an idempotency key, Content-Type...).
+          const last = (request.headers["access-control-request-headers"] ?? "").split(",").map((n) => n.trim()).filter(Boolean).at(-1);
+          if (how === "header-not-allowed" && isPreflight(request) && last) h["access-control-allow-headers"] = without(h["access-control-allow-headers"], [last]);
+          if (how === "any-header-allowed" && isPreflight(request)) h["access-control-allow-headers"] = "*";
+          if (how === "header-not-exposed" && !isPreflight(request) && hidden) h["access-control-expose-headers"] = without(h["access-control-expose-headers"], [hidden]);
+        });
+      }
+    }
+  };
+}
+
+/** Every operation's grants by host alone: the granted host on another port (another origin) is granted too. */
+export function grantsByHost(granted: readonly string[]): Handler {
+  return async (request, forward) => {
+    const origin = request.headers.origin;
+    const sameHost = (granted.map((g) => new URL(g)) as URL[]).find((g) => origin !== undefined && origin !== "null" && !granted.includes(origin) && new URL(origin).hostname === g.hostname);
+    if (!sameHost || origin === undefined) return forward(request);
+    const reply = await forward({ ...request, headers: { ...request.headers, origin: sameHost.origin } });
+    return withHeaders(reply, (h) => void (h["access-control-allow-origin"] = origin));
+  };
+}
+
+/** Preflights at one operation counted against the limit of requests without a key: each goes through the pipeline once before it is answered. */
+export function countsPreflights(match: Match): Handler {
+  return async (request, forward) => {
+    if (isPreflight(request) && match(announced(request))) {
+      const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => name !== "origin" && !name.startsWith("access-control-request-")));
+      await forward({ ...request, headers });
+    }
+    return forward(request);
+  };
+}
+
+/** An OPTIONS from a granted origin without Access-Control-Request-Method, on one operation's path, taken for a preflight of that operation. */
+export function optionsTakenForPreflight(match: Match, method: string, granted: readonly string[]): Handler {
+  return (request, forward) => {
+    const bare = request.method === "OPTIONS" && request.headers["access-control-request-method"] === undefined && granted.includes(request.headers.origin ?? "");
+    return forward(bare && match({ ...request, method }) ? { ...request, headers: { ...request.headers, "access-control-request-method": method } } : request);
+  };
+}

@@ -25,6 +25,8 @@ import { asserted } from "../../src/core/profiles/document-word.ts";
 import { keywordOf, objectView, typeOf } from "../../src/derived/request-schema.ts";
 import { refusesEmptyObject } from "../../src/derived/unreadable-bodies.ts";
 import { VOLATILE_MEMBERS } from "../../src/derived/shared.ts";
+import { countsReadOn, DECISION as CORS_DECISION, documentedResponseHeaders } from "../../src/derived/cors.ts";
+import { TEST_CORS_ORIGINS } from "@payment-collection/sandbox/harness/temporary-sandbox.ts";
 import type { Exchange as Req } from "./mutants.ts";
 import * as fault from "./derived-faults.ts";
 import type { Handler, Json, KeyFault, Lenience, Match } from "./derived-faults.ts";
@@ -43,6 +45,8 @@ export interface DerivedMutation {
    * that kills it must name one of them.
    */
   statements?: string[];
+  /** The decision it breaks where the contract does not model it (no statement names it): a result that kills it names it. */
+  decisions?: string[];
   profile?: Profile;
   /** Needs the small rate-limit plan and the exhaust stage. */
   needsRateLimits?: boolean;
@@ -587,4 +591,39 @@ function rateLimitMembership(): DerivedMutation[] {
   return out;
 }
 
-export const GENERATED_MUTATIONS: DerivedMutation[] = [...ignoredAuthentication(), ...tenantIsolation(), ...negativeData(), ...domainFormatFaults(), ...unreadableBodies(), ...bodyBounds(), ...parameterFaults(), ...refusalCodeFaults(), ...positiveData(), ...consistency(), ...listFilterFaults(), ...idempotencyKeySpace(), ...rateLimitMembership()];
+// 8. Cross-origin access (D44, full): every operation breaks it one way (the ways taken in turn;
+// one that forgets to expose a header where the operation documents none drops Vary instead);
+// each family grants by host alone, and, on the operation the check reads the rate-limit counts
+// on, counts its preflights and takes an OPTIONS without Access-Control-Request-Method for one.
+
+const CORS_FAULTS: Array<[fault.CorsFault, string]> = [
+  ["grants-any-origin", "an origin not granted gets no grant"],
+  ["wildcard-origin", "a granted origin is named itself, never *"],
+  ["preflight-needs-key", "a preflight from a granted origin is answered 204 without a key"],
+  ["method-not-allowed", "a preflight from a granted origin is granted the operation's method"],
+  ["header-not-allowed", "a preflight from a granted origin is granted every header the operation takes"],
+  ["any-header-allowed", "a preflight from a granted origin is granted the contract's headers, named, not *"],
+  ["header-not-exposed", "a granted origin may read every header the operation's responses document"],
+  ["no-vary", "every answer carries Vary: Origin"],
+  ["credentials", "no credentials mode is granted"],
+];
+
+function corsFaults(): DerivedMutation[] {
+  const d44 = (m: DerivedMutation): DerivedMutation => ({ ...m, statements: [], decisions: [CORS_DECISION] });
+  const out = all().map(({ family, op }, i) => {
+    const hidden = documentedResponseHeaders(op).at(-1);
+    const [how, breaks] = CORS_FAULTS[i % CORS_FAULTS.length]![0] === "header-not-exposed" && !hidden ? CORS_FAULTS.find(([h]) => h === "no-vary")! : CORS_FAULTS[i % CORS_FAULTS.length]!;
+    return d44(mutation("cors", family, op, "", how, `${breaks} (D44)`, fault.breaksCors(matcher(family, op.operationId), how, TEST_CORS_ORIGINS, hidden), "full"));
+  });
+  for (const family of FAMILIES) {
+    const { contract } = contractOf(family);
+    const first = contract.operations[0]!;
+    out.push(d44({ ...mutation("cors", family, first, "", "grants-by-host", "the granted host on another port is another origin, not granted (D44)", fault.grantsByHost(TEST_CORS_ORIGINS), "full"), name: `cors:${family}:grants-by-host`, caughtBy: `${family}/derived/cors/` }));
+    const counted = countsReadOn(contract.operations);
+    if (counted) out.push(d44(mutation("cors", family, counted, "preflight-not-counted", "preflights-counted", "a preflight counts against no rate limit (D44)", fault.countsPreflights(matcher(family, counted.operationId)), "full")));
+    if (counted) out.push(d44(mutation("cors", family, counted, "not-a-preflight", "options-taken-for-preflight", "an OPTIONS without Access-Control-Request-Method is no preflight (D44)", fault.optionsTakenForPreflight(matcher(family, counted.operationId), counted.method, TEST_CORS_ORIGINS), "full")));
+  }
+  return out;
+}
+
+export const GENERATED_MUTATIONS: DerivedMutation[] = [...ignoredAuthentication(), ...tenantIsolation(), ...negativeData(), ...domainFormatFaults(), ...unreadableBodies(), ...bodyBounds(), ...parameterFaults(), ...refusalCodeFaults(), ...positiveData(), ...consistency(), ...listFilterFaults(), ...idempotencyKeySpace(), ...rateLimitMembership(), ...corsFaults()];

@@ -87,7 +87,7 @@ export function derivedMutationSuite(part = 1, parts = 1): void {
             disagreement(failed(report), mutation) ?? formatReport(report),
           ).not.toEqual([]);
           expect(
-            found.every((r) => r.reproduction && r.statements.length > 0),
+            found.every((r) => r.reproduction && r.statements.length + r.decisions.length > 0),
           ).toBe(true);
           // The run stopped at the kill (a class stops between its operations).
           expect(report.stoppedEarly?.after).toBe(found[0]!.id);

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { formatReport } from "../../src/runner/report.ts";
 import { failures, runAgainstSandbox, SMALL_PLAN } from "../sandbox-run.ts";
-import { DERIVED_CLASSES } from "../../src/derived/index.ts";
+import { CLASS_MODULES, DERIVED_CLASSES } from "../../src/derived/index.ts";
 import { FAITHFUL_PREFIX, faithfulOtherDecisions, startDerivedMutant } from "./derived-mutants.ts";
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -31,9 +31,13 @@ describe("the generic checks against a faithful server that decided differently"
       cleanups,
     );
     expect(failures(report), formatReport(report)).toEqual([]);
-    // Each class ran somewhere (not only "not applicable").
+    // Each class ran somewhere (not only "not applicable"), but a class that holds a server only
+    // to a decision the contract does not model (D44: cross-origin access), which seed never asserts.
     for (const derivedClass of DERIVED_CLASSES) {
-      expect(report.results.some((r) => r.derivedClass === derivedClass && r.verdict === "pass"), derivedClass).toBe(true);
+      const decisionOnly = CLASS_MODULES[derivedClass].DECISION !== undefined;
+      const ran = report.results.filter((r) => r.derivedClass === derivedClass);
+      if (decisionOnly) expect(ran.length > 0 && ran.every((r) => r.verdict === "not-applicable" && r.reasons.some((reason) => reason.includes("--profile full"))), derivedClass).toBe(true);
+      else expect(ran.some((r) => r.verdict === "pass"), derivedClass).toBe(true);
     }
   });
 });

@@ -8,7 +8,9 @@
  * - a boleto cancel without a reason is accepted (the document gives the body `{reason}` and
  *   never says a cancel without one is refused; decision D18);
  * - a higher minimum charge amount, and a ceiling on PIX amounts ("bounds of amount ...: not
- *   shown"; decision D03).
+ *   shown"; decision D03);
+ * - another cross-origin policy: every origin granted with a wildcard, no header exposed, no
+ *   `Vary` (the document says nothing of browsers; decision D44).
  * Each run is cut down to the checks concerned and the family concerned.
  *
  * Any server but the sandbox lacks the sandbox's clock control: the scenarios that move an
@@ -94,6 +96,17 @@ const higherMinimumAmount = amountRefused("POST", "/v1/charges", (amount) => amo
 /** PIX charges of at most R$ 100.000,00. */
 const pixAmountCeiling = amountRefused("POST", "/pix", (amount) => amount > 100_000);
 
+/** Lets any page call it: `*` for every origin, its preflights answered 200, nothing exposed, no Vary. */
+const openCrossOrigin = variant({
+  request: (request) => (request.method === "OPTIONS" && request.headers["access-control-request-method"] ? { ...request, headers: { ...request.headers, origin: "http://localhost:8080" } } : request),
+  reply: (request, reply) => {
+    if (request.headers.origin === undefined) return reply;
+    const headers = Object.fromEntries(Object.entries(reply.headers).filter(([name]) => !name.startsWith("access-control-") && name !== "vary"));
+    const preflight = request.method === "OPTIONS" && request.headers["access-control-request-method"] !== undefined;
+    return { ...reply, status: preflight ? 200 : reply.status, headers: { ...headers, "access-control-allow-origin": "*", ...(preflight ? { "access-control-allow-methods": "*", "access-control-allow-headers": "*" } : {}) } };
+  },
+});
+
 interface Cut {
   proxy: SandboxProxy;
   family: FamilyId;
@@ -169,6 +182,20 @@ describe("seed passes faithful servers that chose otherwise where the document i
 
     const full = await run(cut, "full", ["family-b/derived/positive-data/createPixCharge/generated-bodies"]);
     expect(ids(full)).toContain("family-b/derived/positive-data/createPixCharge/generated-bodies");
+  });
+});
+
+describe("seed passes a server with another cross-origin policy; full holds it to D44", () => {
+  it("a server that lets every page call it with wildcards (D44)", { timeout: 120_000 }, async () => {
+    const cut: Cut = { proxy: openCrossOrigin, family: "family-b", classes: ["cors"] };
+    const seed = await run(cut, "seed");
+    expect(failures(seed), formatReport(seed)).toEqual([]);
+    expect(seed.results.map((r) => [r.id, r.verdict, r.decisions])).toEqual([["family-b/derived/cors/every-operation/cors", "not-applicable", ["D44"]]]);
+    expect(seed.results[0]!.reasons[0]).toMatch(/--profile full/);
+
+    const preflight = "family-b/derived/cors/getHealth/preflight-granted";
+    const full = await run(cut, "full", [preflight]);
+    expect(ids(full)).toContain(preflight);
   });
 });
 

@@ -37,13 +37,21 @@ describe("a kill names a statement the broken server breaks", () => {
     expect(stop(result("family-a/idempotency/replay-returns-original", ["A-IDEM-RULE-new-key"]))).toBe(false);
     expect(stop(result("family-a/charges/created-pending", ["A-IDEM-RULE-replay"]))).toBe(false);
   });
+
+  it("counts, for a decision the contract does not model (no statement names it), a result naming that decision", () => {
+    const cors = { caughtBy: "family-b/derived/cors/getHealth/", statements: [], decisions: ["D44"] };
+    const naming = (decisions: string[]) => ({ ...result("family-b/derived/cors/getHealth/preflight-granted", []), decisions });
+    expect(killers([naming(["D44"])], cors).map((r) => r.id)).toEqual(["family-b/derived/cors/getHealth/preflight-granted"]);
+    expect(killers([naming(["D39"])], { ...cors, decisions: ["D44"] })).toEqual([]);
+    expect(disagreement([naming(["D39"])], cors)).toMatch(/name none of \["D44"\]/);
+  });
 });
 
 describe("the statement-kills table", () => {
   const catalogue = loadCatalogue();
   const servers = [
-    { name: "replay-a", family: "family-a" as const, suite: "mutation" as const, caughtBy: "x", statements: ["A-IDEM-RULE-replay"] },
-    { name: "replay-b", family: "family-a" as const, suite: "mutation" as const, caughtBy: "x", statements: ["A-IDEM-RULE-replay"] },
+    { name: "replay-a", family: "family-a" as const, suite: "mutation" as const, caughtBy: "x", statements: ["A-IDEM-RULE-replay"], decisions: [] },
+    { name: "replay-b", family: "family-a" as const, suite: "mutation" as const, caughtBy: "x", statements: ["A-IDEM-RULE-replay"], decisions: [] },
   ];
   const records = new Map([
     ["mutation:replay-a", { name: "replay-a", suite: "mutation" as const, killed: true, by: ["x/1"] }],

@@ -36,26 +36,27 @@ export function wireStatements(catalogue: Catalogue = loadCatalogue()) {
 
 /**
  * The failing results that kill a broken server: under its `caughtBy` and naming one of the
- * statements it breaks (any, when it names none: the catalogue test reports those).
+ * statements it breaks, or of the decisions the contract does not model that it breaks (any,
+ * when it names none: the catalogue test reports those).
  */
-export function killers(failing: CheckResult[], server: { caughtBy: string; statements?: string[] }): CheckResult[] {
-  const named = new Set(server.statements ?? []);
-  return failing.filter((r) => r.id.startsWith(server.caughtBy) && (named.size === 0 || r.statements.some((id) => named.has(id))));
+export function killers(failing: CheckResult[], server: { caughtBy: string; statements?: string[]; decisions?: string[] }): CheckResult[] {
+  const named = new Set([...(server.statements ?? []), ...(server.decisions ?? [])]);
+  return failing.filter((r) => r.id.startsWith(server.caughtBy) && (named.size === 0 || [...r.statements, ...r.decisions].some((id) => named.has(id))));
 }
 
 /**
  * The stop condition of a broken server's run: a result that kills it (what `killers` keeps,
  * failing). The run ends there, since nothing after it can change the verdict.
  */
-export function kills(server: { caughtBy: string; statements?: string[] }): (result: CheckResult) => boolean {
+export function kills(server: { caughtBy: string; statements?: string[]; decisions?: string[] }): (result: CheckResult) => boolean {
   return (result) => result.verdict === "fail" && killers([result], server).length > 0;
 }
 
 /** One line of explanation when results under `caughtBy` fail but name none of the statements. */
-export function disagreement(failing: CheckResult[], server: { caughtBy: string; statements?: string[] }): string | undefined {
+export function disagreement(failing: CheckResult[], server: { caughtBy: string; statements?: string[]; decisions?: string[] }): string | undefined {
   const under = failing.filter((r) => r.id.startsWith(server.caughtBy));
   if (under.length === 0 || killers(failing, server).length > 0) return undefined;
-  return `results under ${server.caughtBy} failed but name none of ${JSON.stringify(server.statements)}: ${under.map((r) => `${r.id} ${JSON.stringify(r.statements)}`).join("; ")}`;
+  return `results under ${server.caughtBy} failed but name none of ${JSON.stringify([...(server.statements ?? []), ...(server.decisions ?? [])])}: ${under.map((r) => `${r.id} ${JSON.stringify([...r.statements, ...r.decisions])}`).join("; ")}`;
 }
 
 const REPORTS = fileURLToPath(new URL("../../../reports/", import.meta.url));

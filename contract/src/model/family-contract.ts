@@ -33,6 +33,15 @@ export interface FamilyContract {
 
 const cache = new Map<string, FamilyContract>();
 
+/** The header names of a document's API-key security schemes that travel in a header, in document order. */
+export function apiKeyHeadersOf(document: Json): string[] {
+  const components = document.components;
+  const schemes = isObject(components) && isObject(components.securitySchemes) ? components.securitySchemes : {};
+  return Object.values(schemes)
+    .filter((scheme) => isObject(scheme) && scheme.type === "apiKey" && scheme.in === "header")
+    .map((scheme) => String((scheme as Json).name));
+}
+
 /** Loads one family's contract from `generated/` (or another build output folder). */
 export function loadFamilyContract(family: FamilyId, generatedDir = GENERATED_DIR): FamilyContract {
   const key = `${generatedDir}:${family}`;
@@ -40,8 +49,6 @@ export function loadFamilyContract(family: FamilyId, generatedDir = GENERATED_DI
   if (cached) return cached;
   const { document } = loadDocument(family, { version: "3.0", form: "dereferenced", generatedDir });
   const { document: referenced } = loadDocument(family, { version: "3.0", form: "referenced", generatedDir });
-  const schemes = isObject(document.components) && isObject(document.components.securitySchemes) ? document.components.securitySchemes : {};
-  const apiKey = Object.values(schemes).find((s) => isObject(s) && s.type === "apiKey" && s.in === "header");
   const contract: FamilyContract = {
     family,
     title: FAMILIES.find((f) => f.id === family)!.title,
@@ -49,7 +56,7 @@ export function loadFamilyContract(family: FamilyId, generatedDir = GENERATED_DI
     mockDocument: resolve(generatedDir, openapiPath("3.0", family, "yaml")),
     document,
     referenced,
-    apiKeyHeader: isObject(apiKey) ? String(apiKey.name) : "x-api-key",
+    apiKeyHeader: apiKeyHeadersOf(document)[0] ?? "x-api-key",
     operations: operationsOf(document, { service: family }),
   };
   cache.set(key, contract);

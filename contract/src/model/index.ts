@@ -110,4 +110,4 @@ export {
   type ResponseCheck,
   type ResponseValidator,
 } from "./response-validator.ts";
-export { documentedPairs, findOperation, findResponse, loadFamilyContract, schemasReachedBy, type FamilyContract } from "./family-contract.ts";
+export { apiKeyHeadersOf, documentedPairs, findOperation, findResponse, loadFamilyContract, schemasReachedBy, type FamilyContract } from "./family-contract.ts";

@@ -9,8 +9,8 @@ import type { RateLimitPlan } from "../plans.ts";
 
 /** A target file's content (the conformance target format), as plain JSON. */
 export type TargetDocument = {
-  familyA: { baseUrl: string; environment: string; keys: Record<string, string>; webhookSecret: string };
-  familyB: { baseUrl: string; keys: Record<string, string>; fixtures: Record<string, unknown>; plan?: Record<string, number> };
+  familyA: { baseUrl: string; environment: string; keys: Record<string, string>; webhookSecret: string; cors?: { origins: string[] } };
+  familyB: { baseUrl: string; keys: Record<string, string>; fixtures: Record<string, unknown>; plan?: Record<string, number>; cors?: { origins: string[] } };
 };
 
 export interface SandboxKeysLike {
@@ -43,6 +43,8 @@ export interface SandboxTargetOptions {
   useRateLimitAccount?: boolean;
   /** The plan the sandbox runs: the target declares it, so the suites hold announced limits to it. */
   declarePlan?: RateLimitPlan;
+  /** The origins the sandbox grants cross-origin access (D44): the target declares them, so the suites hold both families to D44 under full. */
+  declareCorsOrigins?: readonly string[];
 }
 
 /** A sandbox plan in the target's terms (figures by resource of the Limits table, and a window other than the minute). */
@@ -74,6 +76,7 @@ export async function provisionSandboxTarget(url: string, keys: SandboxKeysLike,
   // The secret signing the primary account's webhooks now (the seeded one, unless rotated).
   const [webhookSecret] = (await call(`${base}/_sandbox/webhooks/secret`, keys.familyA.primary)).secrets as string[];
   const rateLimits = options.useRateLimitAccount ?? true;
+  const cors = options.declareCorsOrigins && options.declareCorsOrigins.length > 0 ? { cors: { origins: [...options.declareCorsOrigins] } } : {};
   return {
       familyA: {
         baseUrl: base,
@@ -86,6 +89,7 @@ export async function provisionSandboxTarget(url: string, keys: SandboxKeysLike,
           ...(keys.familyA.primarySecondKey ? { primarySecondKey: keys.familyA.primarySecondKey } : {}),
         },
         webhookSecret,
+        ...cors,
       },
       familyB: {
         baseUrl: base,
@@ -105,6 +109,7 @@ export async function provisionSandboxTarget(url: string, keys: SandboxKeysLike,
           unknownCustomerId: "00000000-0000-4000-8000-000000000000",
         },
         ...(options.declarePlan ? { plan: targetPlan(options.declarePlan) } : {}),
+        ...cors,
       },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * A temporary sandbox for a test run: a fresh data folder, the sandbox on a free loopback
- * port, the fixtures made through its controls, and the conformance target file that names
- * them. `npm start`, the conformance self-test and developers all start one this way.
+ * port granting browsers of two origins (D44), the fixtures made through its controls, and the
+ * conformance target file that names them and declares the origins. `npm start`, the
+ * conformance self-test, the mutation run's units and developers all start one this way.
  *
  *   const sandbox = await startTemporarySandbox({ plan: "generous" });
  *   // run the suites against sandbox.targetFile (or sandbox.target), then:
@@ -16,6 +17,12 @@ import { isPostgresUrl } from "../store/open.ts";
 import { roundRobinProxy } from "./round-robin-proxy.ts";
 import { provisionSandboxTarget, type SandboxTargetOptions, type TargetDocument } from "./provision.ts";
 
+/**
+ * The origins a temporary sandbox grants cross-origin access (D44) unless told otherwise: two,
+ * so that the suites see each one named for itself (the portal's local origin and another).
+ */
+export const TEST_CORS_ORIGINS: readonly string[] = ["http://localhost:8080", "https://console.example.test"];
+
 export interface TemporarySandboxOptions extends SandboxTargetOptions {
   /** Rate-limit plan (default: `generous`, which never limits a test run). */
   plan?: PlanName | RateLimitPlan;
@@ -29,6 +36,8 @@ export interface TemporarySandboxOptions extends SandboxTargetOptions {
   instances?: number;
   /** Let webhooks reach loopback and private addresses (default true: the webhook scenarios receive on 127.0.0.1). */
   allowPrivateWebhookTargets?: boolean;
+  /** The origins granted cross-origin access and declared in the target (default TEST_CORS_ORIGINS; [] grants none). */
+  corsOrigins?: readonly string[];
 }
 
 export interface TemporarySandbox {
@@ -45,6 +54,7 @@ export interface TemporarySandbox {
 export async function startTemporarySandbox(options: TemporarySandboxOptions = {}): Promise<TemporarySandbox> {
   const dataDir = mkdtempSync(join(tmpdir(), "sandbox-run-"));
   const count = options.instances ?? 1;
+  const corsOrigins = options.corsOrigins ?? TEST_CORS_ORIGINS;
   if (count > 1 && !isPostgresUrl(options.store)) throw new Error("several sandbox instances need a shared store (a postgres:// connection string)");
   const instances: RunningSandbox[] = [];
   let proxy: { url: string; close(): Promise<void> } | undefined;
@@ -57,13 +67,13 @@ export async function startTemporarySandbox(options: TemporarySandboxOptions = {
     for (let i = 0; i < count; i++) {
       // Loopback webhook targets allowed unless told otherwise: the webhook scenarios receive on 127.0.0.1.
       instances.push(
-        await startSandbox({ port: 0, dataDir, plan: options.plan ?? "generous", allowPrivateWebhookTargets: options.allowPrivateWebhookTargets ?? true, store: options.store, instanceId: count > 1 ? `instance-${i + 1}` : undefined }),
+        await startSandbox({ port: 0, dataDir, plan: options.plan ?? "generous", allowPrivateWebhookTargets: options.allowPrivateWebhookTargets ?? true, store: options.store, instanceId: count > 1 ? `instance-${i + 1}` : undefined, corsOrigins }),
       );
     }
     const sandbox = instances[0];
     if (count > 1) proxy = await roundRobinProxy(instances.map((instance) => instance.url));
     const url = proxy?.url ?? sandbox.url;
-    const target = await provisionSandboxTarget(url, sandbox.keys, { ...options, declarePlan: resolvePlan(options.plan ?? "generous") });
+    const target = await provisionSandboxTarget(url, sandbox.keys, { ...options, declarePlan: resolvePlan(options.plan ?? "generous"), declareCorsOrigins: corsOrigins });
     const targetFile = join(dataDir, "target.json");
     writeFileSync(targetFile, `${JSON.stringify(target, null, 2)}\n`);
     return { url, keys: sandbox.keys, target, targetFile, close };
