@@ -286,6 +286,23 @@ describe("BR Codes whose CRC16 starts with zeros", () => {
   }
 });
 
+describe("the CRC of a BR Code", () => {
+  it("refuses a CRC field 63 longer than 4 characters, even when the code ends with 6304 and the CRC of all before it", () => {
+    const { code } = staticBrCode("Fulano de Tal");
+    // The last field is 63 of 12 characters, whose value ends like a CRC field: "0000" + "6304" + CRC.
+    const head = `${code.slice(0, -8)}63120000` + "6304";
+    const longCrcField = head + crc16(head).toString(16).toUpperCase().padStart(4, "0");
+    expect(brCodeProblem(code)).toBeNull();
+    expect(brCodeProblem(longCrcField)).toBe("the CRC field 63 is not 4 characters long");
+  });
+
+  it("names the CRC a code should carry when its own does not match", () => {
+    const { code, crc } = staticBrCode("Fulano de Tal");
+    const wrong = ((crc + 1) % 0x10000).toString(16).toUpperCase().padStart(4, "0");
+    expect(brCodeProblem(code.slice(0, -4) + wrong)).toBe(`the CRC 63 is ${wrong}, not the CRC16/CCITT-FALSE of the code (${code.slice(-4)})`);
+  });
+});
+
 describe("amounts in reais are whole centavos (brl-amount)", () => {
   it("takes every amount a client writes with at most two decimals, exactly, and refuses the doubles between them", () => {
     // 0.29 * 100 is 28.999999999999996 in floating point: the rule compares the nearest double.

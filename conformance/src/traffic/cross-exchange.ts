@@ -12,7 +12,7 @@
  * Each rule names the statements the catalogue links to the generic check class that enforces
  * the same rule on a live run (`enforcedBy`), or the decision that marks the element.
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { isObject, type FamilyId, type OperationMatch } from "@payment-collection/contract/model/index.ts";
 import { statementsFor, type Catalogue } from "../core/statement-map.ts";
 import { errorCodeOf } from "../core/validate.ts";
@@ -232,7 +232,7 @@ export class CrossExchangeRules {
     const idempotencyKey = exchange.requestHeaders[header.toLowerCase()];
     if (!idempotencyKey) return [];
     const scope = `${family}\u0000${op.operationId}\u0000${key ?? ""}\u0000${idempotencyKey}`;
-    const payload = createHash("sha256").update(JSON.stringify(stable(jsonBody(exchange, "request")) ?? exchange.requestBody ?? "")).digest("base64");
+    const payload = hash("sha256", JSON.stringify(stable(jsonBody(exchange, "request")) ?? exchange.requestBody ?? ""), "base64");
     const id = createdIdOf(body);
     const at = this.accountSeconds(key, exchange);
     const kept = this.replays.get(scope);

@@ -22,8 +22,16 @@ import type { OperationMatch } from "@payment-collection/contract/model/index.ts
 /** `server`: what the server answered; `consumer`: what the client sent; `upstream`: the server could not be reached. */
 export type Side = "server" | "consumer" | "upstream";
 
-/** Records one violation of the exchange being observed. */
-type Add = (side: Side, naming: Naming, finding: Pick<Finding, "expected" | "seen">, rule?: CrossRule) => void;
+/** The exchange being observed, and its violations so far. */
+interface Observation {
+  exchange: TrafficExchange;
+  routed: Routed;
+  /** The API key it carried. */
+  key: string | undefined;
+  /** The case its violations count under: none until the response's case is known. */
+  caseId?: string;
+  found: Violation[];
+}
 type ResponseVerdict = ReturnType<typeof checkResponse>;
 
 /** What the request broke, and the refusals those findings call for from the server. */
@@ -140,21 +148,23 @@ export class TrafficEngine {
   /** Checks one exchange; returns the violations and consumer findings it showed. */
   observe(exchange: TrafficExchange, routed: Routed): Violation[] {
     this.exchanges += 1;
-    const key = this.rememberSecretsOf(exchange, routed.route);
-    const found: Violation[] = [];
-    /** Adds violations of the exchange, counted under `caseId` (none until the response's case is known). */
-    const adder = (caseId: string | undefined): Add => (side, naming, finding, rule) => found.push(this.violation(exchange, routed, key, caseId, side, naming, finding, rule));
+    const observation: Observation = { exchange, routed, key: this.rememberSecretsOf(exchange, routed.route), found: [] };
     if (exchange.upstreamFault) {
       this.upstreamFaults += 1;
-      adder(undefined)("upstream", { id: "upstream", kind: "contract" }, { expected: "an answer from the upstream server", seen: exchange.upstreamFault });
-      return this.record(found);
+      this.add(observation, "upstream", { id: "upstream", kind: "contract" }, { expected: "an answer from the upstream server", seen: exchange.upstreamFault });
+      return this.record(observation.found);
     }
     if (exchange.responseBodyTooLarge || exchange.requestBodyTooLarge) this.tooLarge += 1;
     else if (exchange.responseBodyNotRecorded) this.notRecorded += 1;
-    const request = this.requestFindings(exchange, routed, adder(undefined));
-    if (routed.op) this.responseFindings(exchange, routed, routed.op, request, adder);
+    const request = this.requestFindings(observation);
+    if (routed.op) this.responseFindings(observation, routed.op, request);
     else this.rules.observeUndocumented(routed.route, exchange);
-    return this.record(found);
+    return this.record(observation.found);
+  }
+
+  /** Records one violation of the exchange being observed, under its case. */
+  private add(o: Observation, side: Side, naming: Naming, finding: Pick<Finding, "expected" | "seen">, rule?: CrossRule): void {
+    o.found.push(this.violation(o.exchange, o.routed, o.key, o.caseId, side, naming, finding, rule));
   }
 
   /** The API key and the secrets of the URL, remembered so that no report shows them; returns the key. */
@@ -166,7 +176,8 @@ export class TrafficEngine {
   }
 
   /** The consumer's side: what the request breaks, and the refusals those findings call for from the server. */
-  private requestFindings(exchange: TrafficExchange, routed: Routed, add: Add): RequestFindings {
+  private requestFindings(o: Observation): RequestFindings {
+    const { exchange, routed } = o;
     const { route, op, path } = routed;
     const refusals: RequestFindings["refusals"] = [];
     const successStatus = successStatusOf(op);
@@ -175,31 +186,28 @@ export class TrafficEngine {
       const naming = op
         ? nameFinding(this.catalogue, { family: route.family, contract: route.contract, op, status: successStatus, profile: this.options.profile, schema: op.requestBody?.schema, decision: op.parameters.find((p) => p.name === finding.path)?.decision }, finding)
         : { id: "contract", kind: "contract" as const };
-      add("consumer", naming, finding);
+      this.add(o, "consumer", naming, finding);
       if (op && naming.kind === "statement") refusals.push(...this.refusalFindings(route, op, exchange, finding, naming));
     }
     return { findings, refusals };
   }
 
   /** The server's side: the response against the contract, the refusals the request called for, and the rules across exchanges. */
-  private responseFindings(exchange: TrafficExchange, routed: Routed, op: OperationMatch, request: RequestFindings, adder: (caseId: string) => Add): void {
+  private responseFindings(o: Observation, op: OperationMatch, request: RequestFindings): void {
+    const { exchange, routed } = o;
     const { route } = routed;
     const verdict = checkResponse(op, exchange, this.options.profile, this.catalogue, route);
     const status = verdict.documented ?? String(exchange.status);
     const caseKey = `${route.family}/${op.operationId}/${status}`;
     const tally = this.tally(route.family, op.operationId, status, caseKey);
     this.noteExercised(route, op, verdict, caseKey);
-    const add = adder(caseKey);
-    let count = 0;
-    const counted: Add = (side, naming, finding, rule) => {
-      count += 1;
-      add(side, naming, finding, rule);
-    };
-    this.contractFindings(route, op, verdict, counted);
-    for (const { naming, finding } of request.refusals) counted("server", naming, finding);
-    for (const finding of this.unfoundedRefusals(route, op, exchange, verdict.errorCode, request.findings)) counted("server", finding.naming, finding);
-    for (const finding of this.rules.observe(route, op, exchange)) counted("server", finding.naming, finding, finding.rule);
-    tally.violations += count;
+    o.caseId = caseKey;
+    const before = o.found.length;
+    this.contractFindings(o, op, verdict);
+    for (const { naming, finding } of request.refusals) this.add(o, "server", naming, finding);
+    for (const finding of this.unfoundedRefusals(route, op, exchange, verdict.errorCode, request.findings)) this.add(o, "server", finding.naming, finding);
+    for (const finding of this.rules.observe(route, op, exchange)) this.add(o, "server", finding.naming, finding, finding.rule);
+    tally.violations += o.found.length - before;
   }
 
   /** The exchanges and violations of one documented case (operation, status). */
@@ -219,8 +227,9 @@ export class TrafficEngine {
   }
 
   /** What the response breaks of the contract, each named by the statement or decision of its place. */
-  private contractFindings(route: FamilyRoute, op: OperationMatch, verdict: ResponseVerdict, add: Add): void {
+  private contractFindings(o: Observation, op: OperationMatch, verdict: ResponseVerdict): void {
     if (verdict.findings.length === 0) return;
+    const { route } = o.routed;
     const target = {
       family: route.family,
       contract: route.contract,
@@ -234,7 +243,7 @@ export class TrafficEngine {
     };
     for (const finding of verdict.findings) {
       const headerDecision = finding.place === "header" ? verdict.response?.headers.find((h) => h.name.toLowerCase() === finding.path?.toLowerCase())?.decision : undefined;
-      add("server", nameFinding(this.catalogue, { ...target, decision: headerDecision ?? target.decision }, finding), finding);
+      this.add(o, "server", nameFinding(this.catalogue, { ...target, decision: headerDecision ?? target.decision }, finding), finding);
     }
   }
   private violation(exchange: TrafficExchange, { route, op }: Routed, key: string | undefined, caseId: string | undefined, side: Side, naming: Naming, finding: Pick<Finding, "expected" | "seen">, rule?: CrossRule): Violation {

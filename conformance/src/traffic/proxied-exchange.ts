@@ -20,7 +20,7 @@ export interface Upstream {
   basePath: string;
 }
 
-/** Where a finished exchange goes, once the response has gone out. */
+/** Where a finished exchange goes once the response has gone out (the sink checks it later, not in the response's turn). */
 export interface ExchangeSink {
   observed(exchange: TrafficExchange, routed: Routed): void;
   /** The client went away before the answer: no answer to check. */
@@ -46,7 +46,8 @@ class BodyTap {
   /** The body as text (decoded when the exchange compressed it); undefined when empty or too large. */
   text(encoding: string | undefined): string | undefined {
     if (this.tooLarge || this.size === 0) return undefined;
-    let bytes = Buffer.concat(this.chunks);
+    // Most bodies come in one chunk: no copy then.
+    let bytes = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
     try {
       if (encoding === "gzip" || encoding === "x-gzip") bytes = gunzipSync(bytes);
       else if (encoding === "br") bytes = brotliDecompressSync(bytes);
@@ -76,10 +77,24 @@ function forwardedHeaders(raw: string[], host: string): string[] {
   return out;
 }
 
-/** A request has a body when it says so (HTTP/1.1 framing): a length other than 0, or chunks. */
-const hasBody = (req: IncomingMessage) => req.headers["transfer-encoding"] !== undefined || (req.headers["content-length"] !== undefined && req.headers["content-length"] !== "0");
+/**
+ * The request's headers as node:http joined them (names in lower case), each value a string:
+ * node's own object when it holds strings only (as nearly every request's does), not a copy.
+ */
+function requestHeadersOf(req: IncomingMessage): Record<string, string> {
+  const headers = req.headers;
+  for (const name in headers) if (typeof headers[name] !== "string") return lowerCaseHeaders(Object.entries(headers));
+  return headers as Record<string, string>;
+}
 
-export class ProxiedExchange {
+/** A request has a body when it says so (HTTP/1.1 framing): a length other than 0, or chunks. */
+const hasBody = (headers: Record<string, string>) => headers["transfer-encoding"] !== undefined || (headers["content-length"] !== undefined && headers["content-length"] !== "0");
+
+/**
+ * One exchange, and the handler of its request to the upstream (undici's dispatch handler: the
+ * exchange's own methods, so that no exchange makes closures of its own for them).
+ */
+export class ProxiedExchange implements Dispatcher.DispatchHandler {
   private readonly startedAt = now();
   private readonly method: string;
   private readonly target: string;
@@ -91,6 +106,7 @@ export class ProxiedExchange {
   private done = false;
   private clientGone = false;
   private abort: ((reason?: Error) => void) | undefined;
+  private resume: (() => void) | undefined;
 
   constructor(
     private readonly id: number,
@@ -105,36 +121,23 @@ export class ProxiedExchange {
     this.target = req.url ?? "/";
     this.requestTap = new BodyTap(maxBody);
     this.responseTap = new BodyTap(maxBody);
-    this.requestHeaders = lowerCaseHeaders(Object.entries(req.headers));
+    this.requestHeaders = requestHeadersOf(req);
   }
 
-  /** Sends the request on to the upstream; the answer comes back through the handler's steps. */
+  /** Sends the request on to the upstream; the answer comes back through the handler's methods. */
   forward(dispatcher: Dispatcher): void {
     const { req, upstream } = this;
     const body = this.tapRequestBody();
     // A client that goes away ends the exchange with the upstream too.
-    this.res.once("close", () => this.clientClosed());
+    this.res.on("close", () => this.clientClosed());
     const headers = forwardedHeaders(req.rawHeaders, upstream.host);
-    dispatcher.dispatch({ origin: upstream.origin, path: `${upstream.basePath}${this.target}`, method: this.method as Dispatcher.HttpMethod, headers, body }, {
-      onConnect: (abort) => (this.abort = abort),
-      onHeaders: (statusCode, rawHeaders, resume, statusMessage) => this.onHeaders(statusCode, rawHeaders as unknown as Buffer[], resume, statusMessage),
-      // The answer goes on as it comes; the upstream waits while the client is slower.
-      onData: (chunk) => {
-        this.responseTap.add(chunk);
-        return this.res.write(chunk);
-      },
-      onComplete: () => {
-        this.res.end();
-        this.finish();
-      },
-      onError: (error) => this.onError(error),
-    });
+    dispatcher.dispatch({ origin: upstream.origin, path: `${upstream.basePath}${this.target}`, method: this.method as Dispatcher.HttpMethod, headers, body }, this);
   }
 
   /** The request's body, tapped as it streams to the upstream; null when it has none. */
   private tapRequestBody(): IncomingMessage | null {
     const { req } = this;
-    if (!hasBody(req)) {
+    if (!hasBody(this.requestHeaders)) {
       req.resume();
       return null;
     }
@@ -151,24 +154,48 @@ export class ProxiedExchange {
     this.abort?.(new Error("the client closed the connection"));
   }
 
-  private onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void, statusMessage: string): boolean {
+  onConnect(abort: (reason?: Error) => void): void {
+    this.abort = abort;
+  }
+
+  /** The status and headers go on to the client as they came (raw: names, order, repeats); a copy in lower case is kept. */
+  onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void, statusMessage: string): boolean {
     this.status = statusCode;
-    const raw = rawHeaders.map((part) => part.toString("latin1"));
-    const pairs: Array<[string, string]> = [];
-    for (let i = 0; i < raw.length; i += 2) pairs.push([raw[i]!, raw[i + 1]!]);
-    this.responseHeaders = lowerCaseHeaders(pairs);
+    this.resume = resume;
+    const raw = new Array<string>(rawHeaders.length);
+    const headers: Record<string, string> = {};
+    for (let i = 0; i < rawHeaders.length; i += 2) {
+      const name = (raw[i] = rawHeaders[i]!.toString("latin1"));
+      const value = (raw[i + 1] = rawHeaders[i + 1]!.toString("latin1"));
+      const key = name.toLowerCase();
+      // Repeated headers joined as HTTP does.
+      headers[key] = headers[key] === undefined ? value : `${headers[key]}, ${value}`;
+    }
+    this.responseHeaders = headers;
     this.res.writeHead(statusCode, statusMessage, raw);
-    this.res.on("drain", resume);
     return true;
   }
 
-  private onError(error: Error): void {
+  /** The answer goes on as it comes; the upstream waits while the client is slower. */
+  onData(chunk: Buffer): boolean {
+    this.responseTap.add(chunk);
+    const written = this.res.write(chunk);
+    if (!written) this.res.once("drain", this.resume!);
+    return written;
+  }
+
+  onComplete(): void {
+    this.res.end();
+    this.finish();
+  }
+
+  onError(error: Error): void {
     const { res } = this;
     if (this.done) return;
     if (this.clientGone) {
       // No fault of the upstream, and no answer to check: counted as unanswered.
       this.done = true;
-      setImmediate(() => this.sink.unanswered());
+      this.sink.unanswered();
       return;
     }
     if (res.headersSent) {
@@ -193,12 +220,11 @@ export class ProxiedExchange {
     return fault;
   }
 
-  /** Hands the exchange on, after the response went out: the client never waits for the checks. */
+  /** Hands the exchange on once the response has gone out: the sink checks it after, the client never waits for the checks. */
   private finish(upstreamFault?: string): void {
     if (this.done) return;
     this.done = true;
-    const exchange = this.exchange(upstreamFault);
-    setImmediate(() => this.sink.observed(exchange, this.routed));
+    this.sink.observed(this.exchange(upstreamFault), this.routed);
   }
 
   private exchange(upstreamFault: string | undefined): TrafficExchange {
@@ -208,7 +234,7 @@ export class ProxiedExchange {
       startedAt: this.startedAt,
       endedAt: now(),
       method: this.method,
-      url: `http://${this.req.headers.host ?? "proxy"}${this.target}`,
+      url: `http://${requestHeaders.host ?? "proxy"}${this.target}`,
       requestHeaders,
       requestBody: this.requestTap.text(requestHeaders["content-encoding"]),
       requestBodyTooLarge: this.requestTap.tooLarge,

@@ -12,7 +12,8 @@ import { Agent } from "undici";
 import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 import type { TrafficEngine } from "./engine.ts";
 import { ProxiedExchange, type ExchangeSink, type Upstream } from "./proxied-exchange.ts";
-import { routeByPath, type FamilyRoute } from "./routing.ts";
+import type { TrafficExchange } from "./exchange.ts";
+import { routeByPath, type FamilyRoute, type Routed } from "./routing.ts";
 
 export const DEFAULT_MAX_BODY = 1024 * 1024;
 
@@ -43,24 +44,12 @@ export async function startTrafficProxy(options: ProxyOptions): Promise<RunningP
   const dispatcher = new Agent({ keepAliveTimeout: 4_000, headersTimeout: 0, bodyTimeout: 0 });
   let counter = 0;
   let handled = 0;
-  const sink: ExchangeSink = {
-    observed(exchange, routed) {
-      try {
-        options.engine.observe(exchange, routed);
-      } finally {
-        handled += 1;
-      }
-    },
-    unanswered() {
-      options.engine.unanswered();
-      handled += 1;
-    },
-  };
+  const checks = new CheckQueue(options.engine, () => (handled += 1));
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const target = req.url ?? "/";
     const query = target.indexOf("?");
     const routed = routeByPath(routes, req.method ?? "GET", query === -1 ? target : target.slice(0, query));
-    new ProxiedExchange(++counter, req, res, routed, upstreams.get(routed.route.family)!, maxBody, sink).forward(dispatcher);
+    new ProxiedExchange(++counter, req, res, routed, upstreams.get(routed.route.family)!, maxBody, checks).forward(dispatcher);
   };
   const server = createServer(handle);
   server.keepAliveTimeout = 5_000;
@@ -77,6 +66,58 @@ export async function startTrafficProxy(options: ProxyOptions): Promise<RunningP
         void dispatcher.destroy();
       }),
   };
+}
+
+/**
+ * The finished exchanges waiting for their checks, checked together in the event loop's next
+ * turn: after their responses have gone out, and in one run (one immediate for all of them, and
+ * the checks' code and data stay warm from one exchange to the next).
+ */
+class CheckQueue implements ExchangeSink {
+  /** An exchange to check, or null: a client that went away before its answer. */
+  private waiting: Array<{ exchange: TrafficExchange; routed: Routed } | null> = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly engine: TrafficEngine,
+    private readonly checked: () => void,
+  ) {}
+
+  observed(exchange: TrafficExchange, routed: Routed): void {
+    this.waiting.push({ exchange, routed });
+    this.schedule();
+  }
+
+  unanswered(): void {
+    this.waiting.push(null);
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.run());
+  }
+
+  private run(): void {
+    const batch = this.waiting;
+    this.waiting = [];
+    this.scheduled = false;
+    for (let i = 0; i < batch.length; i++) {
+      const item = batch[i];
+      try {
+        if (item) this.engine.observe(item.exchange, item.routed);
+        else this.engine.unanswered();
+      } catch (error) {
+        // The exchanges after a failed check are still checked, in the next turn.
+        this.waiting.unshift(...batch.slice(i + 1));
+        if (this.waiting.length > 0) this.schedule();
+        throw error;
+      } finally {
+        this.checked();
+      }
+    }
+  }
 }
 
 /** Parsed once: the upstream of each family, and its base path. */

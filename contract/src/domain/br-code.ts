@@ -9,7 +9,7 @@
  *      with 01 (the key) or 25 (the payload URL)       decimals, at most 13 characters
  *   58 country, "BR"                                59 merchant name, 1 to 25 characters
  *   60 merchant city, 1 to 15 characters            62 additional data with 05 (the txid)
- *   63 the CRC, last (its value is checked by the caller, with pix-utils)
+ *   63 the CRC, last, 4 characters (its value is checked by the caller)
  *
  * Only what the manual requires of every code is asked: templates and fields it leaves to the
  * payee (text in 26/02, other additional data, reserved templates) are read, never judged.
@@ -56,6 +56,7 @@ export function brCodeStructureProblem(code: string): string | null {
   const field = (id: string) => objects.find((o) => o.id === id)?.value;
   if (objects[0]?.id !== "00" || objects[0].value !== "01") return "the payload format indicator 00 = 01 is not the first field";
   if (objects.at(-1)?.id !== "63") return "the CRC field 63 is not the last field";
+  if (objects.at(-1)!.value.length !== 4) return "the CRC field 63 is not 4 characters long";
   for (const id of new Set(objects.map((o) => o.id))) {
     if (objects.filter((o) => o.id === id).length > 1) return `field ${id} appears more than once`;
   }

@@ -10,7 +10,7 @@
  */
 import { cnpj, cpf } from "cpf-cnpj-validator";
 import jsQRModule from "jsqr";
-import { parsePix } from "pix-utils";
+import { crc16ccitt } from "crc";
 import { brCodeStructureProblem } from "./br-code.ts";
 import pngjs from "pngjs";
 
@@ -142,16 +142,15 @@ export function pixKeyInfoProblem(info: { key?: unknown; keyType?: unknown }): s
 
 /**
  * A PIX BR Code: the fields the Central Bank's manual requires, well formed (br-code.ts), and a
- * CRC16 (CCITT-FALSE, four upper-case hex digits) that matches, which pix-utils computes as it
- * parses the code.
+ * CRC16 (CCITT-FALSE, four upper-case hex digits) that matches, computed by the `crc` package
+ * over the code up to the CRC's value (as the sandbox computes it when it writes one).
  */
 export function brCodeProblem(value: string): string | null {
   if (!value.startsWith("000201")) return "does not start with the payload format indicator 000201";
   if (!/6304[0-9A-F]{4}$/.test(value)) return "does not end with 6304 and four upper-case hex digits (CRC16)";
   let problem = brCodesParsed.get(value);
   if (problem === undefined) {
-    const parsed = parsePix(value);
-    problem = brCodeStructureProblem(value) ?? ("error" in parsed && parsed.error ? `pix-utils: ${parsed.message}` : null);
+    problem = brCodeStructureProblem(value) ?? brCodeCrcProblem(value);
     // Bounded: the most recent codes only.
     if (brCodesParsed.size >= 1000) brCodesParsed.delete(brCodesParsed.keys().next().value as string);
     brCodesParsed.set(value, problem);
@@ -171,6 +170,13 @@ export function reaisAmountProblem(value: number): string | null {
   const centavos = Math.round(value * 100);
   if (!Number.isSafeInteger(centavos) || centavos / 100 !== value) return "not a whole number of centavos (at most two decimals)";
   return null;
+}
+
+/** The CRC of a well-formed code (its last field, 63, four characters): the CRC16/CCITT-FALSE of all before its value. */
+function brCodeCrcProblem(code: string): string | null {
+  const expected = crc16ccitt(code.slice(0, -4)).toString(16).toUpperCase().padStart(4, "0");
+  const written = code.slice(-4);
+  return written === expected ? null : `the CRC 63 is ${written}, not the CRC16/CCITT-FALSE of the code (${expected})`;
 }
 
 /**

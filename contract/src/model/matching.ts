@@ -72,7 +72,9 @@ export class OperationIndex {
       candidate.parameterNames.forEach((name, index) => {
         pathParams[name] = safeDecode(found[index + 1]);
       });
-      return { ...candidate.operation, pathParams };
+      // pathParams first: V8 copies the operation's members in one step then, where a member
+      // added after them (the literal's other order) costs several times the whole copy.
+      return { pathParams, ...candidate.operation };
     }
     return null;
   }
