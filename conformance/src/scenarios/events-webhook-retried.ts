@@ -7,7 +7,8 @@
  * - an answer that is not 2xx: 500, and 300 (the first status past 2xx, with no redirect to
  *   follow: a sender that takes a 3xx for delivered fails as one that ignores the answer);
  * - no answer (the request held open): the sender waits at most 10 s for an answer, then the
- *   attempt has failed and is given up (its connection closed) before the retry;
+ *   attempt has failed and is given up (its connection closed), and the delay counts from there;
+ * - a network error: the connection reset before any answer;
  * - a 500 whose body never ends: only the status matters, and the sender reads at most a few
  *   KiB, so the attempt ends with the status, and the retry comes as after a plain 500.
  *
@@ -43,6 +44,7 @@ const FAILURES: Failure[] = [
   { name: "answered 500", answer: 500, about: "2xx only", retryWithinMs: RETRY_WAIT_MS },
   { name: "answered 300", answer: 300, about: "redirects not followed", retryWithinMs: RETRY_WAIT_MS },
   { name: "not answered", answer: "no-answer", about: "no answer within 10 s", retryWithinMs: ATTEMPT_TIMEOUT_MS + RETRY_WAIT_MS },
+  { name: "met by a reset connection", answer: "reset", about: "retried after about 5 s", retryWithinMs: RETRY_WAIT_MS },
   { name: "answered 500 with a body that never ends", answer: { status: 500, endlessBody: true }, about: "2xx only", retryWithinMs: RETRY_WAIT_MS },
 ];
 
@@ -63,7 +65,12 @@ async function retriedAfter(ctx: FamilyContext, check: ScenarioAssertions, scena
     const gap = retry.receivedMs - first.receivedMs;
     check.that(gap >= EARLIEST_RETRY_MS, problem(`came again ${gap} ms after the failed attempt; the schedule's first delay is about 5 s`));
     if (failure.answer === "no-answer") {
-      check.that(first.closedMs !== undefined && first.closedMs <= retry.receivedMs, problem("came again while the unanswered attempt was still open: the sender had not given it up"));
+      // The attempt ends at its timeout, when the sender closes it; the first delay counts from there.
+      const closed = first.closedMs;
+      check.that(closed !== undefined && closed <= retry.receivedMs, problem("came again while the unanswered attempt was still open: the sender had not given it up"));
+      if (closed !== undefined && closed <= retry.receivedMs) {
+        check.that(retry.receivedMs - closed >= EARLIEST_RETRY_MS, problem(`came again ${retry.receivedMs - closed} ms after the sender gave the attempt up; the schedule's first delay is about 5 s`));
+      }
     }
     check.that(
       retry.headers["webhook-id"] !== undefined && retry.headers["webhook-id"] === first.headers["webhook-id"],
@@ -86,7 +93,7 @@ export const webhookRetriedAfterFailure: Scenario = {
   family: "family-a",
   profile: "full",
   decision: "D26",
-  title: "a webhook whose attempt failed (500, 300, no answer within 10 s, a body that never ends) comes again, same webhook-id, after about 5 s",
+  title: "a webhook whose attempt failed (500, 300, no answer within 10 s, a reset connection, a body that never ends) comes again, same webhook-id, after about 5 s",
   statements: ["A-EVENTS-EVENT-payment-webhook"],
   covers: [{ operationId: "createCharge", status: "201" }],
   async run(ctx, check) {

@@ -29,9 +29,10 @@ export interface ReceivedWebhook {
 
 /**
  * How the receiver answers one delivery: a status (with `{}`), no answer at all (the request is
- * held until the sender gives up), or a status whose body never ends.
+ * held until the sender gives up), the connection reset before any answer (a network error), or
+ * a status whose body never ends.
  */
-export type ReceiverAnswer = number | "no-answer" | { status: number; endlessBody: true };
+export type ReceiverAnswer = number | "no-answer" | "reset" | { status: number; endlessBody: true };
 
 export interface WebhookReceiver {
   url: string;
@@ -48,6 +49,10 @@ const ENDLESS_EVERY_MS = 20;
 /** Answers a delivery as `answer` says; returns the status it answered (0: none). */
 function answerDelivery(res: ServerResponse, answer: ReceiverAnswer): number {
   if (answer === "no-answer") return 0;
+  if (answer === "reset") {
+    res.socket?.resetAndDestroy();
+    return 0;
+  }
   if (typeof answer === "number") {
     res.writeHead(answer, { "content-type": "application/json" }).end("{}");
     return answer;
@@ -82,7 +87,7 @@ export async function startReceiver(ctx: FamilyContext, script: ReceiverAnswer[]
       const answer = (ours ? answers.shift() : undefined) ?? 200;
       const status = answerDelivery(res, answer);
       if (ours) {
-        const responseBody = typeof answer === "number" ? "{}" : answer === "no-answer" ? "" : "(a body that never ends)";
+        const responseBody = typeof answer === "number" ? "{}" : typeof answer === "string" ? "" : "(a body that never ends)";
         ctx.pacer.record({
           startedAt: delivery.receivedMs, endedAt: Date.now(), checkId, direction: "received", method: delivery.method, url: `${url}`,
           requestHeaders: plainHeaders(delivery), requestBody: delivery.body, status, responseHeaders: status ? { "content-type": "application/json" } : {}, responseBody,

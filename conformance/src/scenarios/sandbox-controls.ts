@@ -45,7 +45,7 @@ async function control(
     checkId: scenarioId,
   });
   if (answer.status === 404 || answer.status === 405) throw new NotApplicable(`the server has no control ${method} ${template} (a control of the project's sandbox): ${rule}`);
-  require2xx(answer, `use the control POST ${path} (${describe(answer)})`);
+  require2xx(answer, `use the control ${method} ${path} (${describe(answer)})`);
   return answer;
 }
 

@@ -495,6 +495,16 @@ BEHAVIOUR_MUTATIONS.push(
     ...throughRelay,
   },
   {
+    name: "webhook-network-error-taken-for-delivered",
+    statements: ["A-EVENTS-EVENT-payment-webhook"],
+    caughtBy: "family-a/events/webhook-retried",
+    breaks: "a network error is a failed attempt, retried (D26): here a connection reset counts as delivered",
+    family: "family-a",
+    profile: "full",
+    companion: webhookRelay((webhook) => webhook, undefined, (to, webhook, signal) => reachStatus(to, webhook, signal).catch(() => 204)),
+    ...throughRelay,
+  },
+  {
     name: "webhook-answer-read-to-its-end",
     statements: ["A-EVENTS-EVENT-payment-webhook"],
     caughtBy: "family-a/events/webhook-retried",
