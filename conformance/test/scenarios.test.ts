@@ -8,6 +8,8 @@ import type { CheckResult } from "../src/core/results.ts";
 import { statementCoverage } from "../src/runner/statement-coverage.ts";
 import { loadCatalogue } from "../src/core/statement-map.ts";
 import { SCENARIOS } from "../src/scenarios/index.ts";
+import { EVENT_CAUSES, publishedEventTypes } from "../src/scenarios/events-webhook-causes.ts";
+import { loadFamilyContract } from "@payment-collection/contract/model/index.ts";
 
 const catalogue = loadCatalogue();
 
@@ -23,6 +25,16 @@ describe("behaviour scenarios", () => {
     const unknown = SCENARIOS.flatMap((s) => s.statements.filter((id) => !catalogue.byId.has(id)).map((id) => `${s.id}: ${id}`));
     expect(unknown).toEqual([]);
     expect(SCENARIOS.filter((s) => s.profile === "full" && !s.decision).map((s) => s.id)).toEqual([]);
+  });
+});
+
+describe("the event scenarios", () => {
+  it("know a cause for every event type the contract publishes, and for none it does not", () => {
+    // The webhook scenarios cause every published event (D24) through EVENT_CAUSES: a type published
+    // without a cause would go unchecked, a cause of no published type checks nothing.
+    const published = (["family-a", "family-b"] as const).flatMap((family) => publishedEventTypes(loadFamilyContract(family).document)).sort();
+    expect(published.length).toBeGreaterThan(0);
+    expect(Object.keys(EVENT_CAUSES).sort()).toEqual(published);
   });
 });
 

@@ -6,7 +6,7 @@
  * real payment, which a conformance run cannot make: without the control the scenarios are not
  * applicable, and so they are for a server not on this machine (it cannot reach the receiver).
  */
-import { createServer, type IncomingHttpHeaders } from "node:http";
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { toJsonSchema } from "@payment-collection/contract/model/json-schema.ts";
 import { profileSchema } from "../core/profiles/schema-profile.ts";
@@ -23,7 +23,16 @@ export interface ReceivedWebhook {
   body: string;
   /** When it arrived (ms since the epoch, this machine's clock). */
   receivedMs: number;
+  /** When its connection closed, once it did (an answer held back ends only when the sender gives up). */
+  closedMs?: number;
 }
+
+/**
+ * How the receiver answers one delivery: a status (with `{}`), no answer at all (the request is
+ * held until the sender gives up), the connection reset before any answer (a network error), or
+ * a status whose body never ends.
+ */
+export type ReceiverAnswer = number | "no-answer" | "reset" | { status: number; endlessBody: true };
 
 export interface WebhookReceiver {
   url: string;
@@ -33,13 +42,35 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
+/** What an endless answer writes, and how often: far more than a sender reads in all (D26: a few KiB), slowly enough to cost nothing. */
+const ENDLESS_CHUNK = Buffer.alloc(8 * 1024, " ");
+const ENDLESS_EVERY_MS = 20;
+
+/** Answers a delivery as `answer` says; returns the status it answered (0: none). */
+function answerDelivery(res: ServerResponse, answer: ReceiverAnswer): number {
+  if (answer === "no-answer") return 0;
+  if (answer === "reset") {
+    res.socket?.resetAndDestroy();
+    return 0;
+  }
+  if (typeof answer === "number") {
+    res.writeHead(answer, { "content-type": "application/json" }).end("{}");
+    return answer;
+  }
+  res.writeHead(answer.status, { "content-type": "application/json" });
+  const writer = setInterval(() => res.write(ENDLESS_CHUNK), ENDLESS_EVERY_MS);
+  res.write(ENDLESS_CHUNK);
+  res.once("close", () => clearInterval(writer));
+  return answer.status;
+}
+
 /**
- * A receiver that keeps what it is sent to its own path and answers the statuses of `script`
- * in order, then 200. The path carries a fresh token, so a late retry meant for an earlier
- * receiver that had the same port is not taken for this scenario's event. Each delivery is
- * recorded in the run's exchange log, as the check's.
+ * A receiver that keeps what it is sent to its own path and answers as `script` says, in order,
+ * then 200. The path carries a fresh token, so a late retry meant for an earlier receiver that
+ * had the same port is not taken for this scenario's event. Each delivery is recorded in the
+ * run's exchange log, as the check's.
  */
-export async function startReceiver(ctx: FamilyContext, script: number[] = []): Promise<WebhookReceiver> {
+export async function startReceiver(ctx: FamilyContext, script: ReceiverAnswer[] = []): Promise<WebhookReceiver> {
   const path = `/conformance-webhook/${ctx.uuid()}`;
   const checkId = currentCheck();
   const answers = [...script];
@@ -50,14 +81,16 @@ export async function startReceiver(ctx: FamilyContext, script: number[] = []): 
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const ours = req.url === path;
-      const delivery = { method: req.method ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), receivedMs: Date.now() };
+      const delivery: ReceivedWebhook = { method: req.method ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), receivedMs: Date.now() };
+      res.once("close", () => (delivery.closedMs = Date.now()));
       if (ours) received.push(delivery);
-      const status = (ours ? answers.shift() : undefined) ?? 200;
-      res.writeHead(status, { "content-type": "application/json" }).end("{}");
+      const answer = (ours ? answers.shift() : undefined) ?? 200;
+      const status = answerDelivery(res, answer);
       if (ours) {
+        const responseBody = typeof answer === "number" ? "{}" : typeof answer === "string" ? "" : "(a body that never ends)";
         ctx.pacer.record({
           startedAt: delivery.receivedMs, endedAt: Date.now(), checkId, direction: "received", method: delivery.method, url: `${url}`,
-          requestHeaders: plainHeaders(delivery), requestBody: delivery.body, status, responseHeaders: { "content-type": "application/json" }, responseBody: "{}",
+          requestHeaders: plainHeaders(delivery), requestBody: delivery.body, status, responseHeaders: status ? { "content-type": "application/json" } : {}, responseBody,
         });
       }
       for (const wake of waiters.splice(0)) wake();
@@ -71,7 +104,7 @@ export async function startReceiver(ctx: FamilyContext, script: number[] = []): 
     received,
     wait(ms, count = 1) {
       return new Promise((resolve) => {
-        const timer = setTimeout(resolve, ms);
+        const timer = setTimeout(resolve, Math.max(0, ms));
         const check = () => {
           if (received.length < count) return waiters.push(check);
           clearTimeout(timer);
@@ -93,6 +126,13 @@ function isLoopback(baseUrl: string): boolean {
   return host === "localhost" || host === "::1" || /^127\./.test(host);
 }
 
+/** Not applicable unless the server runs on this machine, where it can reach a receiver on 127.0.0.1. */
+export function requireLocalServer(ctx: FamilyContext): void {
+  if (!isLoopback(ctx.target.baseUrl)) {
+    throw new NotApplicable("the server is not on this machine: it cannot reach a receiver on 127.0.0.1");
+  }
+}
+
 /**
  * Creates a charge whose `webhook_url` is the receiver and pays it through the sandbox control.
  * Returns the created charge's id; throws NotApplicable when the target cannot show a webhook.
@@ -104,9 +144,7 @@ export async function payChargeTowards(
   scenarioId: string,
   receiver: WebhookReceiver,
 ): Promise<string | undefined> {
-  if (!isLoopback(ctx.target.baseUrl)) {
-    throw new NotApplicable("the server is not on this machine: it cannot reach a receiver on 127.0.0.1");
-  }
+  requireLocalServer(ctx);
   const send = sender(ctx, scenarioId);
   const request = chargeRequest(ctx, ctx.idempotencyKey());
   const created = await send("createCharge", { ...request, body: { ...(request.body as Json), webhook_url: receiver.url } });

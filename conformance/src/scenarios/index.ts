@@ -29,8 +29,8 @@ import { customerDeleteAgainSameRecord } from "./customer-delete-again-same-reco
 import { customerUpdateSetsStatus } from "./customer-update-sets-status.ts";
 import { customerUpdateRefusedWhenDeleted } from "./customer-update-refused-when-deleted.ts";
 import { webhookRetriedAfterFailure } from "./events-webhook-retried.ts";
-import { webhookSignedWithHmac } from "./events-webhook-signed.ts";
-import { webhookSignatureVerifies } from "./events-webhook-verifies.ts";
+import { boletoWebhooksSigned, webhookSignedWithHmac } from "./events-webhook-signed.ts";
+import { boletoWebhookSignatureVerifies, webhookSignatureVerifies } from "./events-webhook-verifies.ts";
 import { mismatchKeepsOriginal } from "./idempotency-mismatch-keeps-original.ts";
 import { newKeyCreatesCharge } from "./idempotency-new-key-creates.ts";
 import { parallelRequestsOneCharge } from "./idempotency-parallel-one-charge.ts";
@@ -103,6 +103,8 @@ export const SCENARIOS: Scenario[] = [
   customerTenantIsolation,
   boletoCancelStateMachine,
   boletoCancelRefusedOtherStates,
+  boletoWebhooksSigned,
+  boletoWebhookSignatureVerifies,
   transactionsPaginated,
   transactionCustomerHeld,
   pixPaymentNeedsLookup,

@@ -7,8 +7,13 @@
  *   take hours or days (D08's key retention, a charge's expiry) show in a run. The scenarios move
  *   the clock of the rate-limit key's account only, which only the 429 checks use afterwards
  *   (their windows run on real time), so no other check sees an account ahead of the real time;
- * - the payment of a charge (`POST /_sandbox/charges/{id}/pay`) or of a PIX charge
- *   (`POST /_sandbox/pix/{pixId}/pay`) stands for a payer.
+ * - the payment of a charge (`POST /_sandbox/charges/{id}/pay`), of a PIX charge
+ *   (`POST /_sandbox/pix/{pixId}/pay`) or of a boleto (`POST /_sandbox/boletos/{boletoId}/pay`)
+ *   stands for a payer;
+ * - a boleto made in a given state (`POST /_sandbox/boletos`): the published interface makes none;
+ * - the account's webhook endpoint (`GET`/`PUT /_sandbox/webhooks/endpoint`), where family B's
+ *   events go (D24: the webhook resources the document mentions publish no operation), and the
+ *   account's signing secrets (`GET /_sandbox/webhooks/secret`, D25).
  */
 import { NotApplicable, type FamilyContext, type KeyName } from "../core/check-context.ts";
 import type { ObservedResponse } from "../core/validate.ts";
@@ -16,21 +21,31 @@ import { at, describe, require2xx } from "./support.ts";
 
 /**
  * POSTs a control (its path template filled with `params`) on a key's account; not applicable
- * when the server has no such control (`rule`: what cannot be shown without it).
+ * when the server has no such control (`rule`: what cannot be shown without it). `body`
+ * undefined sends none (a GET).
  */
-async function control(ctx: FamilyContext, scenarioId: string, key: KeyName, template: string, params: Record<string, string>, body: unknown, rule: string): Promise<ObservedResponse> {
+async function control(
+  ctx: FamilyContext,
+  scenarioId: string,
+  key: KeyName,
+  template: string,
+  params: Record<string, string>,
+  body: unknown,
+  rule: string,
+  method: "GET" | "POST" | "PUT" = "POST",
+): Promise<ObservedResponse> {
   const value = ctx.keyValue(key)!;
   const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ""));
   const answer = await ctx.pacer.send({
-    method: "POST",
+    method,
     url: `${ctx.target.baseUrl}${path}`,
-    headers: { [ctx.contract.apiKeyHeader]: value, "content-type": "application/json" },
-    body: JSON.stringify(body),
+    headers: { [ctx.contract.apiKeyHeader]: value, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     bucket: ctx.bucketOfKey(value),
     checkId: scenarioId,
   });
-  if (answer.status === 404 || answer.status === 405) throw new NotApplicable(`the server has no control POST ${template} (a control of the project's sandbox): ${rule}`);
-  require2xx(answer, `use the control POST ${path} (${describe(answer)})`);
+  if (answer.status === 404 || answer.status === 405) throw new NotApplicable(`the server has no control ${method} ${template} (a control of the project's sandbox): ${rule}`);
+  require2xx(answer, `use the control ${method} ${path} (${describe(answer)})`);
   return answer;
 }
 
@@ -58,4 +73,36 @@ export async function payCharge(ctx: FamilyContext, scenarioId: string, key: Key
 /** Pays a family B PIX charge of the key's account, as its payer would. */
 export async function payPixCharge(ctx: FamilyContext, scenarioId: string, key: KeyName, pixId: string, rule: string): Promise<void> {
   await control(ctx, scenarioId, key, "/_sandbox/pix/{pixId}/pay", { pixId }, {}, rule);
+}
+
+/** Makes a boleto of the primary account in `status` (family B); returns its id (`data.transactionId`). */
+export async function createBoleto(ctx: FamilyContext, scenarioId: string, status: string, rule: string): Promise<string> {
+  const made = await control(ctx, scenarioId, "primary", "/_sandbox/boletos", {}, { status }, rule);
+  const id = at(made, "data.transactionId");
+  if (typeof id !== "string") throw new NotApplicable(`the control POST /_sandbox/boletos gave no data.transactionId (${describe(made)})`);
+  return id;
+}
+
+/** Pays a family B boleto of the primary account, as its payer would. */
+export async function payBoleto(ctx: FamilyContext, scenarioId: string, boletoId: string, rule: string): Promise<void> {
+  await control(ctx, scenarioId, "primary", "/_sandbox/boletos/{boletoId}/pay", { boletoId }, {}, rule);
+}
+
+/** The primary account's webhook endpoint (family B events), or null. */
+export async function webhookEndpoint(ctx: FamilyContext, scenarioId: string, rule: string): Promise<string | null> {
+  const read = await control(ctx, scenarioId, "primary", "/_sandbox/webhooks/endpoint", {}, undefined, rule, "GET");
+  const url = at(read, "url");
+  return typeof url === "string" ? url : null;
+}
+
+/** Sets (or, with null, removes) the primary account's webhook endpoint. */
+export async function setWebhookEndpoint(ctx: FamilyContext, scenarioId: string, url: string | null, rule: string): Promise<void> {
+  await control(ctx, scenarioId, "primary", "/_sandbox/webhooks/endpoint", {}, { url }, rule, "PUT");
+}
+
+/** The secrets signing the primary account's events now (several during a rotation, D25). */
+export async function webhookSecrets(ctx: FamilyContext, scenarioId: string, rule: string): Promise<string[]> {
+  const read = await control(ctx, scenarioId, "primary", "/_sandbox/webhooks/secret", {}, undefined, rule, "GET");
+  const secrets = at(read, "secrets");
+  return Array.isArray(secrets) ? secrets.filter((s): s is string => typeof s === "string") : [];
 }

@@ -320,11 +320,26 @@ interface RelayedWebhook {
 }
 
 /**
- * A relay on 127.0.0.1 that passes webhooks on to `?to=<url>` after `edit` changed them, and
- * answers the sending server with what `answer` makes of the receiver's status: a broken
- * server's webhooks, seen from the receiver.
+ * How a relay reaches the receiver: the receiver's status, once the relay has it. `signal`
+ * aborts when the sending server gives up the attempt, so that the receiver sees its
+ * connection close as it would without the relay.
  */
-export function webhookRelay(edit: (webhook: RelayedWebhook) => RelayedWebhook, answer: (receiverStatus: number) => number = (status) => status) {
+type Reach = (to: string, webhook: RelayedWebhook, signal: AbortSignal) => Promise<number>;
+
+/** The receiver's status as soon as its answer's status line came (the body is left unread). */
+const reachStatus: Reach = (to, webhook, signal) => fetch(to, { method: "POST", headers: webhook.headers, body: webhook.body, signal }).then((r) => r.status);
+
+/**
+ * A relay on 127.0.0.1 that passes webhooks on to `?to=<url>` after `edit` changed them (an
+ * event `edit` makes undefined is dropped: the sending server is told it was delivered), and
+ * answers the sending server with what `answer` makes of the receiver's status, as `reach`
+ * gets it: a broken server's webhooks, seen from the receiver.
+ */
+export function webhookRelay(
+  edit: (webhook: RelayedWebhook) => RelayedWebhook | undefined,
+  answer: (receiverStatus: number) => number = (status) => status,
+  reach: Reach = reachStatus,
+) {
   return async (): Promise<{ url: string; close(): Promise<void> }> => {
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -336,7 +351,9 @@ export function webhookRelay(edit: (webhook: RelayedWebhook) => RelayedWebhook, 
           if (typeof value === "string" && !/^host$|^content-length$|^connection$/i.test(name)) headers[name] = value;
         }
         const webhook = edit({ headers, body: Buffer.concat(chunks).toString("utf8") });
-        const forward = to ? fetch(to, { method: "POST", headers: webhook.headers, body: webhook.body }).then((r) => answer(r.status)) : Promise.resolve(400);
+        const giveUp = new AbortController();
+        res.once("close", () => giveUp.abort());
+        const forward = !to ? Promise.resolve(400) : webhook === undefined ? Promise.resolve(204) : reach(to, webhook, giveUp.signal).then(answer);
         forward.then(
           (status) => res.writeHead(status).end(),
           () => res.writeHead(502).end(),
@@ -372,6 +389,37 @@ export const throughRelay: Pick<Mutation, "request" | "response"> = {
     });
   },
 };
+
+const isEndpointControl = (request: Exchange) => request.path === "/_sandbox/webhooks/endpoint";
+
+/** The parts of a mutation that send the account's events (family B) through its relay (`companion`). */
+export const endpointThroughRelay: Pick<Mutation, "request" | "response"> = {
+  // The endpoint the account's events go to is swapped for the relay (and given back unchanged in replies).
+  request: (request, _keys, relay) => {
+    const body = isEndpointControl(request) && request.method === "PUT" && relay ? requestJson(request) : undefined;
+    if (!body || !relay || typeof body.url !== "string" || body.url.startsWith(relay)) return request;
+    body.url = `${relay}?to=${encodeURIComponent(body.url)}`;
+    return { ...request, body: JSON.stringify(body) };
+  },
+  response: (request, reply) => {
+    if (!isEndpointControl(request) || !ok(reply)) return reply;
+    return editBody(reply, (b) => {
+      if (typeof b.url === "string" && b.url.includes("?to=")) b.url = new URL(b.url).searchParams.get("to");
+    });
+  },
+};
+
+/** An event's type, read from its body (undefined when the body is not an event). */
+function eventType(webhook: RelayedWebhook): unknown {
+  try {
+    return (JSON.parse(webhook.body) as Json).type;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How long a sender that takes no answer for delivered waits before it does. */
+const IMPATIENT_MS = 2_000;
 
 /** A well-formed secret that is no account's. */
 const ANOTHER_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
@@ -432,6 +480,82 @@ BEHAVIOUR_MUTATIONS.push(
     profile: "full",
     companion: webhookRelay((webhook) => webhook, (status) => (status >= 300 && status < 400 ? 204 : status)),
     ...throughRelay,
+  },
+  {
+    name: "webhook-timeout-taken-for-delivered",
+    statements: ["A-EVENTS-EVENT-payment-webhook"],
+    caughtBy: "family-a/events/webhook-retried",
+    breaks: "an attempt the receiver does not answer within the timeout is a failure, retried (D26): here no answer counts as delivered",
+    family: "family-a",
+    profile: "full",
+    // A receiver that has not answered after two seconds is taken for one that acknowledged.
+    companion: webhookRelay((webhook) => webhook, undefined, (to, webhook, signal) =>
+      Promise.race([reachStatus(to, webhook, signal), new Promise<number>((resolve) => setTimeout(() => resolve(204), IMPATIENT_MS).unref())]),
+    ),
+    ...throughRelay,
+  },
+  {
+    name: "webhook-network-error-taken-for-delivered",
+    statements: ["A-EVENTS-EVENT-payment-webhook"],
+    caughtBy: "family-a/events/webhook-retried",
+    breaks: "a network error is a failed attempt, retried (D26): here a connection reset counts as delivered",
+    family: "family-a",
+    profile: "full",
+    companion: webhookRelay((webhook) => webhook, undefined, (to, webhook, signal) => reachStatus(to, webhook, signal).catch(() => 204)),
+    ...throughRelay,
+  },
+  {
+    name: "webhook-answer-read-to-its-end",
+    statements: ["A-EVENTS-EVENT-payment-webhook"],
+    caughtBy: "family-a/events/webhook-retried",
+    breaks: "only the status of the receiver's answer matters, of which the sender reads a few KiB (D26): here the attempt waits for the answer's end",
+    family: "family-a",
+    profile: "full",
+    // The status counts only once the whole answer was read: an answer that never ends holds the attempt until the server's timeout.
+    companion: webhookRelay((webhook) => webhook, undefined, async (to, webhook, signal) => {
+      const answer = await fetch(to, { method: "POST", headers: webhook.headers, body: webhook.body, signal });
+      await answer.arrayBuffer();
+      return answer.status;
+    }),
+    ...throughRelay,
+  },
+  {
+    name: "boleto-canceled-not-sent",
+    statements: ["A-EVENTS-EVENT-hmac"],
+    caughtBy: "family-b/events/webhook-signed",
+    breaks: "every event the contract publishes is sent, signed (D24): here a cancelled boleto sends no boleto.canceled",
+    family: "family-b",
+    profile: "full",
+    companion: webhookRelay((webhook) => (eventType(webhook) === "boleto.canceled" ? undefined : webhook)),
+    ...endpointThroughRelay,
+  },
+  {
+    name: "boleto-paid-shows-the-boleto-before",
+    statements: ["A-EVENTS-EVENT-hmac"],
+    caughtBy: "family-b/events/webhook-signed",
+    breaks: "an event carries the resource as the change left it (D24): here boleto.paid shows the boleto still REGISTERED",
+    family: "family-b",
+    profile: "full",
+    companion: webhookRelay((webhook) => {
+      if (eventType(webhook) !== "boleto.paid") return webhook;
+      const event = JSON.parse(webhook.body) as Json;
+      event.data.status = "REGISTERED";
+      return { ...webhook, body: JSON.stringify(event) };
+    }),
+    ...endpointThroughRelay,
+  },
+  {
+    name: "boleto-events-signed-with-another-secret",
+    statements: ["A-EVENTS-EVENT-hmac"],
+    caughtBy: "family-b/events/webhook-signature-verifies",
+    breaks: "every event is signed with HMAC under the account's secret (D25: Standard Webhooks): here family B's are not",
+    family: "family-b",
+    profile: "full",
+    companion: webhookRelay(({ headers, body }) => {
+      const at = new Date(Number(headers["webhook-timestamp"]) * 1000);
+      return { headers: { ...headers, "webhook-signature": new Webhook(ANOTHER_SECRET).sign(headers["webhook-id"] ?? "", at, body) }, body };
+    }),
+    ...endpointThroughRelay,
   },
 );
 

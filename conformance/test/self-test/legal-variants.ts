@@ -30,7 +30,7 @@ import { STRUCTURE_BOUNDS, structureOf } from "../../src/derived/unreadable-bodi
 import { profileSchema } from "../../src/core/profiles/index.ts";
 import { startProxy, type Exchange, type Forward, type Reply } from "./mutants.ts";
 import { withoutQueryCredentials, type DerivedKeys } from "./derived-faults.ts";
-import { throughRelay, webhookRelay } from "./behaviour-mutants.ts";
+import { endpointThroughRelay, throughRelay, webhookRelay } from "./behaviour-mutants.ts";
 
 export const FAMILIES: FamilyId[] = ["family-a", "family-b"];
 
@@ -851,12 +851,13 @@ function otherIdForm(ms: Marking[]): Handler {
 }
 
 /**
- * Webhooks through a relay: the event in another JSON shape (`{event: <the contract's
- * payload>}`), delivered once: the relay tells the server every delivery succeeded, so it never
- * retries.
+ * Webhooks through a relay, a charge's and the account's (family B's events): the event in
+ * another JSON shape (`{event: <the contract's payload>}`), delivered once: the relay tells the
+ * server every delivery succeeded, so it never retries.
  */
 const otherWebhooks: Handler = async (request, forward, keys, relay) => {
-  const sent = throughRelay.request!(request, keys as never, relay);
+  // A charge's webhook_url and the account's endpoint (family B's events) both lead to the relay.
+  const sent = endpointThroughRelay.request!(throughRelay.request!(request, keys as never, relay), keys as never, relay);
   const reply = await forward(sent);
   if (!relay || !reply.body.includes(relay)) return reply;
   // Every reply gives the client its own webhook_url back, not the relay's.
