@@ -10,7 +10,9 @@
  */
 import { cnpj, cpf } from "cpf-cnpj-validator";
 import jsQRModule from "jsqr";
-import { crc16ccitt } from "crc";
+// The calculator takes bytes: the package's string entry point needs Node's Buffer, which the
+// portal's console (this module bundled for the browser) does not have.
+import crc16ccitt from "crc/calculators/crc16ccitt";
 import { brCodeStructureProblem } from "./br-code.ts";
 import pngjs from "pngjs";
 
@@ -174,7 +176,7 @@ export function reaisAmountProblem(value: number): string | null {
 
 /** The CRC of a well-formed code (its last field, 63, four characters): the CRC16/CCITT-FALSE of all before its value. */
 function brCodeCrcProblem(code: string): string | null {
-  const expected = crc16ccitt(code.slice(0, -4)).toString(16).toUpperCase().padStart(4, "0");
+  const expected = crc16ccitt(new TextEncoder().encode(code.slice(0, -4))).toString(16).toUpperCase().padStart(4, "0");
   const written = code.slice(-4);
   return written === expected ? null : `the CRC 63 is ${written}, not the CRC16/CCITT-FALSE of the code (${expected})`;
 }
