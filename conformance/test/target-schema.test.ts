@@ -22,6 +22,7 @@ const familyA: Complete<FamilyATarget> = {
   environment: "sandbox",
   keys: { primary: "sk_live_a", secondAccount: "sk_live_b", noMerchantRead: "sk_live_c", testKey: "sk_test_d", rateLimits: "sk_live_e", primarySecondKey: "sk_live_f" },
   webhookSecret: "whsec_x",
+  privateWebhookTargets: "allowed",
 };
 
 const familyB: Complete<FamilyBTarget> = {

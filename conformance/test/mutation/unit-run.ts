@@ -58,7 +58,7 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 export async function runUnit(unit: SuiteUnit, start: typeof startTemporarySandbox): Promise<string[]> {
   let sandbox;
   try {
-    sandbox = await within(start({ plan: unit.limits ? LIMITS_PLAN : "generous", useRateLimitAccount: true }), START_WAIT_MS, "starting the sandbox and making its fixtures");
+    sandbox = await within(start({ plan: unit.limits ? LIMITS_PLAN : "generous", useRateLimitAccount: true, allowPrivateWebhookTargets: !unit.refusesPrivateWebhookTargets }), START_WAIT_MS, "starting the sandbox and making its fixtures");
   } catch (error) {
     // The sandbox did not start, or refused the fixtures the suites need.
     return [`the sandbox did not start: ${(error as Error).message}`];

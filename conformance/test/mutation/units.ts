@@ -24,6 +24,11 @@ export interface SuiteUnit {
   stage: Stage;
   /** The unit judges rate limits: the sandbox runs a plan with limits it can use up. */
   limits: boolean;
+  /**
+   * The unit judges the refusal of private webhook targets (D48): its sandbox refuses them, as a
+   * production server does, instead of calling the suites' receivers on 127.0.0.1.
+   */
+  refusesPrivateWebhookTargets: boolean;
   /** What the unit runs, as the runner's options. */
   options: Pick<RunOptions, "checks" | "scenarios" | "derived" | "exhaust">;
 }
@@ -43,14 +48,15 @@ export function suiteUnits(): SuiteUnit[] {
     for (const stage of ["main", "exhaust"] as const) {
       const checks = FAMILY_CHECKS[family].filter((check) => stageOf(check) === stage);
       if (checks.length > 0) {
-        units.push({ name: `${family} response checks (${stage})`, family, stage, limits: stage === "exhaust", options: { checks: only(family, checks), scenarios: [], derived: false, exhaust: stage === "exhaust" } });
+        units.push({ name: `${family} response checks (${stage})`, family, stage, limits: stage === "exhaust", refusesPrivateWebhookTargets: false, options: { checks: only(family, checks), scenarios: [], derived: false, exhaust: stage === "exhaust" } });
       }
     }
     for (const scenario of SCENARIOS.filter((s: Scenario) => s.family === family)) {
       const stage = stageOf(scenario);
       // Scenario ids are `<family>/<area>/<rule>` (core/scenario.ts).
-      const limits = stage === "exhaust" || scenario.id.split("/")[1] === "rate-limits";
-      units.push({ name: `${scenario.id} (${stage})`, family, stage, limits, options: { checks: only(family, []), scenarios: [scenario], derived: false, exhaust: stage === "exhaust" } });
+      const area = scenario.id.split("/")[1];
+      const limits = stage === "exhaust" || area === "rate-limits";
+      units.push({ name: `${scenario.id} (${stage})`, family, stage, limits, refusesPrivateWebhookTargets: area === "webhook-targets", options: { checks: only(family, []), scenarios: [scenario], derived: false, exhaust: stage === "exhaust" } });
     }
     for (const derivedClass of DERIVED_CLASSES) {
       const stage: Stage = (EXHAUST_CLASSES as readonly DerivedClass[]).includes(derivedClass) ? "exhaust" : "main";
@@ -59,6 +65,7 @@ export function suiteUnits(): SuiteUnit[] {
         family,
         stage,
         limits: stage === "exhaust",
+        refusesPrivateWebhookTargets: false,
         options: { checks: only(family, []), scenarios: [], derived: { classes: [derivedClass] }, exhaust: stage === "exhaust" },
       });
     }

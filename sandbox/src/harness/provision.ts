@@ -9,7 +9,7 @@ import type { RateLimitPlan } from "../plans.ts";
 
 /** A target file's content (the conformance target format), as plain JSON. */
 export type TargetDocument = {
-  familyA: { baseUrl: string; environment: string; keys: Record<string, string>; webhookSecret: string };
+  familyA: { baseUrl: string; environment: string; keys: Record<string, string>; webhookSecret: string; privateWebhookTargets?: "allowed" };
   familyB: { baseUrl: string; keys: Record<string, string>; fixtures: Record<string, unknown>; plan?: Record<string, number> };
 };
 
@@ -43,6 +43,11 @@ export interface SandboxTargetOptions {
   useRateLimitAccount?: boolean;
   /** The plan the sandbox runs: the target declares it, so the suites hold announced limits to it. */
   declarePlan?: RateLimitPlan;
+  /**
+   * The sandbox calls loopback and private webhook targets (`--allow-private-webhooks`): the
+   * target says so, so the suites do not expect such targets refused (decision D48).
+   */
+  declarePrivateWebhookTargets?: boolean;
 }
 
 /** A sandbox plan in the target's terms (figures by resource of the Limits table, and a window other than the minute). */
@@ -86,6 +91,7 @@ export async function provisionSandboxTarget(url: string, keys: SandboxKeysLike,
           ...(keys.familyA.primarySecondKey ? { primarySecondKey: keys.familyA.primarySecondKey } : {}),
         },
         webhookSecret,
+        ...(options.declarePrivateWebhookTargets ? { privateWebhookTargets: "allowed" as const } : {}),
       },
       familyB: {
         baseUrl: base,
