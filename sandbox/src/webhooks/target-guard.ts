@@ -42,9 +42,8 @@ export function isNonPublic(address: string): boolean {
       if (parts.slice(0, 6).every((p) => p === 0)) return true;
     }
     return parsed.range() !== "unicast";
-    // Stryker disable next-line BlockStatement: every caller passes an address `isIP` accepted (a URL's host or a resolver's answer, never a zone id), which ipaddr.js parses
   } catch {
-    // Stryker disable next-line BooleanLiteral: unreachable, as above
+    // Stryker disable next-line BooleanLiteral: unreachable, every caller passes an address `isIP` accepted (a URL's host or a resolver's answer, never a zone id), which ipaddr.js parses
     return true;
   }
 }
