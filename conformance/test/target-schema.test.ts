@@ -23,6 +23,7 @@ const familyA: Complete<FamilyATarget> = {
   keys: { primary: "sk_live_a", secondAccount: "sk_live_b", noMerchantRead: "sk_live_c", testKey: "sk_test_d", rateLimits: "sk_live_e", primarySecondKey: "sk_live_f" },
   webhookSecret: "whsec_x",
   cors: { origins: ["http://localhost:8080"] },
+  privateWebhookTargets: "allowed",
 };
 
 const familyB: Complete<FamilyBTarget> = {

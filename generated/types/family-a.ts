@@ -23,7 +23,8 @@ export interface paths {
          *
          *     Decisions: 201 on creation and on replay (D05), replays marked `Idempotent-Replayed: true`
          *     and a used key with another payload refused with 422, a key still in flight with 409
-         *     (D07); keys kept 24 hours (D08).
+         *     (D07); keys kept 24 hours (D08); a `webhook_url` the service must not call (a non-public
+         *     address, `localhost`, credentials, another scheme) refused with 400 (D48).
          */
         post: operations["createCharge"];
         delete?: never;
@@ -212,7 +213,10 @@ export interface components {
             reference?: string;
             /**
              * Format: uri
-             * @description Target of the payment webhook: an absolute http or https URL of at most 2048 characters (decision D01).
+             * @description Target of the payment webhook: an absolute http or https URL of at most 2048 characters
+             *     (decision D01). The service calls it, so it is marked `x-webhook-target`: a URL naming a
+             *     loopback, private, link-local or other non-public address, `localhost`, credentials or
+             *     another scheme is refused with 400 (decision D48).
              */
             webhook_url?: string;
             /**

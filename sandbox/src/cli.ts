@@ -176,7 +176,7 @@ export async function sandboxCommand(argv: string[], env: NodeJS.ProcessEnv = pr
   if (options.writeTarget) {
     try {
       // The target declares the plan this sandbox runs, so announced limits are held to it.
-      const target = await provisionSandboxTarget(sandbox.url, sandbox.keys, { useRateLimitAccount: true, declarePlan: resolvePlan(plan), declareCorsOrigins: options.corsOrigins });
+      const target = await provisionSandboxTarget(sandbox.url, sandbox.keys, { useRateLimitAccount: true, declarePlan: resolvePlan(plan), declareCorsOrigins: options.corsOrigins, declarePrivateWebhookTargets: options.allowPrivateWebhookTargets });
       // JSON is YAML too; the target loader reads either. Written whole, then renamed: a CI
       // step waiting for the file never reads half of it.
       const partial = `${options.writeTarget}.${process.pid}.tmp`;

@@ -26,6 +26,8 @@ export interface FamilyATarget {
   keys: { primary?: string; secondAccount?: string; noMerchantRead?: string; testKey?: string; rateLimits?: string; primarySecondKey?: string };
   /** Webhook signing secret of the primary key's account. */
   webhookSecret?: string;
+  /** Whether the server calls non-public webhook targets (D48). */
+  privateWebhookTargets?: "refused" | "allowed";
   cors?: CorsPolicyDeclared;
 }
 

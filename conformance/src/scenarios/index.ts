@@ -56,6 +56,7 @@ import { healthV1EnvelopeSemver } from "./versioning-health-v1.ts";
 import { transactionsPaginated } from "./transactions-paginated.ts";
 import { publishedPrefix } from "./paths-published-prefix.ts";
 import { unknownPathWrongMethodA, unknownPathWrongMethodB } from "./paths-unknown-and-wrong-method.ts";
+import { webhookTargetsRefused } from "./webhook-targets-refused.ts";
 
 export const SCENARIOS: Scenario[] = [
   // family A
@@ -75,6 +76,7 @@ export const SCENARIOS: Scenario[] = [
   chargeOwnPix,
   errorsCarryStableCode,
   keyNeverInQueryA,
+  webhookTargetsRefused,
   testKeysRefusedByLive,
   livePrefix,
   merchantReadScope,

@@ -60,7 +60,7 @@ export async function runUnit(unit: SuiteUnit, start: typeof startTemporarySandb
   try {
     // The temporary sandbox's origins (declared in its target) for the units that judge them, none for the others.
     const corsOrigins = unit.crossOrigin ? undefined : [];
-    sandbox = await within(start({ plan: unit.limits ? LIMITS_PLAN : "generous", useRateLimitAccount: true, corsOrigins }), START_WAIT_MS, "starting the sandbox and making its fixtures");
+    sandbox = await within(start({ plan: unit.limits ? LIMITS_PLAN : "generous", useRateLimitAccount: true, corsOrigins, allowPrivateWebhookTargets: !unit.refusesPrivateWebhookTargets }), START_WAIT_MS, "starting the sandbox and making its fixtures");
   } catch (error) {
     // The sandbox did not start, or refused the fixtures the suites need.
     return [`the sandbox did not start: ${(error as Error).message}`];

@@ -30,6 +30,11 @@ export interface SuiteUnit {
    * only these units reach the sandbox's CORS code, and Stryker runs only them for its mutants.
    */
   crossOrigin: boolean;
+  /**
+   * The unit judges the refusal of private webhook targets (D48): its sandbox refuses them, as a
+   * production server does, instead of calling the suites' receivers on 127.0.0.1.
+   */
+  refusesPrivateWebhookTargets: boolean;
   /** What the unit runs, as the runner's options. */
   options: Pick<RunOptions, "checks" | "scenarios" | "derived" | "exhaust">;
 }
@@ -49,14 +54,15 @@ export function suiteUnits(): SuiteUnit[] {
     for (const stage of ["main", "exhaust"] as const) {
       const checks = FAMILY_CHECKS[family].filter((check) => stageOf(check) === stage);
       if (checks.length > 0) {
-        units.push({ name: `${family} response checks (${stage})`, family, stage, limits: stage === "exhaust", crossOrigin: false, options: { checks: only(family, checks), scenarios: [], derived: false, exhaust: stage === "exhaust" } });
+        units.push({ name: `${family} response checks (${stage})`, family, stage, limits: stage === "exhaust", crossOrigin: false, refusesPrivateWebhookTargets: false, options: { checks: only(family, checks), scenarios: [], derived: false, exhaust: stage === "exhaust" } });
       }
     }
     for (const scenario of SCENARIOS.filter((s: Scenario) => s.family === family)) {
       const stage = stageOf(scenario);
       // Scenario ids are `<family>/<area>/<rule>` (core/scenario.ts).
-      const limits = stage === "exhaust" || scenario.id.split("/")[1] === "rate-limits";
-      units.push({ name: `${scenario.id} (${stage})`, family, stage, limits, crossOrigin: false, options: { checks: only(family, []), scenarios: [scenario], derived: false, exhaust: stage === "exhaust" } });
+      const area = scenario.id.split("/")[1];
+      const limits = stage === "exhaust" || area === "rate-limits";
+      units.push({ name: `${scenario.id} (${stage})`, family, stage, limits, crossOrigin: false, refusesPrivateWebhookTargets: area === "webhook-targets", options: { checks: only(family, []), scenarios: [scenario], derived: false, exhaust: stage === "exhaust" } });
     }
     for (const derivedClass of DERIVED_CLASSES) {
       const stage: Stage = (EXHAUST_CLASSES as readonly DerivedClass[]).includes(derivedClass) ? "exhaust" : "main";
@@ -66,6 +72,7 @@ export function suiteUnits(): SuiteUnit[] {
         stage,
         limits: stage === "exhaust",
         crossOrigin: derivedClass === "cors",
+        refusesPrivateWebhookTargets: false,
         options: { checks: only(family, []), scenarios: [], derived: { classes: [derivedClass] }, exhaust: stage === "exhaust" },
       });
     }

@@ -10,10 +10,11 @@ import { EXPIRY_MUTATIONS } from "./expiry-mutants.ts";
 import { MUTATIONS } from "./mutants.ts";
 import { STATEMENT_MUTATIONS_A } from "./statement-mutants-a.ts";
 import { STATEMENT_MUTATIONS_B } from "./statement-mutants-b.ts";
+import { WEBHOOK_TARGET_MUTATIONS } from "./webhook-target-mutants.ts";
 import { WIRE_RULE_MUTATIONS } from "./wire-rule-mutants.ts";
 
 /** The broken servers mutation.ts runs (one family's suite each). */
-export const ALL_MUTATIONS = [...MUTATIONS, ...BEHAVIOUR_MUTATIONS, ...WIRE_RULE_MUTATIONS, ...STATEMENT_MUTATIONS_A, ...STATEMENT_MUTATIONS_B, ...EXPIRY_MUTATIONS];
+export const ALL_MUTATIONS = [...MUTATIONS, ...BEHAVIOUR_MUTATIONS, ...WIRE_RULE_MUTATIONS, ...STATEMENT_MUTATIONS_A, ...STATEMENT_MUTATIONS_B, ...EXPIRY_MUTATIONS, ...WEBHOOK_TARGET_MUTATIONS];
 
 export interface BrokenServer {
   name: string;

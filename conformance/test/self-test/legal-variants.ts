@@ -1033,6 +1033,19 @@ export const GENERATORS: VariantGenerator[] = [
       }),
   },
   {
+    kinds: ["behaviour:D48"],
+    make: (all) =>
+      variant(all, ["behaviour:D48"], "private-webhook-targets-called", "calls webhook targets on loopback and private addresses and `localhost` (no guard against server-side request forgery), and its target file does not say so", () => (request, forward) => forward(request), {
+        // The sandbox behind calls private targets (the self-test starts it so); the target
+        // does not declare it, as a server without D48's guard would not.
+        adjustTarget: (target) => {
+          if (target.familyA) delete target.familyA.privateWebhookTargets;
+        },
+        // It changes no exchange: only what its target file says.
+        sites: () => [],
+      }),
+  },
+  {
     kinds: ["behaviour:D38"],
     make: (all) =>
       variant(all.filter((m) => m.family === "family-a"), ["behaviour:D38"], "live-keys-refused-403", "refuses live keys with 403 instead of 401", () => liveKeysRefusedWith403, {

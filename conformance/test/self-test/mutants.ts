@@ -46,6 +46,8 @@ export interface Mutation {
   statements?: string[];
   /** Needs the 429 checks (a small rate-limit plan). */
   needsRateLimits?: boolean;
+  /** The correct server behind refuses private webhook targets (D48), as a production server does. */
+  refusesPrivateWebhookTargets?: boolean;
   /** The profile the suite must catch it under (default seed; full for a rule a decision makes). */
   profile?: Profile;
   /** Changes the request before it reaches the correct server. */

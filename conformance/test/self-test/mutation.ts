@@ -73,6 +73,7 @@ export function mutationSuite(family: FamilyId, shard = 1, shards = 1): void {
           plan: mutation.needsRateLimits ? SMALL_PLAN : "generous",
           exhaust: mutation.needsRateLimits ?? false,
           adjustTarget: mutation.adjustTarget,
+          allowPrivateWebhooks: !mutation.refusesPrivateWebhookTargets,
           // The first kill ends the run: what would follow cannot undo it. A server not killed
           // still meets the whole suite, and its report shows every result.
           stopWhen: kills(mutation),

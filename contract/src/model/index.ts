@@ -13,6 +13,7 @@
  *   domain-formats     CPF/CNPJ, BR Code, boleto... as ajv formats
  *   response-validator a response against the contract (3.0 and 3.1)
  *   family-contract    the conformance suites' per-family view
+ *   webhook-targets    request members the service will call (x-webhook-target, D48)
  */
 export { isObject, asList, type Json } from "./json.ts";
 export {
@@ -110,4 +111,5 @@ export {
   type ResponseCheck,
   type ResponseValidator,
 } from "./response-validator.ts";
+export { WEBHOOK_TARGET_EXTENSION, webhookTargetMembers, type WebhookTargetMember } from "./webhook-targets.ts";
 export { apiKeyHeadersOf, documentedPairs, findOperation, findResponse, loadFamilyContract, schemasReachedBy, type FamilyContract } from "./family-contract.ts";

@@ -9,7 +9,7 @@ import type { RateLimitPlan } from "../plans.ts";
 
 /** A target file's content (the conformance target format), as plain JSON. */
 export type TargetDocument = {
-  familyA: { baseUrl: string; environment: string; keys: Record<string, string>; webhookSecret: string; cors?: { origins: string[] } };
+  familyA: { baseUrl: string; environment: string; keys: Record<string, string>; webhookSecret: string; cors?: { origins: string[] }; privateWebhookTargets?: "allowed" };
   familyB: { baseUrl: string; keys: Record<string, string>; fixtures: Record<string, unknown>; plan?: Record<string, number>; cors?: { origins: string[] } };
 };
 
@@ -45,6 +45,11 @@ export interface SandboxTargetOptions {
   declarePlan?: RateLimitPlan;
   /** The origins the sandbox grants cross-origin access (D44): the target declares them, so the suites hold both families to D44 under full. */
   declareCorsOrigins?: readonly string[];
+  /**
+   * The sandbox calls loopback and private webhook targets (`--allow-private-webhooks`): the
+   * target says so, so the suites do not expect such targets refused (decision D48).
+   */
+  declarePrivateWebhookTargets?: boolean;
 }
 
 /** A sandbox plan in the target's terms (figures by resource of the Limits table, and a window other than the minute). */
@@ -90,6 +95,7 @@ export async function provisionSandboxTarget(url: string, keys: SandboxKeysLike,
         },
         webhookSecret,
         ...cors,
+        ...(options.declarePrivateWebhookTargets ? { privateWebhookTargets: "allowed" as const } : {}),
       },
       familyB: {
         baseUrl: base,

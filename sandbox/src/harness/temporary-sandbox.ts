@@ -63,17 +63,18 @@ export async function startTemporarySandbox(options: TemporarySandboxOptions = {
     await Promise.all(instances.map((instance) => instance.close()));
     rmSync(dataDir, { recursive: true, force: true });
   };
+  const allowPrivate = options.allowPrivateWebhookTargets ?? true;
   try {
     for (let i = 0; i < count; i++) {
       // Loopback webhook targets allowed unless told otherwise: the webhook scenarios receive on 127.0.0.1.
       instances.push(
-        await startSandbox({ port: 0, dataDir, plan: options.plan ?? "generous", allowPrivateWebhookTargets: options.allowPrivateWebhookTargets ?? true, store: options.store, instanceId: count > 1 ? `instance-${i + 1}` : undefined, corsOrigins }),
+        await startSandbox({ port: 0, dataDir, plan: options.plan ?? "generous", allowPrivateWebhookTargets: allowPrivate, store: options.store, instanceId: count > 1 ? `instance-${i + 1}` : undefined, corsOrigins }),
       );
     }
     const sandbox = instances[0];
     if (count > 1) proxy = await roundRobinProxy(instances.map((instance) => instance.url));
     const url = proxy?.url ?? sandbox.url;
-    const target = await provisionSandboxTarget(url, sandbox.keys, { ...options, declarePlan: resolvePlan(options.plan ?? "generous"), declareCorsOrigins: corsOrigins });
+    const target = await provisionSandboxTarget(url, sandbox.keys, { ...options, declarePlan: resolvePlan(options.plan ?? "generous"), declareCorsOrigins: corsOrigins, declarePrivateWebhookTargets: allowPrivate });
     const targetFile = join(dataDir, "target.json");
     writeFileSync(targetFile, `${JSON.stringify(target, null, 2)}\n`);
     return { url, keys: sandbox.keys, target, targetFile, close };
