@@ -138,12 +138,26 @@ function evidence(statement: Statement, family: FamilyId): EncodingCheck[] {
 
 /** Ids of the wire statements a check enforces, in catalogue order. */
 export function statementsFor(catalogue: Catalogue, contract: FamilyContract, target: CheckTarget): string[] {
-  const family = target.family;
-  return catalogue.statements
-    .filter((s) => s.wire && !isCrossCutting(s, family))
-    .filter((s) => evidence(s, family).some((enc) => encodingMatches(contract, enc, target)))
-    .map((s) => s.id);
+  // Asked once per result (a run judges thousands, most of the same few responses): each
+  // (catalogue, contract, response) is looked up in the catalogue once.
+  const byContract = STATEMENTS_FOR.get(catalogue) ?? new WeakMap<FamilyContract, Map<string, string[]>>();
+  STATEMENTS_FOR.set(catalogue, byContract);
+  const known = byContract.get(contract) ?? new Map<string, string[]>();
+  byContract.set(contract, known);
+  const key = `${target.family} ${target.operationId} ${target.status} ${target.errorCode ?? ""}`;
+  let ids = known.get(key);
+  if (!ids) {
+    const family = target.family;
+    ids = catalogue.statements
+      .filter((s) => s.wire && !isCrossCutting(s, family))
+      .filter((s) => evidence(s, family).some((enc) => encodingMatches(contract, enc, target)))
+      .map((s) => s.id);
+    known.set(key, ids);
+  }
+  return [...ids];
 }
+
+const STATEMENTS_FOR = new WeakMap<Catalogue, WeakMap<FamilyContract, Map<string, string[]>>>();
 
 /** A member the document says a response does not carry ("they carry no phoneNumber"). */
 export interface AbsentMember {
