@@ -424,6 +424,12 @@ const IMPATIENT_MS = 2_000;
 /** A well-formed secret that is no account's. */
 const ANOTHER_SECRET = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
+/** Every event relayed with a well-formed Standard Webhooks signature made with a secret that is not the account's. */
+const signedWithAnotherSecret = webhookRelay(({ headers, body }) => {
+  const at = new Date(Number(headers["webhook-timestamp"]) * 1000);
+  return { headers: { ...headers, "webhook-signature": new Webhook(ANOTHER_SECRET).sign(headers["webhook-id"] ?? "", at, body) }, body };
+});
+
 BEHAVIOUR_MUTATIONS.push(
   {
     name: "webhook-unsigned",
@@ -442,11 +448,7 @@ BEHAVIOUR_MUTATIONS.push(
     breaks: "webhook events are signed with HMAC under the account's secret (D25: Standard Webhooks)",
     family: "family-a",
     profile: "full",
-    // A well-formed Standard Webhooks signature, made with a secret that is not the account's.
-    companion: webhookRelay(({ headers, body }) => {
-      const at = new Date(Number(headers["webhook-timestamp"]) * 1000);
-      return { headers: { ...headers, "webhook-signature": new Webhook(ANOTHER_SECRET).sign(headers["webhook-id"] ?? "", at, body) }, body };
-    }),
+    companion: signedWithAnotherSecret,
     ...throughRelay,
   },
   {
@@ -551,10 +553,7 @@ BEHAVIOUR_MUTATIONS.push(
     breaks: "every event is signed with HMAC under the account's secret (D25: Standard Webhooks): here family B's are not",
     family: "family-b",
     profile: "full",
-    companion: webhookRelay(({ headers, body }) => {
-      const at = new Date(Number(headers["webhook-timestamp"]) * 1000);
-      return { headers: { ...headers, "webhook-signature": new Webhook(ANOTHER_SECRET).sign(headers["webhook-id"] ?? "", at, body) }, body };
-    }),
+    companion: signedWithAnotherSecret,
     ...endpointThroughRelay,
   },
 );
