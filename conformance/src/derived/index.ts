@@ -71,6 +71,12 @@ export const EXHAUST_CLASSES: readonly DerivedClass[] = ["rate-limits"];
 export interface DerivedOptions extends Partial<DerivedSettings> {
   /** Classes to run (default: all). */
   classes?: DerivedClass[];
+  /**
+   * The operations whose checks the classes run (default: every operation). The priming still
+   * sends an exemplar of every operation, so that the checks of these find the records and the
+   * traffic they would find in a whole run; a class's units on other operations are left out.
+   */
+  operations?: readonly string[];
 }
 
 export interface DerivedRun {
@@ -140,6 +146,7 @@ export async function runDerived(
     // Each result is passed on as it is recorded (a stop may follow it), timed from the one before.
     let previous = at;
     const env = new DerivedEnv(ctx, derivedClass, settings, catalogue, otherFamilyKey, {
+      operations: options.operations,
       recorded: (outcome) => {
         const result = toResult(derivedClass, outcome, Date.now() - previous);
         previous = Date.now();

@@ -65,6 +65,8 @@ export interface DerivedOutcome {
 
 /** How the runner follows a class as it runs: each outcome as it is recorded, and whether to stop. */
 export interface DerivedFollow {
+  /** The operations whose units run (default: all): `attempt` begins nothing on another. */
+  operations?: readonly string[];
   recorded?: (outcome: DerivedOutcome) => void;
   /** True once the run is to stop: the class begins nothing more. */
   stopped?: () => boolean;
@@ -181,7 +183,7 @@ export class DerivedEnv {
    * any other error a failure (a check that cannot finish is not a pass).
    */
   async attempt(operationId: string, variant: string, title: string, work: () => Promise<void>): Promise<void> {
-    if (this.stopped) return;
+    if (this.stopped || (this.follow.operations && !this.follow.operations.includes(operationId))) return;
     try {
       await inCheck(`${this.checkId}/${operationId}/${variant}`, work);
     } catch (error) {
