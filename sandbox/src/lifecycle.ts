@@ -1,7 +1,7 @@
 /**
  * The sandbox's life as a process, apart from what it answers: where its data lives, its name in
- * the delivery log, the contract it loads, the port it listens on, the access log it writes and
- * how it closes. None of it decides an answer or an event (server.ts does, with what this module
+ * the delivery log, the contract it loads (and that it implements it), the port it listens on,
+ * the access log it writes and how it closes. None of it decides an answer or an event (server.ts does, with what this module
  * gives it), so the mutation run leaves it out like the command line (mutation/README.md); the
  * sandbox's tests prove it (sandbox/test/command-line.test.ts starts it as its users do,
  * hostile-client.test.ts reads its access log).
@@ -37,6 +37,16 @@ export function loadDocuments(generatedDir: string | undefined): ReturnType<type
   } catch (error) {
     throw new Error(`the sandbox needs the generated contract (run \`npm run build\`): ${(error as Error).message}`);
   }
+}
+
+/**
+ * The handlers and the contract name the same operations: a sandbox started on a contract of
+ * another generation (`generatedDir`) stops at start, rather than failing a request.
+ */
+export function checkImplemented(operations: ReadonlyArray<{ operationId: string; method: string; pathTemplate: string }>, handlers: readonly string[]): void {
+  for (const op of operations) if (!handlers.includes(op.operationId)) throw new Error(`the sandbox implements no handler for ${op.operationId} (${op.method} ${op.pathTemplate})`);
+  const ids = new Set(operations.map((op) => op.operationId));
+  for (const operationId of handlers) if (!ids.has(operationId)) throw new Error(`the contract has no operation ${operationId}`);
 }
 
 /** Where access log lines go: stdout for `true`, the caller's function, or nowhere. */
@@ -76,6 +86,13 @@ export async function listen(server: HttpServer, port: number | undefined, host:
 /** The base URL of a host and port, without a trailing slash (an IPv6 address in brackets). */
 export function urlOf(host: string, port: number): string {
   return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+}
+
+/** Closes each in turn (delivery before the store it reads): what `listen` releases when it cannot, and `closeOnce` after the server. */
+export function closeInTurn(...closables: ReadonlyArray<{ close(): Promise<void> }>): () => Promise<void> {
+  return async () => {
+    for (const closable of closables) await closable.close();
+  };
 }
 
 /** Closes once, however often asked: the server and its open connections first, so that nothing new reaches `after` (delivery, the store). */

@@ -12,7 +12,9 @@
  *   case by case, and these are other paths). A path written in capitals is judged on its status
  *   and code only: whether `/V1` is "under /v1" is not D39's to say.
  * A candidate path that a template of the family matches (a value, or an empty segment, taken for
- * a parameter: `/v1/charges/` may be a read of the charge ``) is left out.
+ * a parameter: `/v1/charges/` may be a read of the charge ``), or that ends with such a path
+ * (`//pix`, `/api/v1/sdk/boleto/{id}`: the operation under a prefix, which a server may put
+ * before paths, D13, and which the validating proxy reads so), is left out.
  */
 import type { ContractOperation, FamilyId } from "@payment-collection/contract/model/index.ts";
 import type { FamilyContext } from "../core/check-context.ts";
@@ -90,7 +92,9 @@ function unknownAndWrongMethod(family: FamilyId): Scenario {
       const paths = contractPaths(ctx);
       if (paths.length === 0) throw new NotApplicable("the contract has no operation");
       const matchers = paths.map((p) => matcherOf(p.template));
-      const nobodys = (path: string) => !matchers.some((m) => m.test(path));
+      // The path and every path it ends with, its leading segments dropped one by one.
+      const tails = (path: string) => path.split("/").slice(1).map((_, i, segments) => `/${segments.slice(i).join("/")}`);
+      const nobodys = (path: string) => !tails(path).some((tail) => matchers.some((m) => m.test(tail)));
       const send = (op: ContractOperation, method: string, path: string) => {
         const built = ctx.buildRequest(op.operationId);
         return ctx.sendBuilt({ ...built, method, path, url: `${ctx.target.baseUrl}${path}` }, { checkId: this.id });

@@ -8,10 +8,10 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import {
   compileOpenApiSchema,
-  domainFormatReason,
   isJsonMediaType,
   listOperations,
   loadContractDocuments,
+  schemaErrorText,
   type ContractDocument,
   type ContractMedia,
   type Json,
@@ -107,24 +107,17 @@ export function loadContract(documents: readonly ContractDocument[] = loadContra
 }
 
 /**
- * ajv's errors as validation problems under a location prefix; a domain format's error says why
- * the value breaks it (the contract's reason: a CPF's check digits, a PIX key's forms), read
- * from `data`, the value validated. Called once `validate` returned false, when ajv has set
- * its errors.
+ * ajv's errors as validation problems under a location prefix, each in words
+ * (`schemaErrorText`: a domain format's error says why the value breaks it, read from `data`,
+ * the value validated). Called once `validate` returned false, when ajv has set its errors.
  */
 export function problemsOf(validate: ValidateFunction, location: string, data?: unknown): ValidationProblem[] {
-  return validate.errors!.map((error) => ({ ...textOf(error, location, data), error }));
-}
-
-// Stryker disable all: the texts of a validation failure, which only the error body's details carry (family B's `details`, family A's `detail`): the contract types them as strings and pins no text, and what a handler reads of a problem is its ajv error, kept whole
-/** Where and what, in words. */
-function textOf(error: ErrorObject, location: string, data: unknown): Pick<ValidationProblem, "location" | "message"> {
-  const params = error.keyword === "additionalProperties" || error.keyword === "required" ? ` (${JSON.stringify(error.params)})` : "";
-  const reason = domainFormatReason(error, data);
-  return { location: `${location}${error.instancePath}`, message: `${error.message ?? error.keyword}${params}${reason === undefined ? "" : `: ${reason}`}` };
+  // Stryker disable next-line StringLiteral: the location is only words of the error body's details (family B's `details`, family A's `detail`), which the contract types as strings and pins no text of
+  return validate.errors!.map((error) => ({ location: `${location}${error.instancePath}`, message: schemaErrorText(error, data), error }));
 }
 
 /** Problems as one line for an error body's `details`/`detail`. */
+// Stryker disable all: only words of the error body's details (family B's `details`, family A's `detail`), which the contract types as strings and pins no text of
 export function describeProblems(problems: readonly ValidationProblem[]): string {
   return problems
     .slice(0, 5)
