@@ -14,6 +14,9 @@ export default {
     // The command-line wrapper and its Node flags: they start the sandbox, decide no answer.
     "!sandbox/src/cli.ts",
     "!sandbox/src/node-flags.ts",
+    // The sandbox's life as a process (its data directory, its instance name, the contract it
+    // loads, listening, the access log, closing): what it answers is decided elsewhere.
+    "!sandbox/src/lifecycle.ts",
     // The harness starts sandboxes for tests and the main job; it is the test's own tooling.
     "!sandbox/src/harness/**",
     // The sandbox's own controls (/_sandbox/...: pay a charge, a PIX charge or a boleto, set a

@@ -20,6 +20,7 @@ import {
   OperationIndex,
   operationsOf,
   responseFor,
+  schemaErrorText,
   schemasReachedBy,
   tiedRefusalCode,
   type OpenApiVersionId,
@@ -184,6 +185,18 @@ describe("domain formats", () => {
     expect(validate(data)).toBe(false);
     const reasons = (validate.errors ?? []).map((error) => domainFormatReason(error, data));
     expect(reasons).toEqual([expect.stringMatching(/^CPF key: check digits are 24, should be 25/), expect.stringMatching(/centavos/), undefined]);
+  });
+
+  it("put a validator's errors in words: its message, the members a required or additionalProperties error names, a domain format's reason", () => {
+    const schema = { type: "object", required: ["name"], additionalProperties: false, properties: { name: { type: "string" }, key: string("pix-key") } };
+    const validate = compileOpenApiSchema(schema, "3.1");
+    const data = { key: "52998224724", extra: 1 };
+    expect(validate(data)).toBe(false);
+    const texts = (validate.errors ?? []).map((error) => schemaErrorText(error, data));
+    expect(texts).toContain('must have required property \'name\' ({"missingProperty":"name"})');
+    expect(texts).toContain('must NOT have additional properties ({"additionalProperty":"extra"})');
+    expect(texts).toContainEqual(expect.stringMatching(/^must match format "pix-key": CPF key: check digits are 24, should be 25/));
+    expect(schemaErrorText({ keyword: "type", instancePath: "" }, data)).toBe("type");
   });
 
   for (const version of ["3.0", "3.1"] as OpenApiVersionId[]) {

@@ -13,19 +13,17 @@
  * resource handler. Bad input of any kind ends in the surface's documented error body, never
  * in a 5xx.
  */
-import { randomBytes } from "node:crypto";
-import { hostname } from "node:os";
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { resolve } from "node:path";
 import FindMyWay from "find-my-way";
-import { loadContractDocuments, type ServiceId } from "@payment-collection/contract/model/index.ts";
+import type { ServiceId } from "@payment-collection/contract/model/index.ts";
 import type { HandlerTable, OperationHandler, RequestContext, SandboxApp } from "./app.ts";
 import { authenticate } from "./auth.ts";
 import { describeProblems, loadContract, type OperationSpec, type ValidationProblem } from "./contract/operations.ts";
 import { commonError, problem, sdkError, type Surface } from "./envelopes.ts";
 import { applyCors, corsPolicy } from "./http/cors.ts";
 import { isJsonContentType, MAX_BODY_BYTES, parseJsonBody, readBody } from "./http/body.ts";
+import { accessLogWriter, checkImplemented, closeInTurn, closeOnce, dataDirOf, instanceNameOf, listen, loadDocuments, logAccess, urlOf, type AccessLog } from "./lifecycle.ts";
 import { send, type Reply } from "./http/reply.ts";
 import { createKeyRing, type SandboxApiKey, type SandboxKeys } from "./keys.ts";
 import { resolvePlan, type PlanName, type RateLimitPlan } from "./plans.ts";
@@ -79,7 +77,7 @@ export interface StartSandboxOptions {
    * One line per request (method, path without query, status, milliseconds, account): `true`
    * writes to stdout, a function receives each line. Off by default.
    */
-  accessLog?: boolean | ((line: string) => void);
+  accessLog?: AccessLog;
   /**
    * Origins granted cross-origin access (decision D44), as browsers send them
    * (`http://localhost:8080`); none by default.
@@ -108,9 +106,6 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-const DEFAULT_DATA_DIR = ".sandbox-data";
-const METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH"] as const;
-
 const HANDLERS: HandlerTable = {
   ...chargeHandlers,
   ...merchantHandlers,
@@ -131,24 +126,23 @@ function surfaceOfService(service: ServiceId): Surface {
   return service === "family-a" ? "A" : service === "family-b" ? "B" : "controls";
 }
 
-/** The surface of a path no operation matches, for the error body of its 404/405 (`/V1` is family A too). */
+/**
+ * The surface of a path no operation matches, for the error body of its 404/405 (`/V1` is family
+ * A too). Elsewhere envelope 1, family B's: the controls' errors are envelope 1 as well, so a path
+ * under `/_sandbox` needs no surface of its own.
+ */
 function surfaceOfPath(path: string): Surface {
-  if (/^\/v1(\/|$)/i.test(path)) return "A";
-  if (/^\/_sandbox(\/|$)/i.test(path)) return "controls";
-  return "B";
+  // Stryker disable next-line StringLiteral: equivalent, any surface but A answers envelope 1, and an unrouted path is answered before its key is read
+  return /^\/v1(\/|$)/i.test(path) ? "A" : "B";
 }
 
 /** The request, with what the access log reports besides the response. */
 type SandboxRequest = IncomingMessage & { sandboxAccount?: string };
 
 function buildRouter(app: SandboxApp) {
+  checkImplemented(app.contract.operations, Object.keys(HANDLERS));
   const router = FindMyWay({ ignoreTrailingSlash: false, ignoreDuplicateSlashes: false, caseSensitive: true, maxParamLength: 4096 });
-  for (const op of app.contract.operations) {
-    const handler = HANDLERS[op.operationId];
-    if (!handler) throw new Error(`the sandbox implements no handler for ${op.operationId} (${op.method} ${op.pathTemplate})`);
-    router.on(op.method as "GET", op.routerPath, () => undefined, { op, handler } satisfies Route);
-  }
-  for (const operationId of Object.keys(HANDLERS)) app.contract.operation(operationId);
+  for (const op of app.contract.operations) router.on(op.method as "GET", op.routerPath, () => undefined, { op, handler: HANDLERS[op.operationId]! } satisfies Route);
   const lookup = (method: string, path: string) => {
     try {
       const found = router.find(method as "GET", path);
@@ -177,7 +171,9 @@ function buildRouter(app: SandboxApp) {
     const escaped = literal(path);
     return escaped === path ? null : lookup(method, escaped);
   };
-  return { find };
+  /** The methods of the contract's operations: those a 405's `Allow` may name. */
+  const methods = [...new Set(app.contract.operations.map((op) => op.method))];
+  return { find, methods };
 }
 
 /** The path and the query of a request target (an absolute-form target is read for its path). */
@@ -223,7 +219,7 @@ async function admit(app: SandboxApp, req: SandboxRequest, auth: ReturnType<type
 /** The answer to a path no operation has: 405 with `Allow` when another method has it, else 404. */
 function unrouted(router: ReturnType<typeof buildRouter>, surface: Surface, method: string, path: string): Reply {
   // Stryker disable next-line ConditionalExpression: equivalent, the request's own method finds no route here (that is why it is unrouted)
-  const allowed = METHODS.filter((m) => m !== method && router.find(m, path) !== null);
+  const allowed = router.methods.filter((m) => m !== method && router.find(m, path) !== null);
   if (allowed.length === 0) return commonError(surface, "NOT_FOUND", `No operation ${method} ${path}.`);
   const reply = commonError(surface, "METHOD_NOT_ALLOWED", `${method} is not allowed on ${path}; allowed: ${allowed.join(", ")}.`);
   return { ...reply, headers: { Allow: allowed.join(", ") } };
@@ -260,16 +256,17 @@ async function readRequestBody(req: SandboxRequest, op: OperationSpec): Promise<
  * the route, the key or its scopes do not allow, then validate parameters and body and hand the
  * request to the operation's handler.
  */
-async function handle(app: SandboxApp, router: ReturnType<typeof buildRouter>, req: SandboxRequest, res: ServerResponse, logging: boolean): Promise<void> {
-  const method = req.method ?? "GET";
-  const { path, search } = splitTarget(req.url ?? "/");
+async function handle(app: SandboxApp, router: ReturnType<typeof buildRouter>, req: SandboxRequest, res: ServerResponse, log: ((line: string) => void) | undefined): Promise<void> {
+  // A request a server receives always has its method and target (Node sets both; only a client's own request lacks them).
+  const method = req.method!;
+  const { path, search } = splitTarget(req.url!);
   const found = router.find(method, path);
   const op = found?.route.op;
   const surface = op ? surfaceOfService(op.service) : surfaceOfPath(path);
   const auth = authenticate(app.keyRing, surface, req.headers, search);
   // Only for the access log: a property added to every request costs V8 a map change each time.
   // Stryker disable next-line all: the access log is the operator's, never a client's
-  if (logging) req.sandboxAccount = auth.key?.accountId;
+  if (log) req.sandboxAccount = auth.key?.accountId;
 
   const { now, rateHeaders, refusal } = await admit(app, req, auth, op, surface);
   if (refusal) return send(res, refusal, rateHeaders);
@@ -331,31 +328,6 @@ function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
   log?.(`${line?.[1] ?? "-"} ${path ?? "-"} ${status} 0.0ms -`);
 }
 
-function listen(server: ReturnType<typeof createServer>, port: number, host: string): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      const address = server.address();
-      resolvePort(typeof address === "object" && address ? address.port : port);
-    });
-  });
-}
-
-/** The generated contract's documents: without them there is nothing to serve, so the error says how to make them. */
-function loadDocuments(generatedDir: string | undefined): ReturnType<typeof loadContractDocuments> {
-  try {
-    return loadContractDocuments({ generatedDir });
-  } catch (error) {
-    throw new Error(`the sandbox needs the generated contract (run \`npm run build\`): ${(error as Error).message}`);
-  }
-}
-
-/** Where access log lines go: stdout for `true`, the caller's function, or nowhere. */
-function accessLogWriter(accessLog: StartSandboxOptions["accessLog"]): ((line: string) => void) | undefined {
-  return accessLog === true ? (line: string) => process.stdout.write(`${line}\n`) : accessLog || undefined;
-}
-
 /** The answer to a request the pipeline failed on: it never ends without one, and never hangs. */
 function answerFailure(error: unknown, req: SandboxRequest, res: ServerResponse): void {
   if (res.headersSent) {
@@ -390,44 +362,22 @@ function createSandboxServer(
       connectionsCheckingInterval: timeouts.checkIntervalMs ?? 30_000,
     },
     (req: SandboxRequest, res) => {
-      if (log) {
-        const started = performance.now();
-        res.once("finish", () => {
-          const path = (req.url ?? "/").split("?")[0];
-          log(`${req.method} ${path} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms ${req.sandboxAccount ?? "-"}`);
-        });
-      }
+      logAccess(req, res, log);
       if (cors && applyCors(cors, req, res)) return;
-      handle(app, router, req, res, log !== undefined).catch((error: unknown) => answerFailure(error, req, res));
+      handle(app, router, req, res, log).catch((error: unknown) => answerFailure(error, req, res));
     },
   );
   server.on("clientError", (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => answerClientError(error, socket, log));
   return server;
 }
 
-/** Closes the sandbox once, however often asked: the server and its open connections first, so that nothing new reaches delivery or the store. */
-function closeOnce(server: ReturnType<typeof createServer>, webhooks: WebhookSender, store: SandboxApp["store"]): () => Promise<void> {
-  let closing: Promise<void> | undefined;
-  return () => {
-    closing ??= (async () => {
-      await new Promise<void>((done) => {
-        server.close(() => done());
-        server.closeAllConnections();
-      });
-      await webhooks.close();
-      await store.close();
-    })();
-    return closing;
-  };
-}
-
 /** Starts a sandbox and resolves once it accepts connections. */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
   const host = options.host ?? "127.0.0.1";
-  const dataDir = resolve(options.dataDir ?? DEFAULT_DATA_DIR);
+  const dataDir = dataDirOf(options.dataDir);
   const documents = loadDocuments(options.generatedDir);
   const keyRing = createKeyRing(options.keySeed);
-  const instance = options.instanceId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+  const instance = instanceNameOf(options.instanceId);
   const store = await openStore({ store: options.store, dataDir, durability: options.durability });
   const webhooks = createWebhookSender(store, keyRing, { ...options.webhooks, allowPrivateTargets: options.allowPrivateWebhookTargets, now: options.now, instance });
   const app: SandboxApp = {
@@ -440,25 +390,19 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     webhooks,
   };
   const router = buildRouter(app);
+  // Stryker disable next-line ArrayDeclaration: equivalent, an origin granted by default that no browser sends (the mutant's) grants nothing
   const cors = corsPolicy(options.corsOrigins ?? [], documents);
   const server = createSandboxServer(app, router, cors, accessLogWriter(options.accessLog), options.timeouts ?? {});
-  let port: number;
-  try {
-    port = await listen(server, options.port ?? 0, host);
-  } catch (error) {
-    await webhooks.close();
-    await store.close();
-    throw error;
-  }
-  const urlHost = host.includes(":") ? `[${host}]` : host;
+  const release = closeInTurn(webhooks, store);
+  const port = await listen(server, options.port, host, release);
   return {
-    url: `http://${urlHost}:${port}`,
+    url: urlOf(host, port),
     port,
     dataDir,
     keys: keyRing.keys,
     store: store.info,
     instance,
     webhooks,
-    close: closeOnce(server, webhooks, store),
+    close: closeOnce(server, release),
   };
 }

@@ -311,6 +311,48 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
     needsRateLimits: true,
     response: (_request, reply) => (reply.status === 429 ? { ...reply, headers: { ...reply.headers, "retry-after": "0" } } : reply),
   },
+  // D39's routing, broken one way each (paths/unknown-path-wrong-method reads every path of the contract).
+  ...(["family-a", "family-b"] as const).flatMap((family): Mutation[] => [
+    {
+      name: `allow-names-every-method-${family}`,
+      statements: ["AB-SERVICE-PRINCIPLE-json-bodies"],
+      caughtBy: `${family}/paths/unknown-path-wrong-method`,
+      breaks: "a 405's Allow names the methods of the path (D39; RFC 9110 §10.2.1): here it names every method, the refused one too",
+      family,
+      profile: "full",
+      response: (_request, reply) => (reply.status === 405 ? { ...reply, headers: { ...reply.headers, allow: "GET, POST, PUT, DELETE, PATCH" } } : reply),
+    },
+    {
+      name: `trailing-slash-served-${family}`,
+      statements: ["AB-SERVICE-PRINCIPLE-json-bodies"],
+      caughtBy: `${family}/paths/unknown-path-wrong-method`,
+      breaks: "a path no operation has answers 404 (D39): here a documented path with a trailing slash is served as the path",
+      family,
+      profile: "full",
+      request: (request) => (request.path.length > 1 && request.path.endsWith("/") ? { ...request, path: request.path.slice(0, -1) } : request),
+    },
+  ]),
+  {
+    name: "allow-names-one-method",
+    statements: ["AB-SERVICE-PRINCIPLE-json-bodies"],
+    caughtBy: "family-b/paths/unknown-path-wrong-method",
+    breaks: "a 405's Allow names every method of the path (D39; RFC 9110 §10.2.1): here only the first",
+    family: "family-b",
+    profile: "full",
+    response: (_request, reply) => (reply.status === 405 ? { ...reply, headers: { ...reply.headers, allow: (reply.headers.allow ?? "").split(",")[0]!.trim() } } : reply),
+  },
+  {
+    name: "not-found-as-problem-details-beside-v1",
+    statements: ["AB-SERVICE-PRINCIPLE-json-bodies"],
+    caughtBy: "family-b/paths/unknown-path-wrong-method",
+    breaks: "a path no operation has answers 404 in envelope 1 outside /v1 (D39): here a family B path with a /v1 segment answers problem details",
+    family: "family-b",
+    profile: "full",
+    response: (request, reply) =>
+      reply.status === 404 && /\/v1(\/|$)/.test(request.path) && requestJson(reply)?.success === false
+        ? { status: 404, headers: { ...reply.headers, "content-type": "application/problem+json" }, body: JSON.stringify({ type: "about:blank", title: "Not found", status: 404, code: "NOT_FOUND" }) }
+        : reply,
+  },
 ];
 
 /** What a webhook relay forwards, and what it answers the server that sent the webhook. */

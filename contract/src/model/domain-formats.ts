@@ -76,6 +76,17 @@ export function domainFormatReason(error: { keyword: string; params?: Record<str
   return problem ?? undefined;
 }
 
+/**
+ * A validator's error in words, for the text of an error body or a finding: the validator's
+ * message, the members a `required` or `additionalProperties` error names, and a domain
+ * format's reason (`domainFormatReason`). `data` is the value that was validated.
+ */
+export function schemaErrorText(error: { keyword: string; message?: string; params?: Record<string, unknown>; instancePath: string }, data: unknown): string {
+  const members = error.keyword === "additionalProperties" || error.keyword === "required" ? ` (${JSON.stringify(error.params)})` : "";
+  const reason = domainFormatReason(error, data);
+  return `${error.message ?? error.keyword}${members}${reason === undefined ? "" : `: ${reason}`}`;
+}
+
 /** The part of an ajv instance the domain formats need. */
 interface AjvLike {
   addFormat(name: string, format: { type: "string"; validate: (value: string) => boolean } | { type: "number"; validate: (value: number) => boolean }): unknown;

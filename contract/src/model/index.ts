@@ -98,7 +98,7 @@ export {
   type JsonSchema,
 } from "./json-schema.ts";
 export { MALFORMED_REQUEST_CODE, REFUSAL_CODES_EXTENSION, tiedRefusalCode } from "./refusal-codes.ts";
-export { DOMAIN_FORMATS, addDomainFormats, domainFormatProblem, domainFormatReason, type DomainFormat } from "./domain-formats.ts";
+export { DOMAIN_FORMATS, addDomainFormats, domainFormatProblem, domainFormatReason, schemaErrorText, type DomainFormat } from "./domain-formats.ts";
 export {
   createResponseValidator,
   headerValue,

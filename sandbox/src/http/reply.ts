@@ -3,7 +3,10 @@ import type { ServerResponse } from "node:http";
 
 export interface Reply {
   status: number;
-  /** A JSON value, serialised on send (ignored when `rawBody` is set). */
+  /**
+   * A JSON value, serialised on send (ignored when `rawBody` is set). Every answer has one: the
+   * document says all bodies are JSON, and no operation answers without a body (D31, D39).
+   */
   body?: unknown;
   /** A body already serialised (a replayed idempotent response). */
   rawBody?: string;
@@ -14,13 +17,12 @@ export interface Reply {
 
 /** Writes a reply with extra headers (rate-limit headers) added. */
 export function send(res: ServerResponse, reply: Reply, extraHeaders: Record<string, string> = {}): void {
-  const payload = reply.rawBody ?? (reply.body === undefined ? "" : JSON.stringify(reply.body));
-  const headers: Record<string, string | number> = {
+  const payload = reply.rawBody ?? JSON.stringify(reply.body);
+  res.writeHead(reply.status, {
     ...extraHeaders,
     ...reply.headers,
     "Content-Length": Buffer.byteLength(payload),
-  };
-  if (payload.length > 0) headers["Content-Type"] = reply.contentType ?? "application/json";
-  res.writeHead(reply.status, headers);
+    "Content-Type": reply.contentType ?? "application/json",
+  });
   res.end(payload);
 }
