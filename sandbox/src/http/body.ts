@@ -71,12 +71,12 @@ export function jsonStructureProblem(bytes: Uint8Array): string | null {
   const isArray = OPEN_IS_ARRAY;
   const items = OPEN_ITEMS;
   const length = bytes.length;
-  // Stryker disable next-line EqualityOperator: equivalent, one step past the end reads undefined, which is no byte the scan counts
+  // One step past the end would read undefined, which is no byte the scan counts.
   for (let i = 0; i < length; i++) {
     const c = bytes[i];
     if (c === 0x22) {
       // Skip the string: up to the next unescaped quote.
-      // Stryker disable next-line EqualityOperator: equivalent, one step past the end reads undefined, which is no byte the scan counts
+      // Skipped past the end, the outer loop ends too.
       for (i++; i < length; i++) {
         const d = bytes[i];
         if (d === 0x5c) i++;
