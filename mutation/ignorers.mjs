@@ -6,10 +6,11 @@ import { PluginKind, declareValuePlugin } from "@stryker-mutator/api/plugin";
 /**
  * The error constructors of the sandbox (sandbox/src/envelopes.ts, the controls' own) and the
  * index of their first human-readable argument: family A's `detail`, family B's `message` and
- * `details`. The contract types them as strings and pins none of their texts, so no client can
+ * `details`; and `problemsOf` (sandbox/src/contract/operations.ts), whose location is joined
+ * into the text of the error body's details, as a text-only problem's is (below). The contract types them as strings and pins none of their texts, so no client can
  * tell one text from another, or from an empty one.
  */
-const MESSAGE_ARGUMENTS = { problem: 2, sdkError: 2, operationError: 3, commonError: 2, controlError: 2 };
+const MESSAGE_ARGUMENTS = { problem: 2, sdkError: 2, operationError: 3, commonError: 2, controlError: 2, problemsOf: 1 };
 /** The names a function of the sandbox gives a parameter that carries such a text. */
 const MESSAGE_PARAMETERS = new Set(["message", "details", "detail", "title"]);
 /** Tables of such texts: the problem titles and the envelope-1 messages per common error. */

@@ -46,8 +46,6 @@ export interface OperationHandler {
   precheck?(ctx: Omit<RequestContext, "body" | "query">): Reply | undefined;
   /** Renders a request that failed validation; default: the surface's 400 VALIDATION_ERROR. */
   invalid?(ctx: Omit<RequestContext, "body" | "query">, problems: ValidationProblem[]): Reply;
-  /** Header parameters the handler validates itself. */
-  ownHeaders?: string[];
   handle(ctx: RequestContext): Promise<Reply> | Reply;
 }
 

@@ -30,8 +30,23 @@ import { startSandbox, type SandboxKeys } from "./server.ts";
 import { SchemaTooNewError } from "./store/sqlite/schema.ts";
 import { SqliteDriverUnavailableError } from "./store/sqlite/driver.ts";
 import { provisionSandboxTarget } from "./harness/provision.ts";
-import { normaliseOrigin } from "./http/cors.ts";
 import { untilStopped } from "@payment-collection/contract/command/until-stopped.ts";
+
+/**
+ * An origin as browsers send it (`scheme://host[:port]`), or null when the text is not one:
+ * a path, a query or credentials would never match the Origin header.
+ */
+export function normaliseOrigin(text: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+  if (url.username || url.password || url.search || url.hash || (url.pathname !== "/" && url.pathname !== "")) return null;
+  return url.origin;
+}
 
 export const USAGE = `usage: payment-collection sandbox [options]
 

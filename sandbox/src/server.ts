@@ -245,9 +245,8 @@ async function readRequestBody(req: SandboxRequest, op: OperationSpec): Promise<
   if (raw.bytes.length === 0) return { problems: op.body!.required ? [{ location: "body", message: "is required (JSON)" }] : [], closeAfter: false };
   if (!isJsonContentType(req.headers["content-type"])) return { problems: [{ location: "header Content-Type", message: "must be application/json" }], closeAfter: false };
   const parsed = parseJsonBody(raw.bytes);
-  // Stryker disable next-line ConditionalExpression,StringLiteral: equivalent, a body that is not JSON validates as no body at all, refused with the same 400 (only the details text differs)
-  if (parsed.kind === "invalid") return { problems: [{ location: "body", message: parsed.reason }], closeAfter: false };
-  return { body: parsed.value, problems: validateBody(op, parsed.value), closeAfter: false };
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, a body that is not JSON validates as no body at all, refused with the same 400 (only the details text differs)
+  return { body: parsed.value, problems: parsed.problems.length > 0 ? parsed.problems : validateBody(op.body!, parsed.value), closeAfter: false };
 }
 // Stryker restore BooleanLiteral
 
@@ -280,7 +279,7 @@ async function handle(app: SandboxApp, router: ReturnType<typeof buildRouter>, r
   const early = route.handler.precheck?.(base);
   if (early) return send(res, early, rateHeaders);
 
-  const { query, problems } = validateParameters(route.op, params, search, req.headers, route.handler.ownHeaders);
+  const { query, problems } = validateParameters(route.op, search, req.headers);
   // Stryker disable next-line BooleanLiteral: whether the connection closes after the answer is not the API's (a client's next request opens another)
   const read = route.op.body ? await readRequestBody(req, route.op) : { problems: [], closeAfter: false };
   // Stryker disable next-line ConditionalExpression: the client that aborted its request reads no answer

@@ -203,14 +203,14 @@ async function withinBounds(env: DerivedEnv, op: ContractOperation, variant: Wit
   const request = variant.request(plannedRequest(env, op, params, baseline), baseline);
   notAnExemplar(env, request.body);
   const response = await env.send(request, "primary");
-  const title = `a body ${variant.what} is read, not refused for its size or structure (D39)`;
+  const title = `a body ${variant.what} is read, not refused for ${variant.refusedFor ?? "its size or structure"} (D39)`;
   const success = op.responses.find((r) => r.status.startsWith("2"))?.status ?? "200";
   const base = { operationId: op.operationId, variant: variant.name, title, covers: env.covered(op.operationId, response.status), statements: env.statementsOf(op.operationId, success), reproduction: reproduceUnreadable(env, request) };
   if (is2xx(response)) return env.judge(base, []);
   if (response.status >= 500) return env.judge(base, [`answered ${describe(response)}; a body within D39's bounds must be read`]);
   const control = await env.send(variant.control(plannedRequest(env, op, params, baseline), baseline), "primary");
-  if (is2xx(control)) return env.judge(base, [`answered ${describe(response)}, while the same body without it was accepted (${control.status}): refused for a size or structure within D39's bounds`]);
-  if (control.status !== response.status) return env.judge(base, [`answered ${describe(response)}, while the same body without it answered ${control.status}: refused for a size or structure within D39's bounds`]);
+  if (is2xx(control)) return env.judge(base, [`answered ${describe(response)}, while the same body without it was accepted (${control.status}): refused for ${variant.refusedFor ?? "a size or structure within D39's bounds"}`]);
+  if (control.status !== response.status) return env.judge(base, [`answered ${describe(response)}, while the same body without it answered ${control.status}: refused for ${variant.refusedFor ?? "a size or structure within D39's bounds"}`]);
   env.notApplicable(op.operationId, variant.name, title, `the same body without it was refused too (${describe(control)}): refused for another reason`);
 }
 
@@ -249,6 +249,10 @@ export interface ParameterVariant {
   value: string;
   /** The code the contract ties to the constraint broken (x-refusal-codes), when it ties one. */
   code?: string;
+  /** The decisions that make it wrong, where they are not D32's and D45's malformed input. */
+  basis?: string;
+  /** The parameter is given twice, with this value each time. */
+  twice?: boolean;
 }
 
 /**
@@ -256,7 +260,11 @@ export interface ParameterVariant {
  * (a decided keyword only under full): a number that is none, a fraction where the schema says
  * integer, a value outside the enum, a string over maxLength, and what breaks any other keyword
  * (minimum, maximum, minLength, pattern, format). `current` is a valid value, for the breakers
- * that alter one. A header value must be one HTTP can carry: an empty one is left out.
+ * that alter one. A header value must be one HTTP can carry: an empty one is left out. Under
+ * full also what only decisions make wrong: a query integer in another notation than decimal
+ * digits (`1e0`, `1.0`, `0x1`, ` 1`: D28), a query parameter given twice (its valid value
+ * each time: D32), and a header one character short of its minimum length in characters
+ * outside the Basic Multilingual Plane (D45: counted in characters).
  */
 export function parameterVariants(parameter: ContractParameter, profile: Profile, current: unknown): ParameterVariant[] {
   if (parameter.in !== "query" && parameter.in !== "header") return [];
@@ -271,10 +279,51 @@ export function parameterVariants(parameter: ContractParameter, profile: Profile
   const maxLength = keywordOf(schema, "maxLength");
   if (typeof maxLength === "number") values.push(["over-maxLength", "x".repeat(maxLength + 1), "maxLength"]);
   for (const breaker of breakersOf(schema, parameter.schema, current)) values.push([breaker.keyword, breaker.value, breaker.breaks]);
+  // An integer in a query is written in decimal digits, optionally signed (D28): the same
+  // number in any other notation is no integer of the query.
+  if (profile === "full" && parameter.in === "query" && type === "integer") {
+    const digits = /^\d+$/.test(String(current)) ? String(current) : "1";
+    for (const [kind, text] of NOT_DECIMAL_DIGITS(digits)) values.push([kind, text, "type"]);
+  }
+  // A header is text in UTF-8, its length counted in characters (D45): one character short of
+  // the minimum, each character outside the Basic Multilingual Plane (two UTF-16 code units,
+  // four bytes), is still too short, however many bytes or code units it takes.
+  const minLength = keywordOf(schema, "minLength");
+  if (profile === "full" && parameter.in === "header" && typeof minLength === "number" && minLength > 1) {
+    values.push(["under-minLength-in-characters", utf8AsHeader(astralText(minLength - 1)), "minLength"]);
+  }
+  const decided: Record<string, string> = { "under-minLength-in-characters": "D45", "given-twice": "D32", ...Object.fromEntries(NOT_DECIMAL_DIGITS("1").map(([kind]) => [kind, "D28"])) };
+  // A query parameter is given once (D32): twice, even with the same valid value, is malformed.
+  if (profile === "full" && parameter.in === "query" && current !== undefined && current !== null) values.push(["given-twice", current, "given-twice"]);
   return values
-    .map(([kind, value, keyword]) => ({ name: `${parameter.in}-${parameter.name}-${kind}`, parameter, value: String(value), code: tiedRefusalCode(schema, keyword) }))
+    .map(([kind, value, keyword]): ParameterVariant => ({
+      name: `${parameter.in}-${parameter.name}-${kind}`,
+      parameter,
+      value: String(value),
+      code: tiedRefusalCode(schema, keyword),
+      ...(decided[kind] ? { basis: decided[kind] } : {}),
+      ...(kind === "given-twice" ? { twice: true } : {}),
+    }))
     .filter((variant) => !(parameter.in === "header" && variant.value === ""));
 }
+
+/** A valid integer of a query written in other notations than decimal digits: each names the same number. */
+export const NOT_DECIMAL_DIGITS = (digits: string): Array<[kind: string, text: string]> => [
+  ["exponent", `${digits}e0`],
+  ["decimal-point", `${digits}.0`],
+  ["hexadecimal", `0x${Number(digits).toString(16)}`],
+  ["space-before", ` ${digits}`],
+];
+
+/**
+ * Characters outside the Basic Multilingual Plane, at the edges of the surrogate ranges in
+ * turn (U+10000: D800 DC00; U+10FFFF: DBFF DFFF; U+1F600 between them), so that a count that
+ * misreads any edge of a pair counts more characters than there are.
+ */
+const ASTRAL = ["\u{10000}", "\u{10FFFF}", "\u{1F600}"];
+export const astralText = (characters: number): string => Array.from({ length: characters }, (_, i) => ASTRAL[i % ASTRAL.length]).join("");
+/** A text as an HTTP header value carries it: its UTF-8 bytes, one Latin-1 character each (fetch sends header values as bytes). */
+export const utf8AsHeader = (text: string): string => Buffer.from(text, "utf8").toString("latin1");
 
 /** The request with one parameter's value replaced (a query parameter added if absent). */
 function withParameter(request: PlannedRequest, variant: ParameterVariant): PlannedRequest {
@@ -284,7 +333,40 @@ function withParameter(request: PlannedRequest, variant: ParameterVariant): Plan
   }
   const url = new URL(request.url);
   url.searchParams.set(variant.parameter.name, variant.value);
+  if (variant.twice) url.searchParams.append(variant.parameter.name, variant.value);
   return { ...request, url: url.toString() };
+}
+
+/**
+ * A value a parameter must be read as another (under full): an integer of the query written
+ * with a sign is that integer (D28, `+1` is 1). `control` is the value it must be read as.
+ */
+export interface ParameterReading extends ParameterVariant {
+  control: string;
+  what: string;
+}
+
+export function parameterReadings(parameter: ContractParameter, profile: Profile, current: unknown): ParameterReading[] {
+  if (profile !== "full" || parameter.in !== "query" || typeOf(profileSchema(parameter.schema, profile)) !== "integer") return [];
+  const digits = /^\d+$/.test(String(current)) ? String(current) : "1";
+  return [{ name: `query-${parameter.name}-signed`, parameter, value: `+${digits}`, control: digits, what: `with a sign (+${digits})`, basis: "D28" }];
+}
+
+/**
+ * A parameter's value written another way must be read like the value it names: accepted. One
+ * that is not is compared with the same request with that value (sent only then): accepted, the
+ * other form was refused; refused too, for another reason, which this check cannot judge.
+ */
+async function parameterReading(env: DerivedEnv, op: ContractOperation, reading: ParameterReading, params: Record<string, string>): Promise<void> {
+  const request = withParameter(plannedRequest(env, op, params), reading);
+  const response = await env.send(request, "primary");
+  const title = `a ${reading.parameter.in} ${reading.parameter.name} written ${reading.what} is read as ${reading.control} (${reading.basis})`;
+  const base = { operationId: op.operationId, variant: reading.name, title, covers: env.covered(op.operationId, response.status), statements: env.statementsOf(op.operationId, String(response.status)), reproduction: env.reproduce(request, "primary") };
+  if (is2xx(response)) return env.judge(base, []);
+  if (response.status >= 500) return env.judge(base, [`answered ${describe(response)}; ${reading.value} is ${reading.control} (${reading.basis})`]);
+  const control = await env.send(withParameter(plannedRequest(env, op, params), { ...reading, value: reading.control }), "primary");
+  if (is2xx(control)) return env.judge(base, [`answered ${describe(response)}, while ${reading.control} was accepted (${control.status}): ${reading.value} is ${reading.control} (${reading.basis})`]);
+  env.notApplicable(op.operationId, reading.name, title, `the same request with ${reading.control} was refused too (${describe(control)})`);
 }
 
 /** A valid value of a parameter in the planned request: the one it sends, else the contract's example. */
@@ -318,14 +400,18 @@ async function parameterRefusals(env: DerivedEnv, op: ContractOperation): Promis
           {
             operationId: op.operationId,
             variant: variant.name,
-            title: `a ${variant.parameter.in} ${variant.parameter.name} ${broken} is refused with ${exact ? "the documented 400 (D32, D45)" : "a 4xx"}`,
+            title: `a ${variant.parameter.in} ${variant.parameter.name} ${broken} is refused with ${exact ? `the documented 400 (${variant.basis ?? "D32, D45"})` : "a 4xx"}`,
             covers: env.covered(op.operationId, response.status),
             statements: env.statementsOf(op.operationId, "400"),
             reproduction: env.reproduce(request, "primary"),
           },
-          refusalProblems(env, op, { exact, basis: "D32, D45", code: variant.code }, response),
+          refusalProblems(env, op, { exact, basis: variant.basis ?? "D32, D45", code: variant.code }, response),
         );
       }
+    }
+    // Last: these are accepted, and may create records.
+    for (const contractParameter of parameters) {
+      for (const reading of parameterReadings(contractParameter, env.ctx.profile, currentValue(plannedRequest(env, op, params), contractParameter))) await parameterReading(env, op, reading, params);
     }
   });
 }

@@ -5,6 +5,8 @@
  * - `not-json`: the operation's valid body cut short, sent as `application/json`;
  * - `empty`: no body at all, where the body's schema requires members;
  * - `not-sent-as-json` (D39): the valid body, as `text/plain`;
+ * - `sent-as-another-json-type` (D39): the valid body, as `application/merge-patch+json` (a JSON
+ *   type, but not application/json);
  * - `over-size-limit` (D39): the valid body padded with whitespace past D39's 1 MiB;
  * - `too-deep`, `array-too-long`, `too-many-values` (D39): the valid body with one member its
  *   schema does not declare, holding a structure one past one of D39's bounds (nesting, items
@@ -18,7 +20,9 @@
  *
  * Under full, bodies exactly at each bound must be read like any other (`at-depth-limit`,
  * `at-array-limit`, `at-value-limit`, `at-size-limit`): the valid body with the undeclared
- * member holding a structure at one bound, or padded in front to exactly 1 MiB. They are sent where a
+ * member holding a structure at one bound, or padded in front to exactly 1 MiB; and the valid
+ * body sent as `Application/JSON ; charset=utf-8` (`json-type-written-otherwise`), which is
+ * application/json as HTTP lets it be written (media types compare without case, RFC 9110). They are sent where a
  * valid body must be accepted (positive data's operations: creations and updates), after the
  * refusals, and must be accepted: one that is not is compared with the same body without the
  * structure, so that a refusal for another reason is told apart from one for the structure.
@@ -170,6 +174,8 @@ export interface UnreadableVariant {
 export interface WithinBoundsVariant {
   name: string;
   what: string;
+  /** What a refusal of it would be for, in words (default: its size or structure). */
+  refusedFor?: string;
   request(valid: PlannedRequest, body: Json): PlannedRequest;
   control(valid: PlannedRequest, body: Json): PlannedRequest;
 }
@@ -213,6 +219,12 @@ const padded = (body: Json, bytes: number, where: "after" | "before" = "after"):
 const { depth, arrayItems, values } = STRUCTURE_BOUNDS;
 const count = (n: number) => n.toLocaleString("en-US");
 
+/** A JSON media type other than application/json: D39 refuses a body sent as it. */
+export const ANOTHER_JSON_TYPE = "application/merge-patch+json";
+/** application/json in other case, with whitespace before a parameter: the same media type. */
+export const JSON_TYPE_WRITTEN_OTHERWISE = "Application/JSON ; charset=utf-8";
+const quotedType = (type: string) => `"${type}"`;
+
 /** The bodies one past a structure bound, each in words. */
 const PAST_BOUNDS: Array<[StructureShape, string]> = [
   ["too-deep", `nested ${depth + 1} levels deep`],
@@ -242,6 +254,8 @@ export function unreadableVariants(env: DerivedEnv, op: ContractOperation): Unre
   if (!decided) return variants;
   variants.push(
     { name: "not-sent-as-json", request: (valid, body) => withBody(valid, JSON.stringify(body), "text/plain"), statements: [...json, ...contentTypeStatements(env, op)], exact: true },
+    // Another JSON media type is still not application/json (D39): a merge patch is no body of the contract.
+    { name: "sent-as-another-json-type", what: "sent as application/merge-patch+json", request: (valid, body) => withBody(valid, JSON.stringify(body), ANOTHER_JSON_TYPE), statements: [...json, ...contentTypeStatements(env, op)], exact: true },
     { name: "over-size-limit", request: (valid, body) => withBody(valid, padded(body, BODY_SIZE_LIMIT + 1), "application/json"), statements: [], exact: true },
     ...PAST_BOUNDS.map(([shape, what]): UnreadableVariant => ({
       name: shape,
@@ -269,6 +283,15 @@ export function withinBoundsVariants(env: DerivedEnv, op: ContractOperation): Wi
       request: (valid, body) => asJson(valid, structureBody(op, shape, body)),
       control: (valid, body) => asJson(valid, withoutStructure(op, body)),
     })),
+    // application/json as HTTP lets it be written: media types compare without case, and
+    // whitespace may stand before a parameter (RFC 9110 §8.3.1, §5.6.6).
+    {
+      name: "json-type-written-otherwise",
+      what: `sent as ${quotedType(JSON_TYPE_WRITTEN_OTHERWISE)}`,
+      refusedFor: "how its media type is written",
+      request: (valid, body) => withBody(valid, JSON.stringify(body), JSON_TYPE_WRITTEN_OTHERWISE),
+      control: (valid, body) => asJson(valid, body),
+    },
     // The JSON last: a server that keeps one byte fewer than the limit loses it, not padding.
     {
       name: "at-size-limit",

@@ -178,8 +178,60 @@ export function refusesParameterUndocumented(match: Match, where: "query" | "hea
   };
 }
 
+/**
+ * A header's length counted in bytes, not in characters (D45): a value of fewer characters than
+ * the minimum but as many bytes (characters outside the Basic Multilingual Plane take four) is
+ * served as if it had been long enough (the sandbox gets an ASCII value of that many bytes).
+ */
+export function countsHeaderBytes(match: Match, name: string, minLength: number): Handler {
+  let fresh = 0;
+  return (request, forward) => {
+    const value = match(request) ? parameterValue(request, "header", name) : undefined;
+    if (value === undefined || value.length < minLength || [...Buffer.from(value, "latin1").toString("utf8")].length >= minLength) return forward(request);
+    const ascii = `bytes-${process.pid}-${(fresh += 1)}-`.padEnd(value.length, "x");
+    return forward({ ...request, headers: { ...request.headers, [name.toLowerCase()]: ascii } });
+  };
+}
+
+/**
+ * An integer of the query read in any notation a number can be written in (`1e0`, `1.0`,
+ * `0x1`, ` 1`), not only decimal digits (D28): the sandbox gets its decimal digits.
+ */
+export function readsAnyNumberNotation(match: Match, name: string): Handler {
+  return (request, forward) => {
+    const value = match(request) ? parameterValue(request, "query", name) : undefined;
+    const number = value === undefined || value.trim() === "" ? Number.NaN : Number(value);
+    if (value === undefined || /^[+-]?\d+$/.test(value) || !Number.isInteger(number)) return forward(request);
+    const search = new URLSearchParams(request.search);
+    search.set(name, String(number));
+    return forward({ ...request, search: `?${search.toString()}` });
+  };
+}
+
+/** A query parameter given more than once read as its first value, not refused (D32). */
+export function takesFirstOfRepeated(match: Match, name: string): Handler {
+  return (request, forward) => {
+    const search = new URLSearchParams(request.search);
+    const values = search.getAll(name);
+    if (!match(request) || values.length < 2) return forward(request);
+    search.set(name, values[0]!);
+    return forward({ ...request, search: `?${search.toString()}` });
+  };
+}
+
+/** An integer of the query written with a sign (`+1`) refused, not read as the integer (D28). */
+export function refusesSignedInteger(match: Match, name: string): Handler {
+  return (request, forward) => {
+    const search = new URLSearchParams(request.search);
+    const value = search.get(name);
+    if (!match(request) || value === null || !value.startsWith("+")) return forward(request);
+    search.set(name, "signed");
+    return forward({ ...request, search: `?${search.toString()}` });
+  };
+}
+
 /** How a server gets the reading of a body wrong, one way each (unreadable-bodies.ts has the checks). */
-export type BodyReadingFault = "not-json" | "empty" | "not-sent-as-json" | "over-size-limit";
+export type BodyReadingFault = "not-json" | "empty" | "not-sent-as-json" | "sent-as-another-json-type" | "over-size-limit";
 
 const CRASH: Reply = { status: 500, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: "Internal Server Error" }) };
 const isJsonMedia = (request: Req) => /^application\/([a-z0-9.-]+\+)?json\s*(;|$)/i.test(request.headers["content-type"] ?? "");
@@ -199,6 +251,9 @@ export function readsBodyWrong(match: Match, how: BodyReadingFault): Handler {
         return request.body === "" ? CRASH : forward(request);
       case "not-sent-as-json":
         return isJsonMedia(request) || parse(request.body) === undefined ? forward(request) : forward({ ...request, headers: { ...request.headers, "content-type": "application/json" } });
+      // Any JSON media type read as application/json (`application/*+json`).
+      case "sent-as-another-json-type":
+        return isJsonMedia(request) ? forward({ ...request, headers: { ...request.headers, "content-type": "application/json" } }) : forward(request);
       case "over-size-limit": {
         const body = parse(request.body);
         return body && request.body.length > 64 * 1024 ? forward(withBody(request, body)) : forward(request);
@@ -239,6 +294,18 @@ export function boundsBodyWrong(match: Match, how: BodyBoundFault, declared: str
     if (how.startsWith("at-")) return pastBound(body, how, true) ? refuse() : forward(request);
     if (!pastBound(body, how, false)) return forward(request);
     return forward(withBody(request, Object.fromEntries(Object.entries(body).filter(([name]) => declared.includes(name)))));
+  };
+}
+
+/**
+ * One operation compares its Content-Type exactly (`application/json`, with or without
+ * parameters): the same media type written in another case, or with whitespace before its
+ * parameters, is refused with the operation's 400 (the sandbox is sent a body it cannot read).
+ */
+export function comparesMediaTypeExactly(match: Match): Handler {
+  return (request, forward) => {
+    if (!match(request) || /^application\/json(;|$)/.test(request.headers["content-type"] ?? "")) return forward(request);
+    return forward({ ...request, body: "{" });
   };
 }
 

@@ -293,6 +293,7 @@ const BODY_READING_FAULTS: Array<[fault.BodyReadingFault, string]> = [
   ["not-json", "a body that is not JSON is refused with a 4xx, not a 5xx"],
   ["empty", "an empty body, where members are required, is refused with a 4xx, not a 5xx"],
   ["not-sent-as-json", "a body not sent as application/json is refused with the documented 400 (D39)"],
+  ["sent-as-another-json-type", "a body sent as another JSON media type is refused with the documented 400 (D39)"],
   ["over-size-limit", "a body past 1 MiB is refused with the documented 400 (D39)"],
 ];
 
@@ -337,10 +338,13 @@ function bodyBounds(): DerivedMutation[] {
     const op = contract.operations.find((o) => isPositiveDataOperation(contract, o));
     if (!op) return [];
     const declared = Object.keys(objectView(op.requestBody!.schema)?.properties ?? {});
-    return BODY_BOUND_FAULTS.map(([how, breaks]) => {
-      const name = how.startsWith("at-") ? `bound-one-lower-${how}` : `no-bound-${how}`;
-      return mutation("negative-data", family, op, how, name, breaks, fault.boundsBodyWrong(matcher(family, op.operationId), how, declared), "full");
-    });
+    return [
+      ...BODY_BOUND_FAULTS.map(([how, breaks]) => {
+        const name = how.startsWith("at-") ? `bound-one-lower-${how}` : `no-bound-${how}`;
+        return mutation("negative-data", family, op, how, name, breaks, fault.boundsBodyWrong(matcher(family, op.operationId), how, declared), "full");
+      }),
+      mutation("negative-data", family, op, "json-type-written-otherwise", "compares-media-type-exactly", "a body sent as application/json written in another case, with whitespace before its parameters, is read (D39, RFC 9110)", fault.comparesMediaTypeExactly(matcher(family, op.operationId)), "full"),
+    ];
   });
 }
 
@@ -357,6 +361,44 @@ function breakableParameter(op: ContractOperation, profile: Profile) {
   const validate = compileOpenApiSchema(profileSchema(parameter.schema, profile), "3.0") as (value: unknown) => boolean;
   const refuses = (value: string) => !validate(asTyped(parameter.schema as Json, value));
   return { parameter, variant: variant!, where: parameter.in as "query" | "header", refuses };
+}
+
+// 3c-1. Header lengths in characters (D45): every operation with a header parameter that has a
+// minimum length counts it in bytes, under full.
+
+function headerCharacterFaults(): DerivedMutation[] {
+  return all().flatMap(({ family, op }) =>
+    op.parameters
+      .filter((p) => p.in === "header" && typeof keywordOf(profileSchema(p.schema, "full"), "minLength") === "number" && Number(keywordOf(profileSchema(p.schema, "full"), "minLength")) > 1)
+      .map((p) => {
+        const minLength = Number(keywordOf(profileSchema(p.schema, "full"), "minLength"));
+        return mutation("negative-data", family, op, `header-${p.name}-under-minLength-in-characters`, `counts-header-bytes-${p.name}`, `a header ${p.name} of fewer characters than its minimum is refused, however many bytes it takes (D45)`, fault.countsHeaderBytes(matcher(family, op.operationId), p.name, minLength), "full");
+      }),
+  );
+}
+
+// 3c-2. Integers of a query (D28): every operation with an integer query parameter reads it in
+// any number notation, under full (each notation is its own variant: the first one catches it).
+
+function integerNotationFaults(): DerivedMutation[] {
+  return all().flatMap(({ family, op }) =>
+    op.parameters
+      .filter((p) => p.in === "query" && typeOf(profileSchema(p.schema, "full")) === "integer")
+      .flatMap((p) => [
+        mutation("negative-data", family, op, `query-${p.name}-exponent`, `reads-any-number-notation-${p.name}`, `a query ${p.name} written other than in decimal digits is refused, not read as the number (D28)`, fault.readsAnyNumberNotation(matcher(family, op.operationId), p.name), "full"),
+        mutation("negative-data", family, op, `query-${p.name}-signed`, `refuses-signed-integer-${p.name}`, `a query ${p.name} written with a sign is read as the integer (D28)`, fault.refusesSignedInteger(matcher(family, op.operationId), p.name), "full"),
+      ]),
+  );
+}
+
+// 3c-3. Query parameters given twice (D32): every operation with a query parameter reads its
+// last one given twice as its first value, under full.
+
+function repeatedQueryFaults(): DerivedMutation[] {
+  return all().flatMap(({ family, op }) => {
+    const last = [...op.parameters].reverse().find((p) => p.in === "query" && p.example !== undefined);
+    return last ? [mutation("negative-data", family, op, `query-${last.name}-given-twice`, `takes-first-of-repeated-${last.name}`, `a query ${last.name} given twice is refused, not read as its first value (D32)`, fault.takesFirstOfRepeated(matcher(family, op.operationId), last.name), "full")] : [];
+  });
 }
 
 function parameterFaults(): DerivedMutation[] {
@@ -626,4 +668,4 @@ function corsFaults(): DerivedMutation[] {
   return out;
 }
 
-export const GENERATED_MUTATIONS: DerivedMutation[] = [...ignoredAuthentication(), ...tenantIsolation(), ...negativeData(), ...domainFormatFaults(), ...unreadableBodies(), ...bodyBounds(), ...parameterFaults(), ...refusalCodeFaults(), ...positiveData(), ...consistency(), ...listFilterFaults(), ...idempotencyKeySpace(), ...rateLimitMembership(), ...corsFaults()];
+export const GENERATED_MUTATIONS: DerivedMutation[] = [...ignoredAuthentication(), ...tenantIsolation(), ...negativeData(), ...domainFormatFaults(), ...unreadableBodies(), ...bodyBounds(), ...parameterFaults(), ...headerCharacterFaults(), ...integerNotationFaults(), ...repeatedQueryFaults(), ...refusalCodeFaults(), ...positiveData(), ...consistency(), ...listFilterFaults(), ...idempotencyKeySpace(), ...rateLimitMembership(), ...corsFaults()];

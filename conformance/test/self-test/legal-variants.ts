@@ -559,6 +559,56 @@ function ignoresDecidedInput(ms: Marking[]): Handler {
   };
 }
 
+/**
+ * D28's other choice of notation: an integer of the query is read in any notation a number can
+ * be written in (`2e0`, `2.0`, `0x2`, ` 2`), not only decimal digits (given to the sandbox in
+ * decimal digits); and D32's other choice for a query parameter given twice: its last value.
+ */
+function queryIntegersInAnyNotation(ms: Marking[]): Handler {
+  return (request, forward) => {
+    const found = operationOf(request);
+    if (!found) return forward(request);
+    const search = new URLSearchParams(request.search);
+    let changed = false;
+    // D32's other choice: a query parameter given twice is read as its last value.
+    for (const parameter of found.op.parameters.filter((p) => p.in === "query")) {
+      const values = search.getAll(parameter.name);
+      if (values.length < 2) continue;
+      search.set(parameter.name, values.at(-1)!);
+      changed = true;
+    }
+    for (const m of byOperation(ms, found.family, found.op.operationId)) {
+      const value = search.get(m.name!);
+      const number = value === null || value.trim() === "" ? Number.NaN : Number(value);
+      if (value === null || /^[+-]?\d+$/.test(value) || !Number.isInteger(number)) continue;
+      search.set(m.name!, String(number));
+      changed = true;
+    }
+    return forward(changed ? { ...request, search: `?${search.toString()}` } : request);
+  };
+}
+
+/**
+ * D45's other choice of counting: a header's length in bytes, not in characters. A value of
+ * fewer characters than the minimum but as many bytes is taken (given to the sandbox as an
+ * ASCII value of as many bytes, the same for the same value, so that a repeated key is the same key).
+ */
+function headerLengthsInBytes(ms: Marking[]): Handler {
+  return (request, forward) => {
+    const found = operationOf(request);
+    if (!found) return forward(request);
+    let forwarded = request;
+    for (const m of byOperation(ms, found.family, found.op.operationId)) {
+      const value = request.headers[m.name!.toLowerCase()];
+      const minimum = keywordOf(m.schema!, "minLength");
+      if (value === undefined || typeof minimum !== "number" || value.length < minimum || [...Buffer.from(value, "latin1").toString("utf8")].length >= minimum) continue;
+      const ascii = createHash("sha256").update(value).digest("hex").padEnd(value.length, "0").slice(0, Math.max(value.length, minimum));
+      forwarded = { ...forwarded, headers: { ...forwarded.headers, [m.name!.toLowerCase()]: ascii } };
+    }
+    return forward(forwarded);
+  };
+}
+
 /** Refuses null where the contract decided null is accepted (the member must be absent or a value). */
 function refusesNull(ms: Marking[]): Handler {
   return async (request, forward) => {
@@ -967,11 +1017,17 @@ export const GENERATORS: VariantGenerator[] = [
   { kinds: ["body@responses"], make: (all) => variant(all, ["body@responses"], "other-bodies", "answers another JSON body (an error keeps the document's code)", (mine) => rewriteResponses(mine, otherBody)) },
   {
     kinds: ["type@parameter"],
-    make: (all) =>
-      variant(all.filter((m) => m.parameterIn === "path"), ["type@parameter"], "other-id-form", "gives its records ids of another form (re-encoded consistently in both directions)", otherIdForm, {
+    make: (all) => [
+      ...variant(all.filter((m) => m.parameterIn === "path"), ["type@parameter"], "other-id-form", "gives its records ids of another form (re-encoded consistently in both directions)", otherIdForm, {
         // Every operation on those records: the ids are re-encoded in all of them.
         sites: (_, ms) => idFormOperations(ms).map((o) => ({ family: o.family, operation: o.operationId, side: "operation" })),
       }),
+      ...variant(all.filter((m) => m.parameterIn === "query" && keywordOf(m.schema!, "type") === "integer"), ["type@parameter"], "query-integers-in-any-notation", "reads an integer of the query in any number notation (2e0, 2.0, 0x2), not only decimal digits (D28), and a query parameter given twice as its last value (D32)", queryIntegersInAnyNotation),
+    ],
+  },
+  {
+    kinds: ["minLength@parameter"],
+    make: (all) => variant(all.filter((m) => m.parameterIn === "header"), ["minLength@parameter"], "header-lengths-in-bytes", "counts a header's length in bytes, not in characters (D45)", headerLengthsInBytes),
   },
   {
     kinds: ["behaviour:D09"],

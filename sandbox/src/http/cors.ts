@@ -1,8 +1,9 @@
 /**
  * Cross-origin requests (decision D44, the sandbox's own: the document says nothing of
- * browsers). Only the origins the sandbox was started with (`--cors-origin`, repeatable; the
- * portal's origin when `payment-collection portal` starts it) get a CORS grant; any other
- * origin gets none, and its preflight goes through the ordinary pipeline like any OPTIONS.
+ * browsers). Only the origins the sandbox was started with (`--cors-origin`, repeatable, read
+ * and normalised by the command line, cli.ts; the portal's origin when `payment-collection
+ * portal` starts it) get a CORS grant; any other origin gets none, and its preflight goes
+ * through the ordinary pipeline like any OPTIONS.
  *
  * What a granted origin may send and read is read from the contract, so a header the contract
  * gains is allowed without an edit here: the request headers are the API-key headers of the
@@ -23,22 +24,6 @@ export interface CorsPolicy {
 
 /** How long a browser may reuse a preflight answer (seconds). */
 const PREFLIGHT_MAX_AGE = "600";
-
-/**
- * An origin as browsers send it (`scheme://host[:port]`), or null when the text is not one:
- * a path, a query or credentials would never match the Origin header.
- */
-export function normaliseOrigin(text: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
-  if (url.username || url.password || url.search || url.hash || (url.pathname !== "/" && url.pathname !== "")) return null;
-  return url.origin;
-}
 
 /** Adds a header's name to a list, once whatever its case (a browser compares header names without case). */
 function name(names: Map<string, string>, header: string): void {

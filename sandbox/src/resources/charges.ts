@@ -32,7 +32,6 @@ function lengthBounds(ctx: Pick<RequestContext, "op">): { min: number; max: numb
 
 export const chargeHandlers: HandlerTable = {
   createCharge: {
-    ownHeaders: [IDEMPOTENCY_HEADER],
     precheck(ctx) {
       const raw = ctx.headers["idempotency-key"];
       const sent = Array.isArray(raw) ? raw.join(", ") : raw;
