@@ -7,14 +7,14 @@
  * Everything else is the sandbox's. The values are valid, so the suites must pass it under
  * seed and under full: a check that refused them would refuse a correct server.
  *
- * The edge values are made with the sandbox's own issuing code (its mod-11 and mod-10 digits,
- * its CRC) and cpf-cnpj-validator, not with the contract's checks under test; each is a
+ * The edge values are made with this file's mod-11 digit, the sandbox's issuing code (its mod-10
+ * digits, its CRC) and cpf-cnpj-validator, not with the contract's checks under test; each is a
  * function of the sandbox's value, so creations, replays and reads stay consistent.
  */
 import { cnpj, cpf } from "cpf-cnpj-validator";
 import { afterEach, describe, expect, it } from "vitest";
 import { barCodeToBankLine } from "@payment-collection/contract/domain/domain-checks.ts";
-import { barcodeCheckDigit, barcodeRemainder, mod10 } from "@payment-collection/sandbox/domain/boleto.ts";
+import { mod10 } from "@payment-collection/sandbox/domain/boleto.ts";
 import { withBrCodeCrc } from "@payment-collection/sandbox/domain/brcode.ts";
 import { formatReport } from "../../src/runner/report.ts";
 import { failures, runAgainstSandbox, type SandboxProxy } from "../sandbox-run.ts";
@@ -41,6 +41,19 @@ function* strings(width: number, alphabet = "0123456789"): Generator<string> {
 function firstAtEdge(candidates: Iterable<string>, atEdge: (candidate: string) => boolean): string {
   for (const candidate of candidates) if (atEdge(candidate)) return candidate;
   throw new Error("no candidate at the edge");
+}
+
+/** The weighted sum of a barcode's 43 digits without the general check digit, modulo 11 (weights 2..9 from the right). */
+function barcodeRemainder(digits43: string): number {
+  let sum = 0;
+  for (let i = digits43.length - 1, weight = 2; i >= 0; i--, weight = weight === 9 ? 2 : weight + 1) sum += Number(digits43[i]) * weight;
+  return sum % 11;
+}
+
+/** The general check digit (bank rule): 11 minus the remainder; 0, 10 and 11 become 1. */
+function barcodeCheckDigit(digits43: string): number {
+  const digit = 11 - barcodeRemainder(digits43);
+  return digit >= 10 ? 1 : digit;
 }
 
 /** The same boleto (bank, due date, amount) with the last four free-field digits chosen for the edges. */
