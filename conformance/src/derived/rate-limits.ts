@@ -8,11 +8,16 @@
  *   plan the target declares): one request more than it within the minute must get a 429;
  * - under full (D27), the 429 of a used-up limit describes it: nothing left, and its figure
  *   where the target declares its plan;
- * - while one account is limited, another account is not;
+ * - while one account has used up a limit (each of them), another account is not limited;
  * - once a limit is used up, every other operation that counts against it is refused too in
  *   that window (one request each: a PIX payment once PIX creations used up the PIX limit, every
  *   operation of the family once the general one is); an answer from a renewed window (the
  *   operation that used the limit up let through again) is not applicable, never a failure.
+ * - under full (D27), the headers describe the limit closest to exhaustion when a request
+ *   counts against two: on another account, with its general limit one request from used up,
+ *   a request that also counts against a barely touched limit leaves the general one with
+ *   nothing and says so, and the next is refused with a 429 that describes the used-up general
+ *   limit, not the other one it would have passed.
  * A limit above the run's cap cannot be used up: not applicable, with the figure.
  */
 import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
@@ -172,6 +177,56 @@ async function membersRefused(env: DerivedEnv, bucket: Bucket, spent: ContractOp
   }
 }
 
+/**
+ * Under full (D27: "the rate-limit headers describe the limit closest to exhaustion"), on the
+ * account of `key`: the general limit is used up to its last request with an operation that
+ * counts against it alone; then an operation that counts against it and another limit (the
+ * cheapest query) is sent twice. The first is admitted and leaves the general limit with nothing:
+ * its X-RateLimit-Remaining must be 0 (no limit it counts against has less left). The second is
+ * refused by the general limit: its 429 must describe a limit with nothing left, X-RateLimit-Remaining 0,
+ * not the other limit, which still had requests left. A window that renews between them, or an
+ * account already limited, proves nothing: not applicable.
+ */
+async function closestLimitDescribed(env: DerivedEnv, key: KeyName): Promise<void> {
+  const plan = env.ctx.familyB?.plan;
+  const bucketsOf = (o: ContractOperation) => limitsOf(o, env.ctx.profile, plan).map((l) => l.bucket);
+  const ranked = [...env.ctx.contract.operations].sort(byCostOfUsingUp);
+  const alone = ranked.find((o) => bucketsOf(o).join() === "general" && replayOfLatest(env, o));
+  const both = ranked.find((o) => bucketsOf(o).length > 1 && bucketsOf(o).includes("general") && replayOfLatest(env, o));
+  if (!alone || !both) return;
+  const admittedTitle = "a request that leaves the general limit with nothing describes it, though another of its limits has requests left (D27)";
+  const refusedTitle = "the 429 of a used-up general limit describes it, though another of the request's limits has requests left (D27)";
+  await env.attempt(both.operationId, "closest-limit-described", admittedTitle, async () => {
+    const general = limitsOf(alone, env.ctx.profile, plan)[0]!.limit;
+    if (general > env.settings.exhaustCap) return env.notApplicable(both.operationId, "closest-limit-described", admittedTitle, `the general limit is ${general} requests per window, above the ${env.settings.exhaustCap} this run may use up (--exhaust-cap)`);
+    let last: ObservedResponse | undefined;
+    for (let sent = 0; sent <= general + 5; sent += 1) {
+      last = await env.send(replayOfLatest(env, alone)!, key, { expect429: true });
+      if (last.status === 429 || !Number.isFinite(Number(last.headers["x-ratelimit-remaining"])) || last.headers["x-ratelimit-remaining"] === "1") break;
+    }
+    if (last?.headers["x-ratelimit-remaining"] !== "1") return env.notApplicable(both.operationId, "closest-limit-described", admittedTitle, `${alone.operationId} never said X-RateLimit-Remaining 1 on the ${key} account (last: ${last ? describe(last) : "none"})`);
+    const reset = last.headers["x-ratelimit-reset"];
+    const request = replayOfLatest(env, both)!;
+    const admitted = await env.send(request, key, { expect429: true });
+    if (admitted.status === 429 || admitted.headers["x-ratelimit-reset"] !== reset) {
+      return env.notApplicable(both.operationId, "closest-limit-described", admittedTitle, `${both.operationId} answered ${describe(admitted)} in the window ${admitted.headers["x-ratelimit-reset"]}, the general limit's last request being in ${reset}`);
+    }
+    const remaining = admitted.headers["x-ratelimit-remaining"];
+    env.judge(
+      { operationId: both.operationId, variant: "closest-limit-described", title: admittedTitle, covers: env.covered(both.operationId, admitted.status), statements: [BUCKET_STATEMENT.general], reproduction: env.reproduce(request, key) },
+      remaining === "0" ? [] : [`with one request of the general limit left, ${both.operationId} was answered ${admitted.status} with X-RateLimit-Remaining ${remaining}: the general limit, now used up, is the closest to exhaustion`],
+    );
+    const refused = await env.send(replayOfLatest(env, both)!, key, { expect429: true });
+    if (refused.status !== 429 || refused.headers["x-ratelimit-reset"] !== reset) {
+      return env.notApplicable(both.operationId, "used-up-limit-described", refusedTitle, `${both.operationId} answered ${describe(refused)} in the window ${refused.headers["x-ratelimit-reset"]} after the general limit was used up in ${reset}`);
+    }
+    env.judge(
+      { operationId: both.operationId, variant: "used-up-limit-described", title: refusedTitle, covers: env.covered(both.operationId, 429), statements: [BUCKET_STATEMENT.general], reproduction: env.reproduce(request, key) },
+      refused.headers["x-ratelimit-remaining"] === "0" || refused.headers["x-ratelimit-remaining"] === undefined ? [] : [`the 429 said X-RateLimit-Remaining ${refused.headers["x-ratelimit-remaining"]}: the general limit that refused it has none left`],
+    );
+  });
+}
+
 export async function run(env: DerivedEnv): Promise<void> {
   const plan = env.ctx.familyB?.plan;
   for (const op of env.ctx.contract.operations) {
@@ -207,10 +262,14 @@ export async function run(env: DerivedEnv): Promise<void> {
         const again = await useUp(env, make, key, figure, windowSeconds);
         return typeof again !== "string" && again.limited;
       });
-      if (bucket === "general" && env.ctx.key(other)) {
+      if (env.ctx.key(other)) {
         const response = await env.send(make(), other, { expect429: true });
-        env.judge({ operationId: op.operationId, variant: "other-account-unaffected", title: "another account is not limited by this one's use", covers: env.covered(op.operationId, response.status), statements: [BUCKET_STATEMENT.general], reproduction: env.reproduce(request, other) }, response.status === 429 ? [`the ${other} account got 429 while only the ${key} account had used up its limit`] : []);
+        env.judge({ operationId: op.operationId, variant: "other-account-unaffected", title: "another account is not limited by this one's use", covers: env.covered(op.operationId, response.status), statements: [BUCKET_STATEMENT[bucket]], reproduction: env.reproduce(request, other) }, response.status === 429 ? [`the ${other} account got 429 while only the ${key} account had used up its ${bucket} limit`] : []);
       }
     });
   }
+  // Last, and only where the target names an account for the rate limits: it uses up the general
+  // limit of the second account, which nothing after it needs then (the exhaust stage's
+  // scenarios compare the rate-limit account with the primary one).
+  if (!env.stopped && env.ctx.profile === "full" && key === "rateLimits" && env.ctx.key("secondAccount")) await closestLimitDescribed(env, "secondAccount");
 }
