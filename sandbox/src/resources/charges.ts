@@ -25,9 +25,10 @@ export function chargeView(record: StoredRecord, now: Date): Charge {
   return charge;
 }
 
+/** The key's length bounds, the contract's: at least 8 characters (the document), at most 255 (D08). */
 function lengthBounds(ctx: Pick<RequestContext, "op">): { min: number; max: number } {
-  const schema = ctx.op.parameters.find((p) => p.name === IDEMPOTENCY_HEADER)?.schema ?? {};
-  return { min: Number(schema.minLength ?? 8), max: Number(schema.maxLength ?? 255) };
+  const { schema } = ctx.op.parameters.find((p) => p.name === IDEMPOTENCY_HEADER)!;
+  return { min: Number(schema.minLength), max: Number(schema.maxLength) };
 }
 
 export const chargeHandlers: HandlerTable = {
