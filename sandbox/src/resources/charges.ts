@@ -90,10 +90,7 @@ export const chargeHandlers: HandlerTable = {
     async handle(ctx) {
       const record = await ctx.app.store.get("charge", ctx.account.id, ctx.params.id);
       if (!record) return problem(404, "NOT_FOUND", `No charge with id ${ctx.params.id}.`);
-      const view = chargeView(record, ctx.now);
-      // Unchanged since it was stored: send the stored text instead of serialising it again.
-      if (view === record.data && record.dataJson !== undefined) return { status: 200, rawBody: record.dataJson };
-      return { status: 200, body: view };
+      return { status: 200, body: chargeView(record, ctx.now) };
     },
   },
 };
