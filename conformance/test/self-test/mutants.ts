@@ -133,6 +133,15 @@ export const MUTATIONS: Mutation[] = [
     response: editJson(is("POST", /^\/v1\/charges$/, 201), (body) => (body.pix.br_code = withPayloadUrl(body.pix.br_code, (url) => url.slice(url.indexOf("/"))))),
   },
   {
+    name: "transactions-second-page-repeats-the-first",
+    statements: ["B-LIMITS-LIMIT-pagination"],
+    caughtBy: "family-b/transactions/pages-split-the-list",
+    breaks: "page p of the transaction list holds the items after the first (p - 1) pages (D28): here page 2 lists page 1 again",
+    family: "family-b",
+    profile: "full",
+    request: (request) => (request.method === "GET" && request.path === "/transactions" ? { ...request, search: request.search.replace(/([?&]page=)2(?=&|$)/, "$11") } : request),
+  },
+  {
     name: "merchant-document-wrong-check-digit",
     statements: ["A-MERCHANT-FIELD-document"],
     caughtBy: "family-a/getMerchant/200/",
