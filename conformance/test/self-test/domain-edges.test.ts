@@ -18,7 +18,7 @@ import { mod10 } from "@payment-collection/sandbox/domain/boleto.ts";
 import { withBrCodeCrc } from "@payment-collection/sandbox/domain/brcode.ts";
 import { formatReport } from "../../src/runner/report.ts";
 import { failures, runAgainstSandbox, type SandboxProxy } from "../sandbox-run.ts";
-import { startProxy, type Exchange, type Reply } from "./mutants.ts";
+import { emv, emvFields, startProxy, type Exchange, type Reply } from "./mutants.ts";
 
 type Json = Record<string, unknown>;
 
@@ -67,19 +67,6 @@ function boletoAtEdge(barCode: string): { barCode: string; bankLine: string } {
   const edge = withDigit(digits43);
   return { barCode: edge, bankLine: barCodeToBankLine(edge) };
 }
-
-/** The top-level EMV fields of a BR Code, in order: [id, value]. */
-function emvFields(code: string): Array<[string, string]> {
-  const fields: Array<[string, string]> = [];
-  for (let at = 0; at < code.length; ) {
-    const length = Number(code.slice(at + 2, at + 4));
-    fields.push([code.slice(at, at + 2), code.slice(at + 4, at + 4 + length)]);
-    at += 4 + length;
-  }
-  return fields;
-}
-
-const emv = (fields: Array<[string, string]>) => fields.map(([id, value]) => `${id}${String(value.length).padStart(2, "0")}${value}`).join("");
 
 /** The same BR Code with the last three letters of the merchant name (field 59) chosen so the CRC starts with 00. */
 function brCodeAtEdge(code: string): string {

@@ -101,12 +101,13 @@ export const is = (method: string, path: RegExp, status?: number) => (request: E
   request.method === method && path.test(request.path) && (status === undefined || reply.status === status);
 
 /** EMV data objects `[id, value]` of a TLV string, in order. */
-function emvFields(text: string): Array<[string, string]> {
+export function emvFields(text: string): Array<[string, string]> {
   const fields: Array<[string, string]> = [];
   for (let at = 0; at < text.length; at += 4 + Number(text.slice(at + 2, at + 4))) fields.push([text.slice(at, at + 2), text.slice(at + 4, at + 4 + Number(text.slice(at + 2, at + 4)))]);
   return fields;
 }
-const emv = (fields: Array<[string, string]>) => fields.map(([id, value]) => `${id}${String(value.length).padStart(2, "0")}${value}`).join("");
+/** The TLV string of EMV data objects `[id, value]`. */
+export const emv = (fields: Array<[string, string]>) => fields.map(([id, value]) => `${id}${String(value.length).padStart(2, "0")}${value}`).join("");
 
 /** The same BR Code with its payload URL (26/25) rewritten, its lengths and its CRC right again. */
 function withPayloadUrl(code: string, rewrite: (url: string) => string): string {
