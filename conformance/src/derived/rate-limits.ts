@@ -14,10 +14,10 @@
  *   operation of the family once the general one is); an answer from a renewed window (the
  *   operation that used the limit up let through again) is not applicable, never a failure.
  * - under full (D27), the headers describe the limit closest to exhaustion when a request
- *   counts against two: on another account, with its general limit one request from used up,
- *   a request that also counts against a barely touched limit leaves the general one with
- *   nothing and says so, and the next is refused with a 429 that describes the used-up general
- *   limit, not the other one it would have passed.
+ *   counts against two: on another account, with its general limit three requests from used
+ *   up, requests that also count against a barely touched limit say what the general one has
+ *   left, and the one it refuses gets a 429 that describes the used-up general limit, not the
+ *   other one it would have passed.
  * A limit above the run's cap cannot be used up: not applicable, with the figure.
  */
 import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
@@ -177,14 +177,55 @@ async function membersRefused(env: DerivedEnv, bucket: Bucket, spent: ContractOp
   }
 }
 
+/** Requests of the general limit left when the probe of `closestLimitDescribed` starts. */
+const LEFT_FOR_PROBE = 3;
+
+interface Probe {
+  request: PlannedRequest;
+  problems: string[];
+  /** The status of the first admitted request, if any was. */
+  admitted?: number;
+  refused?: ObservedResponse;
+  /** The window renewed before the probe ended: it proves nothing. */
+  renewed: boolean;
+}
+
+/**
+ * One probe of `closestLimitDescribed`: `alone` until the general limit has LEFT_FOR_PROBE
+ * requests left, then `both` until it is refused; or why it cannot start.
+ */
+async function probeClosest(env: DerivedEnv, key: KeyName, alone: ContractOperation, both: ContractOperation, general: number): Promise<Probe | string> {
+  let last: ObservedResponse | undefined;
+  // Windows that renew on the way start the count again (as in useUp): a few windows' worth.
+  for (let sent = 0; sent <= (general + 5) * (MAX_RENEWALS + 1); sent += 1) {
+    last = await env.send(replayOfLatest(env, alone)!, key, { expect429: true });
+    const remaining = Number(last.headers["x-ratelimit-remaining"]);
+    if (last.status === 429 || !Number.isFinite(remaining) || remaining <= LEFT_FOR_PROBE) break;
+  }
+  if (last?.headers["x-ratelimit-remaining"] !== String(LEFT_FOR_PROBE)) return `${alone.operationId} never said X-RateLimit-Remaining ${LEFT_FOR_PROBE} on the ${key} account (last: ${last ? describe(last) : "none"})`;
+  const reset = last.headers["x-ratelimit-reset"];
+  const request = replayOfLatest(env, both)!;
+  const probe: Probe = { request, problems: [], renewed: false };
+  for (let left = LEFT_FOR_PROBE - 1; left >= -1; left -= 1) {
+    const response = await env.send(replayOfLatest(env, both)!, key, { expect429: true });
+    if (response.headers["x-ratelimit-reset"] !== reset) return { ...probe, renewed: true };
+    if (response.status === 429) return { ...probe, refused: response };
+    probe.admitted ??= response.status;
+    const remaining = response.headers["x-ratelimit-remaining"];
+    if (left >= 0 && remaining !== String(left)) probe.problems.push(`with ${left + 1} requests of the general limit left, ${both.operationId} was answered ${response.status} with X-RateLimit-Remaining ${remaining}: the general limit, ${left} left after it, is the closest to exhaustion`);
+  }
+  return probe;
+}
+
 /**
  * Under full (D27: "the rate-limit headers describe the limit closest to exhaustion"), on the
- * account of `key`: the general limit is used up to its last request with an operation that
- * counts against it alone; then an operation that counts against it and another limit (the
- * cheapest query) is sent twice. The first is admitted and leaves the general limit with nothing:
- * its X-RateLimit-Remaining must be 0 (no limit it counts against has less left). The second is
- * refused by the general limit: its 429 must describe a limit with nothing left, X-RateLimit-Remaining 0,
- * not the other limit, which still had requests left. A window that renews between them, or an
+ * account of `key`: the general limit is used up to its last three requests with an operation
+ * that counts against it alone; then an operation that counts against it and another limit (the
+ * cheapest query) is sent until it is refused. While admitted, each leaves the general limit
+ * with fewer requests than the other limit, barely touched, has: its X-RateLimit-Remaining must
+ * be what the general limit has left (two, then one, then none). The request refused by the
+ * used-up general limit must describe a limit with nothing left, X-RateLimit-Remaining 0, not
+ * the other limit, which still had requests left. A window that renews on the way, or an
  * account already limited, proves nothing: not applicable.
  */
 async function closestLimitDescribed(env: DerivedEnv, key: KeyName): Promise<void> {
@@ -194,32 +235,20 @@ async function closestLimitDescribed(env: DerivedEnv, key: KeyName): Promise<voi
   const alone = ranked.find((o) => bucketsOf(o).join() === "general" && replayOfLatest(env, o));
   const both = ranked.find((o) => bucketsOf(o).length > 1 && bucketsOf(o).includes("general") && replayOfLatest(env, o));
   if (!alone || !both) return;
-  const admittedTitle = "a request that leaves the general limit with nothing describes it, though another of its limits has requests left (D27)";
+  const admittedTitle = "a request that leaves the general limit closest to exhaustion describes it, though another of its limits has more left (D27)";
   const refusedTitle = "the 429 of a used-up general limit describes it, though another of the request's limits has requests left (D27)";
   await env.attempt(both.operationId, "closest-limit-described", admittedTitle, async () => {
     const general = limitsOf(alone, env.ctx.profile, plan)[0]!.limit;
     if (general > env.settings.exhaustCap) return env.notApplicable(both.operationId, "closest-limit-described", admittedTitle, `the general limit is ${general} requests per window, above the ${env.settings.exhaustCap} this run may use up (--exhaust-cap)`);
-    let last: ObservedResponse | undefined;
-    for (let sent = 0; sent <= general + 5; sent += 1) {
-      last = await env.send(replayOfLatest(env, alone)!, key, { expect429: true });
-      if (last.status === 429 || !Number.isFinite(Number(last.headers["x-ratelimit-remaining"])) || last.headers["x-ratelimit-remaining"] === "1") break;
-    }
-    if (last?.headers["x-ratelimit-remaining"] !== "1") return env.notApplicable(both.operationId, "closest-limit-described", admittedTitle, `${alone.operationId} never said X-RateLimit-Remaining 1 on the ${key} account (last: ${last ? describe(last) : "none"})`);
-    const reset = last.headers["x-ratelimit-reset"];
-    const request = replayOfLatest(env, both)!;
-    const admitted = await env.send(request, key, { expect429: true });
-    if (admitted.status === 429 || admitted.headers["x-ratelimit-reset"] !== reset) {
-      return env.notApplicable(both.operationId, "closest-limit-described", admittedTitle, `${both.operationId} answered ${describe(admitted)} in the window ${admitted.headers["x-ratelimit-reset"]}, the general limit's last request being in ${reset}`);
-    }
-    const remaining = admitted.headers["x-ratelimit-remaining"];
-    env.judge(
-      { operationId: both.operationId, variant: "closest-limit-described", title: admittedTitle, covers: env.covered(both.operationId, admitted.status), statements: [BUCKET_STATEMENT.general], reproduction: env.reproduce(request, key) },
-      remaining === "0" ? [] : [`with one request of the general limit left, ${both.operationId} was answered ${admitted.status} with X-RateLimit-Remaining ${remaining}: the general limit, now used up, is the closest to exhaustion`],
-    );
-    const refused = await env.send(replayOfLatest(env, both)!, key, { expect429: true });
-    if (refused.status !== 429 || refused.headers["x-ratelimit-reset"] !== reset) {
-      return env.notApplicable(both.operationId, "used-up-limit-described", refusedTitle, `${both.operationId} answered ${describe(refused)} in the window ${refused.headers["x-ratelimit-reset"]} after the general limit was used up in ${reset}`);
-    }
+    // A window that renews on the way starts the probe again, as often as useUp lets a window renew.
+    let probe = await probeClosest(env, key, alone, both, general);
+    for (let renewals = 0; typeof probe !== "string" && probe.renewed && renewals < MAX_RENEWALS; renewals += 1) probe = await probeClosest(env, key, alone, both, general);
+    if (typeof probe === "string") return env.notApplicable(both.operationId, "closest-limit-described", admittedTitle, probe);
+    if (probe.renewed) return env.notApplicable(both.operationId, "closest-limit-described", admittedTitle, `the window renewed while ${both.operationId} was sent, ${MAX_RENEWALS + 1} times`);
+    const { request, problems, refused, admitted } = probe;
+    if (admitted === undefined) env.notApplicable(both.operationId, "closest-limit-described", admittedTitle, `${both.operationId} was refused at once, with ${LEFT_FOR_PROBE} requests of the general limit left: another of its limits was used up`);
+    else env.judge({ operationId: both.operationId, variant: "closest-limit-described", title: admittedTitle, covers: env.covered(both.operationId, admitted), statements: [BUCKET_STATEMENT.general], reproduction: env.reproduce(request, key) }, problems);
+    if (!refused) return env.notApplicable(both.operationId, "used-up-limit-described", refusedTitle, `${both.operationId} was never refused after the general limit's last ${LEFT_FOR_PROBE} requests`);
     env.judge(
       { operationId: both.operationId, variant: "used-up-limit-described", title: refusedTitle, covers: env.covered(both.operationId, 429), statements: [BUCKET_STATEMENT.general], reproduction: env.reproduce(request, key) },
       refused.headers["x-ratelimit-remaining"] === "0" || refused.headers["x-ratelimit-remaining"] === undefined ? [] : [`the 429 said X-RateLimit-Remaining ${refused.headers["x-ratelimit-remaining"]}: the general limit that refused it has none left`],
