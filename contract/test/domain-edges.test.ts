@@ -361,3 +361,24 @@ describe("the contract's schemas take the edge values", () => {
     });
   }
 });
+
+describe("the payload URL of a dynamic BR Code (26/25)", () => {
+  /** A dynamic code (as the sandbox writes one) whose field 26/25 is `url`, with its CRC. */
+  const dynamicCode = (url: string) => {
+    const field = (id: string, value: string) => `${id}${String(value.length).padStart(2, "0")}${value}`;
+    const head =
+      field("00", "01") + field("01", "12") + field("26", field("00", "br.gov.bcb.pix") + field("25", url)) + field("52", "0000") + field("53", "986") + field("58", "BR") + field("59", "FULANO DE TAL") + field("60", "BRASILIA") + field("62", field("05", "***")) + "6304";
+    return head + crc16(head).toString(16).toUpperCase().padStart(4, "0");
+  };
+
+  it("accepts a host name and path without a scheme, the manual's form", () => {
+    for (const url of ["pix.example.com/qr/v2/9d36b84fc70b478fb95c12729b90ca25", "qr-h.psp.com.br:8443/v2/cobv/1", "PIX.EXAMPLE.COM.BR/qr/v2/x", "pix.example.com"]) expect(brCodeProblem(dynamicCode(url)), url).toBeNull();
+  });
+
+  it("refuses a location without its host, with a scheme, or with spaces", () => {
+    for (const url of ["/qr/v2/9d36b84fc70b478fb95c12729b90ca25", "https://pix.example.com/qr/v2/1", "qr/v2/1", "pix.example.com/qr v2", "-pix.example.com/qr/v2/1"]) {
+      expect(brCodeProblem(dynamicCode(url)), url).toMatch(/^the payload URL 26\/25 /);
+    }
+  });
+});
+

@@ -4,12 +4,13 @@
  * (CPF/CNPJ check digits and PIX key forms are the contract's: contract/test/domain-edges.test.ts.)
  */
 import * as boletoUtils from "@mrmgomes/boleto-utils";
-import { parsePix } from "pix-utils";
+import { createDynamicPix, parsePix } from "pix-utils";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { endToEndIdProblem } from "@payment-collection/contract/domain/domain-checks.ts";
 import { boletoNumbers, checkDigitIsUnambiguous, dueDateFactor, itauFreeField } from "../src/domain/boleto.ts";
-import { buildDynamicBrCode, dynamicBrCode } from "../src/domain/brcode.ts";
+import { dynamicBrCode, PAYLOAD_LOCATION_HOST } from "../src/domain/brcode.ts";
+import { createKeyRing } from "../src/keys.ts";
 import { endToEndId } from "../src/domain/end-to-end-id.ts";
 import { digits } from "../src/domain/ids.ts";
 import { isoTimestamp } from "../src/domain/timestamps.ts";
@@ -39,8 +40,8 @@ describe("boleto numbers", () => {
     while (checked < 200) {
       const amountCents = Number(digits(6)) + 1;
       const input = { bankCode: "341", amountCents, dueDate: "2027-01-31", freeField: itauFreeField("109", digits(8), "0910", "12345") };
-      if (!checkDigitIsUnambiguous(input)) continue;
       const { barCode, bankLine } = boletoNumbers(input);
+      if (!checkDigitIsUnambiguous(barCode)) continue;
       const report = boletoUtils.validarBoleto(bankLine) as unknown as { sucesso: boolean; codigoBarras: string; valor: number };
       expect(report.sucesso).toBe(true);
       expect(report.codigoBarras).toBe(barCode);
@@ -53,6 +54,10 @@ describe("boleto numbers", () => {
 });
 
 describe("BR Codes", () => {
+  /** The BR Code pix-utils builds for the same merchant and payload location. */
+  const pixUtilsBrCode = (merchant: { merchantName: string; merchantCity: string }, txid: string) =>
+    createDynamicPix({ ...merchant, url: `${PAYLOAD_LOCATION_HOST}/qr/v2/${txid}`, oneTime: true }).throwIfError().toBRCode();
+
   it("are dynamic, one-time, parse with pix-utils and end with an upper-case CRC", () => {
     const txid = "d3ab7aa50c97cea3b510719fb7448f43";
     const code = dynamicBrCode({ merchantName: "LOJA EXEMPLO LTDA", merchantCity: "SAO PAULO" }, txid);
@@ -60,25 +65,38 @@ describe("BR Codes", () => {
     expect(code).toMatch(/6304[0-9A-F]{4}$/);
     const parsed = parsePix(code) as { type?: string; url?: string; oneTime?: boolean };
     expect(parsed.type).toBe("DYNAMIC");
-    expect(parsed.url).toBe(`pix.sandbox.payments.example/qr/v2/cob/${txid}`);
+    expect(parsed.url).toBe(`pix.sandbox.payments.example/qr/v2/${txid}`);
   });
 
-  it("are exactly what pix-utils builds for the txid, whatever its length, merchant and kind", () => {
-    const merchants = [
-      { merchantName: "LOJA EXEMPLO LTDA", merchantCity: "SAO PAULO" },
-      { merchantName: "Padaria São João", merchantCity: "Belém" },
-    ];
+  it("are exactly what pix-utils builds, for every account's merchant and any txid", () => {
+    const merchants = [...createKeyRing().accounts.values()].map((account) => account.brCode);
+    expect(merchants.length).toBeGreaterThan(1);
     fc.assert(
       fc.property(
         fc.string({ unit: fc.constantFrom(..."abcdefABCDEF0123456789xyzXYZ"), minLength: 1, maxLength: 35 }),
         fc.constantFrom(...merchants),
-        fc.constantFrom("cob" as const, "cobv" as const),
-        (txid, merchant, kind) => {
-          expect(dynamicBrCode(merchant, txid, kind)).toBe(buildDynamicBrCode(merchant, txid, kind));
+        (txid, merchant) => {
+          expect(dynamicBrCode(merchant, txid)).toBe(pixUtilsBrCode(merchant, txid));
         },
       ),
       { numRuns: 500 },
     );
+  });
+
+  it("carry every account's merchant name and city as pix-utils writes them (upper case, no accents, within 25 and 15 characters)", () => {
+    for (const { brCode } of createKeyRing().accounts.values()) {
+      expect(brCode.merchantName).toMatch(/^[A-Z0-9 ]{1,25}$/);
+      expect(brCode.merchantCity).toMatch(/^[A-Z0-9 ]{1,15}$/);
+    }
+  });
+
+  it("keep the CRC's leading zeros", () => {
+    // A payload whose CRC16/CCITT-FALSE is below 0x1000, found by trying txids.
+    const merchant = { merchantName: "LOJA EXEMPLO LTDA", merchantCity: "SAO PAULO" };
+    const codes = Array.from({ length: 200 }, (_, n) => dynamicBrCode(merchant, `txid${n}`));
+    const low = codes.find((code) => code.at(-4) === "0");
+    expect(low).toBeDefined();
+    expect(low).toBe(pixUtilsBrCode(merchant, `txid${codes.indexOf(low!)}`));
   });
 });
 
@@ -126,10 +144,12 @@ describe("timestamps", () => {
       }),
       { numRuns: 2000 },
     );
-    for (const ms of [0, -1, 86_399_999, 86_400_000, Date.UTC(9999, 11, 31, 23, 59, 59, 999), Date.UTC(10000, 0, 1), 1.5, 8.64e15, -8.64e15]) {
+    for (const ms of [0, -1, 86_399_999, 86_400_000, Date.UTC(9999, 11, 31, 23, 59, 59, 999), Date.UTC(10000, 0, 1), 1.5, -1.5, 86_399_999.9, -86_400_000.5, 8.64e15, -8.64e15]) {
       expect(isoTimestamp(ms)).toBe(new Date(ms).toISOString());
     }
     expect(() => isoTimestamp(8.64e15 + 1)).toThrow(RangeError);
     expect(() => isoTimestamp(Number.NaN)).toThrow(RangeError);
+    expect(() => isoTimestamp(-8.64e15 - 1)).toThrow(RangeError);
+    expect(() => isoTimestamp(Number.POSITIVE_INFINITY)).toThrow(RangeError);
   });
 });

@@ -8,11 +8,16 @@
  *   plan the target declares): one request more than it within the minute must get a 429;
  * - under full (D27), the 429 of a used-up limit describes it: nothing left, and its figure
  *   where the target declares its plan;
- * - while one account is limited, another account is not;
+ * - while one account has used up a limit (each of them), another account is not limited;
  * - once a limit is used up, every other operation that counts against it is refused too in
  *   that window (one request each: a PIX payment once PIX creations used up the PIX limit, every
  *   operation of the family once the general one is); an answer from a renewed window (the
  *   operation that used the limit up let through again) is not applicable, never a failure.
+ * - under full (D27), the headers describe the limit closest to exhaustion when a request
+ *   counts against two: on another account, with its general limit three requests from used
+ *   up, requests that also count against a barely touched limit say what the general one has
+ *   left, and the one it refuses gets a 429 that describes the used-up general limit, not the
+ *   other one it would have passed.
  * A limit above the run's cap cannot be used up: not applicable, with the figure.
  */
 import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
@@ -172,6 +177,85 @@ async function membersRefused(env: DerivedEnv, bucket: Bucket, spent: ContractOp
   }
 }
 
+/** Requests of the general limit left when the probe of `closestLimitDescribed` starts. */
+const LEFT_FOR_PROBE = 3;
+
+interface Probe {
+  request: PlannedRequest;
+  problems: string[];
+  /** The status of the first admitted request, if any was. */
+  admitted?: number;
+  refused?: ObservedResponse;
+  /** The window renewed before the probe ended: it proves nothing. */
+  renewed: boolean;
+}
+
+/**
+ * One probe of `closestLimitDescribed`: `alone` until the general limit has LEFT_FOR_PROBE
+ * requests left, then `both` until it is refused; or why it cannot start.
+ */
+async function probeClosest(env: DerivedEnv, key: KeyName, alone: ContractOperation, both: ContractOperation, general: number): Promise<Probe | string> {
+  let last: ObservedResponse | undefined;
+  // Windows that renew on the way start the count again (as in useUp): a few windows' worth.
+  for (let sent = 0; sent <= (general + 5) * (MAX_RENEWALS + 1); sent += 1) {
+    last = await env.send(replayOfLatest(env, alone)!, key, { expect429: true });
+    const remaining = Number(last.headers["x-ratelimit-remaining"]);
+    if (last.status === 429 || !Number.isFinite(remaining) || remaining <= LEFT_FOR_PROBE) break;
+  }
+  if (last?.headers["x-ratelimit-remaining"] !== String(LEFT_FOR_PROBE)) return `${alone.operationId} never said X-RateLimit-Remaining ${LEFT_FOR_PROBE} on the ${key} account (last: ${last ? describe(last) : "none"})`;
+  const reset = last.headers["x-ratelimit-reset"];
+  const request = replayOfLatest(env, both)!;
+  const probe: Probe = { request, problems: [], renewed: false };
+  for (let left = LEFT_FOR_PROBE - 1; left >= -1; left -= 1) {
+    const response = await env.send(replayOfLatest(env, both)!, key, { expect429: true });
+    if (response.headers["x-ratelimit-reset"] !== reset) return { ...probe, renewed: true };
+    if (response.status === 429) return { ...probe, refused: response };
+    probe.admitted ??= response.status;
+    const remaining = response.headers["x-ratelimit-remaining"];
+    if (left >= 0 && remaining !== String(left)) probe.problems.push(`with ${left + 1} requests of the general limit left, ${both.operationId} was answered ${response.status} with X-RateLimit-Remaining ${remaining}: the general limit, ${left} left after it, is the closest to exhaustion`);
+  }
+  return probe;
+}
+
+/**
+ * Under full (D27: "the rate-limit headers describe the limit closest to exhaustion"), on the
+ * account of `key`: the general limit is used up to its last three requests with an operation
+ * that counts against it alone; then an operation that counts against it and another limit (the
+ * cheapest query) is sent until it is refused. While admitted, each leaves the general limit
+ * with fewer requests than the other limit, barely touched, has: its X-RateLimit-Remaining must
+ * be what the general limit has left (two, then one, then none). The request refused by the
+ * used-up general limit must describe a limit with nothing left, X-RateLimit-Remaining 0, not
+ * the other limit, which still had requests left. A window that renews on the way, or an
+ * account already limited, proves nothing: not applicable.
+ */
+async function closestLimitDescribed(env: DerivedEnv, key: KeyName): Promise<void> {
+  const plan = env.ctx.familyB?.plan;
+  const bucketsOf = (o: ContractOperation) => limitsOf(o, env.ctx.profile, plan).map((l) => l.bucket);
+  const ranked = [...env.ctx.contract.operations].sort(byCostOfUsingUp);
+  const alone = ranked.find((o) => bucketsOf(o).join() === "general" && replayOfLatest(env, o));
+  const both = ranked.find((o) => bucketsOf(o).length > 1 && bucketsOf(o).includes("general") && replayOfLatest(env, o));
+  if (!alone || !both) return;
+  const admittedTitle = "a request that leaves the general limit closest to exhaustion describes it, though another of its limits has more left (D27)";
+  const refusedTitle = "the 429 of a used-up general limit describes it, though another of the request's limits has requests left (D27)";
+  await env.attempt(both.operationId, "closest-limit-described", admittedTitle, async () => {
+    const general = limitsOf(alone, env.ctx.profile, plan)[0]!.limit;
+    if (general > env.settings.exhaustCap) return env.notApplicable(both.operationId, "closest-limit-described", admittedTitle, `the general limit is ${general} requests per window, above the ${env.settings.exhaustCap} this run may use up (--exhaust-cap)`);
+    // A window that renews on the way starts the probe again, as often as useUp lets a window renew.
+    let probe = await probeClosest(env, key, alone, both, general);
+    for (let renewals = 0; typeof probe !== "string" && probe.renewed && renewals < MAX_RENEWALS; renewals += 1) probe = await probeClosest(env, key, alone, both, general);
+    if (typeof probe === "string") return env.notApplicable(both.operationId, "closest-limit-described", admittedTitle, probe);
+    if (probe.renewed) return env.notApplicable(both.operationId, "closest-limit-described", admittedTitle, `the window renewed while ${both.operationId} was sent, ${MAX_RENEWALS + 1} times`);
+    const { request, problems, refused, admitted } = probe;
+    if (admitted === undefined) env.notApplicable(both.operationId, "closest-limit-described", admittedTitle, `${both.operationId} was refused at once, with ${LEFT_FOR_PROBE} requests of the general limit left: another of its limits was used up`);
+    else env.judge({ operationId: both.operationId, variant: "closest-limit-described", title: admittedTitle, covers: env.covered(both.operationId, admitted), statements: [BUCKET_STATEMENT.general], reproduction: env.reproduce(request, key) }, problems);
+    if (!refused) return env.notApplicable(both.operationId, "used-up-limit-described", refusedTitle, `${both.operationId} was never refused after the general limit's last ${LEFT_FOR_PROBE} requests`);
+    env.judge(
+      { operationId: both.operationId, variant: "used-up-limit-described", title: refusedTitle, covers: env.covered(both.operationId, 429), statements: [BUCKET_STATEMENT.general], reproduction: env.reproduce(request, key) },
+      refused.headers["x-ratelimit-remaining"] === "0" || refused.headers["x-ratelimit-remaining"] === undefined ? [] : [`the 429 said X-RateLimit-Remaining ${refused.headers["x-ratelimit-remaining"]}: the general limit that refused it has none left`],
+    );
+  });
+}
+
 export async function run(env: DerivedEnv): Promise<void> {
   const plan = env.ctx.familyB?.plan;
   for (const op of env.ctx.contract.operations) {
@@ -207,10 +291,14 @@ export async function run(env: DerivedEnv): Promise<void> {
         const again = await useUp(env, make, key, figure, windowSeconds);
         return typeof again !== "string" && again.limited;
       });
-      if (bucket === "general" && env.ctx.key(other)) {
+      if (env.ctx.key(other)) {
         const response = await env.send(make(), other, { expect429: true });
-        env.judge({ operationId: op.operationId, variant: "other-account-unaffected", title: "another account is not limited by this one's use", covers: env.covered(op.operationId, response.status), statements: [BUCKET_STATEMENT.general], reproduction: env.reproduce(request, other) }, response.status === 429 ? [`the ${other} account got 429 while only the ${key} account had used up its limit`] : []);
+        env.judge({ operationId: op.operationId, variant: "other-account-unaffected", title: "another account is not limited by this one's use", covers: env.covered(op.operationId, response.status), statements: [BUCKET_STATEMENT[bucket]], reproduction: env.reproduce(request, other) }, response.status === 429 ? [`the ${other} account got 429 while only the ${key} account had used up its ${bucket} limit`] : []);
       }
     });
   }
+  // Last, and only where the target names an account for the rate limits: it uses up the general
+  // limit of the second account, which nothing after it needs then (the exhaust stage's
+  // scenarios compare the rate-limit account with the primary one).
+  if (!env.stopped && env.ctx.profile === "full" && key === "rateLimits" && env.ctx.key("secondAccount")) await closestLimitDescribed(env, "secondAccount");
 }

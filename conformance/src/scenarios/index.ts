@@ -54,6 +54,7 @@ import { familyAUnderV1 } from "./service-v1-prefix.ts";
 import { chargeTenantIsolation, customerTenantIsolation, merchantTenantIsolation } from "./tenant-isolation.ts";
 import { healthV1EnvelopeSemver } from "./versioning-health-v1.ts";
 import { transactionsPaginated } from "./transactions-paginated.ts";
+import { transactionPagesSplitTheList } from "./transactions-pages-split-the-list.ts";
 import { publishedPrefix } from "./paths-published-prefix.ts";
 import { unknownPathWrongMethodA, unknownPathWrongMethodB } from "./paths-unknown-and-wrong-method.ts";
 import { webhookTargetsRefused } from "./webhook-targets-refused.ts";
@@ -108,6 +109,7 @@ export const SCENARIOS: Scenario[] = [
   boletoWebhooksSigned,
   boletoWebhookSignatureVerifies,
   transactionsPaginated,
+  transactionPagesSplitTheList,
   transactionCustomerHeld,
   pixPaymentNeedsLookup,
   pixChargeRemovedAtExpiresAt,

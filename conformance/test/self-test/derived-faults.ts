@@ -487,6 +487,20 @@ export function reportsAnotherLimit(match: Match): Handler {
   };
 }
 
+/**
+ * The rate-limit headers of one operation's answers on the second account describe its other
+ * limit rather than the general one it used up (D27: the closest to exhaustion): requests left
+ * where there are none, on the admitted request that used the general limit up or (`refusals`)
+ * only on the 429 that follows.
+ */
+export function describesAnotherThanClosest(match: Match, refusals: boolean): Handler {
+  return async (request, forward, keys) => {
+    const reply = await forward(request);
+    if (!match(request) || keyOf(request) !== keys.familyB.secondAccount || reply.headers["x-ratelimit-remaining"] !== "0" || (reply.status === 429) !== refusals) return reply;
+    return { ...reply, headers: { ...reply.headers, "x-ratelimit-remaining": "7" } };
+  };
+}
+
 /** No rate-limit headers and no limit at all. */
 export const noLimitsNoHeaders: Handler = async (request, forward) => {
   const reply = await forward(request);

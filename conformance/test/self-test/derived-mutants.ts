@@ -12,6 +12,7 @@ import type { DerivedClass } from "../../src/derived/index.ts";
 import { OTHER_DECISIONS, startProxy } from "./mutants.ts";
 import {
   countsOnAnotherAccount,
+  describesAnotherThanClosest,
   noLimitsNoHeaders,
   reportsAnotherLimit,
   refusesButCreates,
@@ -60,6 +61,9 @@ const HAND_LISTED: DerivedMutation[] = [
   }),
   hand("rate-limits", "family-b", "createPixCharge", "pix-limit-reported", "the 429 of a used-up limit describes it (D27)", reportsAnotherLimit(B("createPixCharge")), { needsRateLimits: true, profile: "full", statements: ["B-LIMITS-LIMIT-pix"] }),
   hand("rate-limits", "family-b", "getHealth", "other-account-unaffected", "limits are per account", countsOnAnotherAccount(B("getHealth")), { needsRateLimits: true, statements: ["B-LIMITS-LIMIT-general"] }),
+  hand("rate-limits", "family-b", "createPixCharge", "other-account-unaffected", "the PIX limit is per account too", countsOnAnotherAccount(B("createPixCharge")), { needsRateLimits: true, statements: ["B-LIMITS-LIMIT-pix"] }),
+  hand("rate-limits", "family-b", "listTransactions", "closest-limit-described", "a request that uses the general limit up says so, whatever its other limit has left (D27)", describesAnotherThanClosest(B("listTransactions"), false), { needsRateLimits: true, profile: "full", statements: ["B-LIMITS-LIMIT-general"] }),
+  hand("rate-limits", "family-b", "listTransactions", "used-up-limit-described", "the 429 of a used-up general limit describes it, whatever the request's other limit has left (D27)", describesAnotherThanClosest(B("listTransactions"), true), { needsRateLimits: true, profile: "full", statements: ["B-LIMITS-LIMIT-general"] }),
 ];
 
 export const DERIVED_MUTATIONS: DerivedMutation[] = withClassStatementsB([...GENERATED_MUTATIONS, ...HAND_LISTED, ...STATEMENT_DERIVED_MUTATIONS_A, ...STATEMENT_DERIVED_MUTATIONS_B]);

@@ -7,18 +7,18 @@
  * Everything else is the sandbox's. The values are valid, so the suites must pass it under
  * seed and under full: a check that refused them would refuse a correct server.
  *
- * The edge values are made with the sandbox's own issuing code (its mod-11 and mod-10 digits,
- * its CRC) and cpf-cnpj-validator, not with the contract's checks under test; each is a
+ * The edge values are made with this file's mod-11 digit, the sandbox's issuing code (its mod-10
+ * digits, its CRC) and cpf-cnpj-validator, not with the contract's checks under test; each is a
  * function of the sandbox's value, so creations, replays and reads stay consistent.
  */
 import { cnpj, cpf } from "cpf-cnpj-validator";
 import { afterEach, describe, expect, it } from "vitest";
 import { barCodeToBankLine } from "@payment-collection/contract/domain/domain-checks.ts";
-import { barcodeCheckDigit, barcodeRemainder, mod10 } from "@payment-collection/sandbox/domain/boleto.ts";
+import { mod10 } from "@payment-collection/sandbox/domain/boleto.ts";
 import { withBrCodeCrc } from "@payment-collection/sandbox/domain/brcode.ts";
 import { formatReport } from "../../src/runner/report.ts";
 import { failures, runAgainstSandbox, type SandboxProxy } from "../sandbox-run.ts";
-import { startProxy, type Exchange, type Reply } from "./mutants.ts";
+import { emv, emvFields, startProxy, type Exchange, type Reply } from "./mutants.ts";
 
 type Json = Record<string, unknown>;
 
@@ -43,6 +43,19 @@ function firstAtEdge(candidates: Iterable<string>, atEdge: (candidate: string) =
   throw new Error("no candidate at the edge");
 }
 
+/** The weighted sum of a barcode's 43 digits without the general check digit, modulo 11 (weights 2..9 from the right). */
+function barcodeRemainder(digits43: string): number {
+  let sum = 0;
+  for (let i = digits43.length - 1, weight = 2; i >= 0; i--, weight = weight === 9 ? 2 : weight + 1) sum += Number(digits43[i]) * weight;
+  return sum % 11;
+}
+
+/** The general check digit (bank rule): 11 minus the remainder; 0, 10 and 11 become 1. */
+function barcodeCheckDigit(digits43: string): number {
+  const digit = 11 - barcodeRemainder(digits43);
+  return digit >= 10 ? 1 : digit;
+}
+
 /** The same boleto (bank, due date, amount) with the last four free-field digits chosen for the edges. */
 function boletoAtEdge(barCode: string): { barCode: string; bankLine: string } {
   const withDigit = (digits43: string) => `${digits43.slice(0, 4)}${barcodeCheckDigit(digits43)}${digits43.slice(4)}`;
@@ -54,19 +67,6 @@ function boletoAtEdge(barCode: string): { barCode: string; bankLine: string } {
   const edge = withDigit(digits43);
   return { barCode: edge, bankLine: barCodeToBankLine(edge) };
 }
-
-/** The top-level EMV fields of a BR Code, in order: [id, value]. */
-function emvFields(code: string): Array<[string, string]> {
-  const fields: Array<[string, string]> = [];
-  for (let at = 0; at < code.length; ) {
-    const length = Number(code.slice(at + 2, at + 4));
-    fields.push([code.slice(at, at + 2), code.slice(at + 4, at + 4 + length)]);
-    at += 4 + length;
-  }
-  return fields;
-}
-
-const emv = (fields: Array<[string, string]>) => fields.map(([id, value]) => `${id}${String(value.length).padStart(2, "0")}${value}`).join("");
 
 /** The same BR Code with the last three letters of the merchant name (field 59) chosen so the CRC starts with 00. */
 function brCodeAtEdge(code: string): string {

@@ -9,6 +9,7 @@ import type { Profile } from "../../src/core/profiles/index.ts";
 import type { Target } from "../../src/core/target.ts";
 import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 import { barCodeToBankLine, boletoGeneralCheckDigit } from "@payment-collection/contract/domain/domain-checks.ts";
+import { withBrCodeCrc } from "@payment-collection/sandbox/domain/brcode.ts";
 
 export interface Exchange {
   method: string;
@@ -99,6 +100,22 @@ const withWrongLastDigit = (document: string) => `${document.slice(0, -1)}${(Num
 export const is = (method: string, path: RegExp, status?: number) => (request: Exchange, reply: Reply) =>
   request.method === method && path.test(request.path) && (status === undefined || reply.status === status);
 
+/** EMV data objects `[id, value]` of a TLV string, in order. */
+export function emvFields(text: string): Array<[string, string]> {
+  const fields: Array<[string, string]> = [];
+  for (let at = 0; at < text.length; at += 4 + Number(text.slice(at + 2, at + 4))) fields.push([text.slice(at, at + 2), text.slice(at + 4, at + 4 + Number(text.slice(at + 2, at + 4)))]);
+  return fields;
+}
+/** The TLV string of EMV data objects `[id, value]`. */
+export const emv = (fields: Array<[string, string]>) => fields.map(([id, value]) => `${id}${String(value.length).padStart(2, "0")}${value}`).join("");
+
+/** The same BR Code with its payload URL (26/25) rewritten, its lengths and its CRC right again. */
+function withPayloadUrl(code: string, rewrite: (url: string) => string): string {
+  const fields = emvFields(code).filter(([id]) => id !== "63");
+  const account = (value: string) => emv(emvFields(value).map(([id, sub]) => [id, id === "25" ? rewrite(sub) : sub]));
+  return withBrCodeCrc(emv(fields.map(([id, value]) => [id, id === "26" ? account(value) : value])) + "6304");
+}
+
 export const MUTATIONS: Mutation[] = [
   {
     name: "charge-br-code-wrong-crc",
@@ -107,6 +124,23 @@ export const MUTATIONS: Mutation[] = [
     breaks: "a charge's br_code is a BR Code: its CRC16 (field 63) must match (D43)",
     family: "family-a",
     response: editJson(is("POST", /^\/v1\/charges$/, 201), (body) => (body.pix.br_code = `${body.pix.br_code.slice(0, -4)}${body.pix.br_code.endsWith("0000") ? "FFFF" : "0000"}`)),
+  },
+  {
+    name: "charge-br-code-payload-url-without-host",
+    statements: ["A-CHARGE-PRINCIPLE-br-code"],
+    caughtBy: "family-a/createCharge/201/",
+    breaks: "a charge's br_code is a BR Code: its payload URL (26/25) is a host name and path without a scheme (D43); here it has lost its host",
+    family: "family-a",
+    response: editJson(is("POST", /^\/v1\/charges$/, 201), (body) => (body.pix.br_code = withPayloadUrl(body.pix.br_code, (url) => url.slice(url.indexOf("/"))))),
+  },
+  {
+    name: "transactions-second-page-repeats-the-first",
+    statements: ["B-LIMITS-LIMIT-pagination"],
+    caughtBy: "family-b/transactions/pages-split-the-list",
+    breaks: "page p of the transaction list holds the items after the first (p - 1) pages (D28): here page 2 lists page 1 again",
+    family: "family-b",
+    profile: "full",
+    request: (request) => (request.method === "GET" && request.path === "/transactions" ? { ...request, search: request.search.replace(/([?&]page=)2(?=&|$)/, "$11") } : request),
   },
   {
     name: "merchant-document-wrong-check-digit",

@@ -6,7 +6,8 @@
  *   00 payload format indicator, first, "01"      52 merchant category code, 4 digits
  *   01 point of initiation, "11" or "12" if given   53 currency, "986" (BRL)
  *   26 merchant account: 00 GUI br.gov.bcb.pix,     54 amount, if given: digits, at most two
- *      with 01 (the key) or 25 (the payload URL)       decimals, at most 13 characters
+ *      with 01 (the key) or 25 (the payload URL:       decimals, at most 13 characters
+ *      host and path, no scheme)
  *   58 country, "BR"                                59 merchant name, 1 to 25 characters
  *   60 merchant city, 1 to 15 characters            62 additional data with 05 (the txid)
  *   63 the CRC, last, 4 characters (its value is checked by the caller)
@@ -38,6 +39,13 @@ export function dataObjects(text: string): DataObject[] | string {
 
 const PIX_GUI = "br.gov.bcb.pix";
 
+/**
+ * A payload location as the manual writes it in 26/25: the URL of the payload without its scheme
+ * (`https://` is implied), so a host name (labels of letters, digits and hyphens, with at least
+ * one dot), an optional port, then its path.
+ */
+const PAYLOAD_URL = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+(?::\d{1,5})?(?:\/\S*)?$/i;
+
 /** What the manual requires of a template 26 (merchant account information of PIX). */
 function merchantAccountProblem(value: string): string | null {
   const objects = dataObjects(value);
@@ -46,6 +54,8 @@ function merchantAccountProblem(value: string): string | null {
   // The GUI is compared without case, as EMV globally unique identifiers are.
   if (gui?.toLowerCase() !== PIX_GUI) return `field 26 does not start with the PIX GUI ${PIX_GUI} (found ${gui === undefined ? "none" : JSON.stringify(gui)})`;
   if (!objects.some((o) => o.id === "01" || o.id === "25")) return "field 26 carries neither a PIX key (01) nor a payload URL (25)";
+  const url = objects.find((o) => o.id === "25")?.value;
+  if (url !== undefined && !PAYLOAD_URL.test(url)) return `the payload URL 26/25 ${JSON.stringify(url)} is not a host name and path without a scheme`;
   return null;
 }
 

@@ -1,41 +1,13 @@
 /** Identifier generators. Random parts come from the operating system's CSPRNG. */
-import { randomFillSync, randomUUID } from "node:crypto";
-
-// Random bytes are drawn 4 KiB at a time: one system call serves many identifiers.
-const pool = Buffer.alloc(4096);
-let poolOffset = pool.length;
-
-function randomBytes(count: number): Buffer {
-  if (poolOffset + count > pool.length) {
-    randomFillSync(pool);
-    poolOffset = 0;
-  }
-  const bytes = pool.subarray(poolOffset, poolOffset + count);
-  poolOffset += count;
-  return bytes;
-}
+import { randomBytes, randomUUID } from "node:crypto";
 
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 const ALPHANUMERIC = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
-/** The time part of the last ULID made: under load, many identifiers share one millisecond. */
-let lastTimeMs = -1;
-let lastTimePart = "";
-
-/** A ULID (26 Crockford base-32 characters: 48-bit time, 80 random bits). */
+/** A ULID (26 Crockford base-32 characters: 48-bit time, 80 random bits) of a time since 1970. */
 export function ulid(timeMs: number): string {
-  const ms = Math.max(0, Math.floor(timeMs));
-  if (ms !== lastTimeMs) {
-    let time = "";
-    let t = ms;
-    for (let i = 0; i < 10; i++) {
-      time = CROCKFORD[t % 32] + time;
-      t = Math.floor(t / 32);
-    }
-    lastTimeMs = ms;
-    lastTimePart = time;
-  }
-  const time = lastTimePart;
+  let time = "";
+  for (let t = Math.floor(timeMs), i = 0; i < 10; i++, t = Math.floor(t / 32)) time = CROCKFORD[t % 32] + time;
   const bytes = randomBytes(16);
   let random = "";
   for (let i = 0; i < 16; i++) random += CROCKFORD[bytes[i] % 32];

@@ -16,9 +16,14 @@ const dayPrefixes = new Map<number, string>();
 const TWO_DIGITS = Array.from({ length: 60 }, (_, n) => String(n).padStart(2, "0"));
 const THREE_DIGITS = Array.from({ length: 1000 }, (_, n) => String(n).padStart(3, "0"));
 
-/** `new Date(ms).toISOString()`, including its RangeError for a time outside the Date range. */
-export function isoTimestamp(ms: number): string {
-  if (!Number.isInteger(ms) || Math.abs(ms) > MAX_TIME_MS) return new Date(ms).toISOString();
+/**
+ * `new Date(ms).toISOString()`, including its RangeError for a time outside the Date range: a
+ * Date drops the fraction of a millisecond (towards zero), and NaN's day is never kept, so its
+ * toISOString throws; past the end of the range, the last day's date part is not the answer.
+ */
+export function isoTimestamp(time: number): string {
+  const ms = Math.trunc(time);
+  if (Math.abs(ms) > MAX_TIME_MS) return new Date(ms).toISOString();
   const dayStartMs = Math.floor(ms / DAY_MS) * DAY_MS;
   let prefix = dayPrefixes.get(dayStartMs);
   if (prefix === undefined) {

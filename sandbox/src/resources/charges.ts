@@ -25,9 +25,10 @@ export function chargeView(record: StoredRecord, now: Date): Charge {
   return charge;
 }
 
+/** The key's length bounds, the contract's: at least 8 characters (the document), at most 255 (D08). */
 function lengthBounds(ctx: Pick<RequestContext, "op">): { min: number; max: number } {
-  const schema = ctx.op.parameters.find((p) => p.name === IDEMPOTENCY_HEADER)?.schema ?? {};
-  return { min: Number(schema.minLength ?? 8), max: Number(schema.maxLength ?? 255) };
+  const { schema } = ctx.op.parameters.find((p) => p.name === IDEMPOTENCY_HEADER)!;
+  return { min: Number(schema.minLength), max: Number(schema.maxLength) };
 }
 
 export const chargeHandlers: HandlerTable = {
@@ -88,10 +89,7 @@ export const chargeHandlers: HandlerTable = {
     async handle(ctx) {
       const record = await ctx.app.store.get("charge", ctx.account.id, ctx.params.id);
       if (!record) return problem(404, "NOT_FOUND", `No charge with id ${ctx.params.id}.`);
-      const view = chargeView(record, ctx.now);
-      // Unchanged since it was stored: send the stored text instead of serialising it again.
-      if (view === record.data && record.dataJson !== undefined) return { status: 200, rawBody: record.dataJson };
-      return { status: 200, body: view };
+      return { status: 200, body: chargeView(record, ctx.now) };
     },
   },
 };
