@@ -31,6 +31,7 @@ import { customerUpdateRefusedWhenDeleted } from "./customer-update-refused-when
 import { webhookRetriedAfterFailure } from "./events-webhook-retried.ts";
 import { boletoWebhooksSigned, webhookSignedWithHmac } from "./events-webhook-signed.ts";
 import { boletoWebhookSignatureVerifies, webhookSignatureVerifies } from "./events-webhook-verifies.ts";
+import { webhookRotationOverlap } from "./events-webhook-rotation-overlap.ts";
 import { mismatchKeepsOriginal } from "./idempotency-mismatch-keeps-original.ts";
 import { newKeyCreatesCharge } from "./idempotency-new-key-creates.ts";
 import { parallelRequestsOneCharge } from "./idempotency-parallel-one-charge.ts";
@@ -57,6 +58,7 @@ import { transactionsPaginated } from "./transactions-paginated.ts";
 import { publishedPrefix } from "./paths-published-prefix.ts";
 import { unknownPathWrongMethodA, unknownPathWrongMethodB } from "./paths-unknown-and-wrong-method.ts";
 import { webhookTargetsRefused } from "./webhook-targets-refused.ts";
+import { nameResolvingNonPublicNotCalled, webhookToHostName } from "./webhook-targets-named-host.ts";
 
 export const SCENARIOS: Scenario[] = [
   // family A
@@ -77,6 +79,7 @@ export const SCENARIOS: Scenario[] = [
   errorsCarryStableCode,
   keyNeverInQueryA,
   webhookTargetsRefused,
+  nameResolvingNonPublicNotCalled,
   testKeysRefusedByLive,
   livePrefix,
   merchantReadScope,
@@ -84,6 +87,7 @@ export const SCENARIOS: Scenario[] = [
   merchantTenantIsolation,
   webhookSignedWithHmac,
   webhookSignatureVerifies,
+  webhookToHostName,
   webhookRetriedAfterFailure,
   unknownPathWrongMethodA,
   // family B
@@ -107,6 +111,7 @@ export const SCENARIOS: Scenario[] = [
   boletoCancelRefusedOtherStates,
   boletoWebhooksSigned,
   boletoWebhookSignatureVerifies,
+  webhookRotationOverlap,
   transactionsPaginated,
   transactionCustomerHeld,
   pixPaymentNeedsLookup,
