@@ -64,13 +64,20 @@ function answerDelivery(res: ServerResponse, answer: ReceiverAnswer): number {
   return answer.status;
 }
 
+/** Where a receiver listens and how its URL names it: a host name and the address it resolves to here. */
+export interface ReceiverHost {
+  name: string;
+  address: string;
+}
+
 /**
  * A receiver that keeps what it is sent to its own path and answers as `script` says, in order,
  * then 200. The path carries a fresh token, so a late retry meant for an earlier receiver that
  * had the same port is not taken for this scenario's event. Each delivery is recorded in the
- * run's exchange log, as the check's.
+ * run's exchange log, as the check's. It listens on 127.0.0.1, named so in its URL, unless
+ * `host` gives a name and the address it resolves to.
  */
-export async function startReceiver(ctx: FamilyContext, script: ReceiverAnswer[] = []): Promise<WebhookReceiver> {
+export async function startReceiver(ctx: FamilyContext, script: ReceiverAnswer[] = [], host?: ReceiverHost): Promise<WebhookReceiver> {
   const path = `/conformance-webhook/${ctx.uuid()}`;
   const checkId = currentCheck();
   const answers = [...script];
@@ -96,9 +103,9 @@ export async function startReceiver(ctx: FamilyContext, script: ReceiverAnswer[]
       for (const wake of waiters.splice(0)) wake();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(0, host?.address ?? "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}${path}`;
+  const url = `http://${host?.name ?? "127.0.0.1"}:${port}${path}`;
   return {
     url,
     received,

@@ -31,6 +31,7 @@ import { customerUpdateRefusedWhenDeleted } from "./customer-update-refused-when
 import { webhookRetriedAfterFailure } from "./events-webhook-retried.ts";
 import { boletoWebhooksSigned, webhookSignedWithHmac } from "./events-webhook-signed.ts";
 import { boletoWebhookSignatureVerifies, webhookSignatureVerifies } from "./events-webhook-verifies.ts";
+import { webhookRotationOverlap } from "./events-webhook-rotation-overlap.ts";
 import { mismatchKeepsOriginal } from "./idempotency-mismatch-keeps-original.ts";
 import { newKeyCreatesCharge } from "./idempotency-new-key-creates.ts";
 import { parallelRequestsOneCharge } from "./idempotency-parallel-one-charge.ts";
@@ -58,6 +59,7 @@ import { transactionPagesSplitTheList } from "./transactions-pages-split-the-lis
 import { publishedPrefix } from "./paths-published-prefix.ts";
 import { unknownPathWrongMethodA, unknownPathWrongMethodB } from "./paths-unknown-and-wrong-method.ts";
 import { webhookTargetsRefused } from "./webhook-targets-refused.ts";
+import { nameResolvingNonPublicNotCalled, webhookToHostName } from "./webhook-targets-named-host.ts";
 
 export const SCENARIOS: Scenario[] = [
   // family A
@@ -78,6 +80,7 @@ export const SCENARIOS: Scenario[] = [
   errorsCarryStableCode,
   keyNeverInQueryA,
   webhookTargetsRefused,
+  nameResolvingNonPublicNotCalled,
   testKeysRefusedByLive,
   livePrefix,
   merchantReadScope,
@@ -85,6 +88,7 @@ export const SCENARIOS: Scenario[] = [
   merchantTenantIsolation,
   webhookSignedWithHmac,
   webhookSignatureVerifies,
+  webhookToHostName,
   webhookRetriedAfterFailure,
   unknownPathWrongMethodA,
   // family B
@@ -108,6 +112,7 @@ export const SCENARIOS: Scenario[] = [
   boletoCancelRefusedOtherStates,
   boletoWebhooksSigned,
   boletoWebhookSignatureVerifies,
+  webhookRotationOverlap,
   transactionsPaginated,
   transactionPagesSplitTheList,
   transactionCustomerHeld,

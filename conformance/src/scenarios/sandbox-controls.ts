@@ -13,7 +13,8 @@
  * - a boleto made in a given state (`POST /_sandbox/boletos`): the published interface makes none;
  * - the account's webhook endpoint (`GET`/`PUT /_sandbox/webhooks/endpoint`), where family B's
  *   events go (D24: the webhook resources the document mentions publish no operation), and the
- *   account's signing secrets (`GET /_sandbox/webhooks/secret`, D25).
+ *   account's signing secrets (`GET /_sandbox/webhooks/secret`, D25) and their rotation
+ *   (`POST /_sandbox/webhooks/secret/rotate`).
  */
 import { NotApplicable, type FamilyContext, type KeyName } from "../core/check-context.ts";
 import type { ObservedResponse } from "../core/validate.ts";
@@ -75,34 +76,47 @@ export async function payPixCharge(ctx: FamilyContext, scenarioId: string, key: 
   await control(ctx, scenarioId, key, "/_sandbox/pix/{pixId}/pay", { pixId }, {}, rule);
 }
 
-/** Makes a boleto of the primary account in `status` (family B); returns its id (`data.transactionId`). */
-export async function createBoleto(ctx: FamilyContext, scenarioId: string, status: string, rule: string): Promise<string> {
-  const made = await control(ctx, scenarioId, "primary", "/_sandbox/boletos", {}, { status }, rule);
+/** Makes a boleto of the key's account (the primary's by default) in `status` (family B); returns its id (`data.transactionId`). */
+export async function createBoleto(ctx: FamilyContext, scenarioId: string, status: string, rule: string, key: KeyName = "primary"): Promise<string> {
+  const made = await control(ctx, scenarioId, key, "/_sandbox/boletos", {}, { status }, rule);
   const id = at(made, "data.transactionId");
   if (typeof id !== "string") throw new NotApplicable(`the control POST /_sandbox/boletos gave no data.transactionId (${describe(made)})`);
   return id;
 }
 
-/** Pays a family B boleto of the primary account, as its payer would. */
-export async function payBoleto(ctx: FamilyContext, scenarioId: string, boletoId: string, rule: string): Promise<void> {
-  await control(ctx, scenarioId, "primary", "/_sandbox/boletos/{boletoId}/pay", { boletoId }, {}, rule);
+/** Pays a family B boleto of the key's account (the primary's by default), as its payer would. */
+export async function payBoleto(ctx: FamilyContext, scenarioId: string, boletoId: string, rule: string, key: KeyName = "primary"): Promise<void> {
+  await control(ctx, scenarioId, key, "/_sandbox/boletos/{boletoId}/pay", { boletoId }, {}, rule);
 }
 
-/** The primary account's webhook endpoint (family B events), or null. */
-export async function webhookEndpoint(ctx: FamilyContext, scenarioId: string, rule: string): Promise<string | null> {
-  const read = await control(ctx, scenarioId, "primary", "/_sandbox/webhooks/endpoint", {}, undefined, rule, "GET");
+/** The webhook endpoint (family B events) of the key's account (the primary's by default), or null. */
+export async function webhookEndpoint(ctx: FamilyContext, scenarioId: string, rule: string, key: KeyName = "primary"): Promise<string | null> {
+  const read = await control(ctx, scenarioId, key, "/_sandbox/webhooks/endpoint", {}, undefined, rule, "GET");
   const url = at(read, "url");
   return typeof url === "string" ? url : null;
 }
 
-/** Sets (or, with null, removes) the primary account's webhook endpoint. */
-export async function setWebhookEndpoint(ctx: FamilyContext, scenarioId: string, url: string | null, rule: string): Promise<void> {
-  await control(ctx, scenarioId, "primary", "/_sandbox/webhooks/endpoint", {}, { url }, rule, "PUT");
+/** Sets (or, with null, removes) the webhook endpoint of the key's account (the primary's by default). */
+export async function setWebhookEndpoint(ctx: FamilyContext, scenarioId: string, url: string | null, rule: string, key: KeyName = "primary"): Promise<void> {
+  await control(ctx, scenarioId, key, "/_sandbox/webhooks/endpoint", {}, { url }, rule, "PUT");
 }
 
-/** The secrets signing the primary account's events now (several during a rotation, D25). */
-export async function webhookSecrets(ctx: FamilyContext, scenarioId: string, rule: string): Promise<string[]> {
-  const read = await control(ctx, scenarioId, "primary", "/_sandbox/webhooks/secret", {}, undefined, rule, "GET");
+/** The secrets signing the events of the key's account (the primary's by default) now (several during a rotation, D25). */
+export async function webhookSecrets(ctx: FamilyContext, scenarioId: string, rule: string, key: KeyName = "primary"): Promise<string[]> {
+  const read = await control(ctx, scenarioId, key, "/_sandbox/webhooks/secret", {}, undefined, rule, "GET");
   const secrets = at(read, "secrets");
   return Array.isArray(secrets) ? secrets.filter((s): s is string => typeof s === "string") : [];
+}
+
+/**
+ * Rotates the signing secret of the key's account (D25); returns the new secret and the end of
+ * the overlap during which the earlier ones keep signing (the account's time, ms; NaN when the
+ * answer does not give it).
+ */
+export async function rotateWebhookSecret(ctx: FamilyContext, scenarioId: string, rule: string, key: KeyName): Promise<{ current: string; previousUntilMs: number }> {
+  const rotated = await control(ctx, scenarioId, key, "/_sandbox/webhooks/secret/rotate", {}, undefined, rule);
+  const current = at(rotated, "current");
+  if (typeof current !== "string") throw new NotApplicable(`the control POST /_sandbox/webhooks/secret/rotate gave no current secret (${describe(rotated)})`);
+  const until = at(rotated, "previousUntil");
+  return { current, previousUntilMs: typeof until === "string" ? Date.parse(until) : Number.NaN };
 }

@@ -5,7 +5,7 @@
  * mutants.ts; `caughtBy` names the scenario that must fail.
  */
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { isIP, type AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { requestJson, type Exchange, type Mutation, type Reply } from "./mutants.ts";
 import { compileOpenApiSchema } from "@payment-collection/contract/model/index.ts";
@@ -597,6 +597,61 @@ BEHAVIOUR_MUTATIONS.push(
     profile: "full",
     companion: signedWithAnotherSecret,
     ...endpointThroughRelay,
+  },
+);
+
+BEHAVIOUR_MUTATIONS.push({
+  name: "webhook-to-host-name-not-sent",
+  statements: ["A-EVENTS-EVENT-payment-webhook"],
+  caughtBy: "family-a/events/webhook-to-host-name",
+  breaks: "the payment's webhook is sent to the charge's webhook_url: here not when the URL names its host (a resolver that never answers)",
+  family: "family-a",
+  // An event for a URL whose host is a name is dropped (the sending server is told it was delivered).
+  companion: webhookRelay((webhook) => webhook, undefined, (to, webhook, signal) => (isIP(new URL(to).hostname.replace(/^\[|\]$/g, "")) ? reachStatus(to, webhook, signal) : Promise.resolve(204))),
+  ...throughRelay,
+});
+
+/** Every secret a control's answer showed (read or rotated): what a server that never retires a secret still signs with. */
+const secretsSeen = new Set<string>();
+const isSecretControl = (request: Exchange) => request.path.startsWith("/_sandbox/webhooks/secret");
+
+/** Remembers the secrets a secret control's answer shows, then gives the account's events' relay back as endpointThroughRelay does. */
+function rememberingSecrets(request: Exchange, reply: Reply): Reply {
+  if (isSecretControl(request) && ok(reply)) {
+    const body = requestJson(reply);
+    for (const secret of [...(Array.isArray(body?.secrets) ? body.secrets : []), body?.current, body?.previous]) if (typeof secret === "string") secretsSeen.add(secret);
+  }
+  return endpointThroughRelay.response!(request, reply);
+}
+
+BEHAVIOUR_MUTATIONS.push(
+  {
+    name: "webhook-rotation-drops-previous-secret",
+    statements: ["A-EVENTS-EVENT-hmac"],
+    caughtBy: "family-b/events/webhook-rotation-overlap",
+    breaks: "after a rotation the previous secret keeps signing for the overlap (D25): here only the new one signs at once",
+    family: "family-b",
+    profile: "full",
+    // Only the first signature (the current secret's) is kept.
+    companion: webhookRelay(({ headers, body }) => ({ headers: { ...headers, "webhook-signature": (headers["webhook-signature"] ?? "").split(" ")[0]! }, body })),
+    ...endpointThroughRelay,
+  },
+  {
+    name: "webhook-rotated-secret-signs-forever",
+    statements: ["A-EVENTS-EVENT-hmac"],
+    caughtBy: "family-b/events/webhook-rotation-overlap",
+    breaks: "once a rotation's overlap has ended only the new secret signs (D25): here every secret the account ever had still signs",
+    family: "family-b",
+    profile: "full",
+    companion: webhookRelay(({ headers, body }) => {
+      const at = new Date(Number(headers["webhook-timestamp"]) * 1000);
+      const id = headers["webhook-id"] ?? "";
+      const signatures = new Set((headers["webhook-signature"] ?? "").split(" "));
+      for (const secret of secretsSeen) signatures.add(new Webhook(secret).sign(id, at, body));
+      return { headers: { ...headers, "webhook-signature": [...signatures].join(" ") }, body };
+    }),
+    request: endpointThroughRelay.request,
+    response: rememberingSecrets,
   },
 );
 

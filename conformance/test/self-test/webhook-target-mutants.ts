@@ -11,6 +11,8 @@
 import { loadFamilyContract, OperationIndex, webhookTargetMembers } from "@payment-collection/contract/model/index.ts";
 import { ACCEPTED_WEBHOOK_TARGETS, FORBIDDEN_WEBHOOK_TARGETS, longestTarget, webhookTargetsRefused, type WebhookTarget } from "../../src/scenarios/webhook-targets-refused.ts";
 import { requestJson, type Exchange, type Forward, type Mutation, type Reply } from "./mutants.ts";
+import { isIP } from "node:net";
+import { nameResolvingNonPublicNotCalled } from "../../src/scenarios/webhook-targets-named-host.ts";
 
 const contract = loadFamilyContract(webhookTargetsRefused.family);
 const operations = new OperationIndex(contract.operations);
@@ -88,4 +90,37 @@ const longestTargets = members.flatMap(({ operationId, member }) => {
   return longest ? [longest] : [];
 });
 
-export const WEBHOOK_TARGET_MUTATIONS: Mutation[] = [...FORBIDDEN_WEBHOOK_TARGETS.map(acceptsKind), ...[...ACCEPTED_WEBHOOK_TARGETS, ...longestTargets].map(refusesPublic)];
+/** The webhook_url of each charge created with a host name (not an address, not `localhost`), by charge id. */
+const namedTargets = new Map<string, string>();
+const PAY_CONTROL = /^\/_sandbox\/charges\/([^/]+)\/pay$/;
+
+/**
+ * A server whose guard judges names only as they are written: it calls a name that resolves to a
+ * non-public address. It hands the charge's webhook_url on (the correct server takes a name) and,
+ * once the charge is paid, POSTs its event there itself, as the correct server would not.
+ */
+const nameResolvingToPrivateCalled: Mutation = {
+  name: "webhook-name-resolving-to-private-called",
+  statements: nameResolvingNonPublicNotCalled.statements,
+  caughtBy: nameResolvingNonPublicNotCalled.id,
+  breaks: "a webhook target whose host name resolves to a non-public address is refused when its event is to be sent (D48): here it is called",
+  family: nameResolvingNonPublicNotCalled.family,
+  profile: "full",
+  refusesPrivateWebhookTargets: true,
+  async handle(request: Exchange, forward: Forward): Promise<Reply> {
+    const reply = await forward(request);
+    if (reply.status >= 300) return reply;
+    const sent = membersOf(request).map((member) => requestJson(request)?.[member]).find((url): url is string => typeof url === "string");
+    const host = sent === undefined ? "" : new URL(sent).hostname;
+    const created = requestJson(reply);
+    if (sent !== undefined && !isIP(host.replace(/^\[|\]$/g, "")) && typeof created?.id === "string") namedTargets.set(created.id, sent);
+    const paid = PAY_CONTROL.exec(request.path)?.[1];
+    const url = paid === undefined ? undefined : namedTargets.get(decodeURIComponent(paid));
+    if (url !== undefined) {
+      void fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ type: "charge.paid", data: { id: paid } }) }).catch(() => undefined);
+    }
+    return reply;
+  },
+};
+
+export const WEBHOOK_TARGET_MUTATIONS: Mutation[] = [...FORBIDDEN_WEBHOOK_TARGETS.map(acceptsKind), ...[...ACCEPTED_WEBHOOK_TARGETS, ...longestTargets].map(refusesPublic), nameResolvingToPrivateCalled];

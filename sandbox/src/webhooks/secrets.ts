@@ -58,9 +58,9 @@ export function createSecretKeeper(
       const account = keyRing.accounts.get(accountId);
       return { secrets: account ? [account.webhookSecret] : [], previousUntilMs: null };
     }
-    if (stored.previous.length > 0 && stored.previousUntilMs !== null && stored.previousUntilMs > (await accountNowMs(accountId))) {
-      return { secrets: [stored.current, ...stored.previous], previousUntilMs: stored.previousUntilMs };
-    }
+    // Until the overlap ends the earlier secrets sign too (a row without an overlap has none).
+    const overlapEndsMs = stored.previousUntilMs ?? Number.NEGATIVE_INFINITY;
+    if (overlapEndsMs > (await accountNowMs(accountId))) return { secrets: [stored.current, ...stored.previous], previousUntilMs: overlapEndsMs };
     return { secrets: [stored.current], previousUntilMs: null };
   }
 

@@ -21,7 +21,8 @@ export function webhookSecretTable(db: SqliteDatabase) {
       return row ? { current: row.current, previous: row.previous ? row.previous.split(" ") : [], previousUntilMs: row.previous_until_ms } : undefined;
     },
     save(accountId: string, secrets: WebhookSecrets): void {
-      upsertSecrets.run(accountId, secrets.current, secrets.previous.length > 0 ? secrets.previous.join(" ") : null, secrets.previousUntilMs);
+      // No earlier secret is written as an empty text, which reads back as none.
+      upsertSecrets.run(accountId, secrets.current, secrets.previous.join(" "), secrets.previousUntilMs);
     },
   };
 }
