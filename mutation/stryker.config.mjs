@@ -24,10 +24,17 @@ export default {
     // fixtures no other server has, so no conformance suite can hold a server to them; the
     // sandbox's tests prove them (sandbox/test/webhook-controls.test.ts and the resources' tests).
     "!sandbox/src/resources/controls.ts",
+    // The sandbox's own directory of PIX keys beyond the contract's example key: fixtures of the
+    // same kind, no other server holds them (sandbox/test/pix-transactions.test.ts finds them).
+    "!sandbox/src/domain/pix-directory.ts",
     // The PostgreSQL store: its behaviour is proven by its own tests (sandbox/test/postgres/),
     // which hold it to the same store contract as the SQLite one.
     "!sandbox/src/store/postgres.ts",
     "!sandbox/src/store/postgres/**",
+    // Which SQLite driver runs (better-sqlite3 or node:sqlite) and the adapter that gives
+    // node:sqlite better-sqlite3's shape: no answer depends on it; sandbox/test/store.test.ts runs
+    // the store on each driver, and CI's Node lines run the full profile on node:sqlite.
+    "!sandbox/src/store/sqlite/driver.ts",
   ],
   concurrency: 2,
   // A unit's time swings with the machine's load; a mutant that hangs a request fails within the
