@@ -10,6 +10,7 @@ import type { ErrorObject } from "ajv";
 import {
   compileJsonSchema,
   domainFormatReason,
+  headerText,
   headerValue,
   isObject,
   responseFor,
@@ -237,8 +238,9 @@ export function checkRequest(op: OperationMatch | null, exchange: TrafficExchang
     if (!validate(headerValue(raw, schema))) findings.push({ place: "parameter", path: name, keyword: validate.errors?.[0]?.keyword, expected: `query ${name} ${validate.errors?.[0]?.message ?? "valid"}`, seen: show(raw) });
   }
   for (const parameter of op.parameters.filter((p) => p.in === "header")) {
-    const raw = exchange.requestHeaders[parameter.name.toLowerCase()];
-    if (raw === undefined) continue;
+    const sent = exchange.requestHeaders[parameter.name.toLowerCase()];
+    if (sent === undefined) continue;
+    const raw = headerText(sent); // lengths count the characters the client wrote (D45)
     const schema = parameterSchema(op, parameter, profile);
     const validate = compileJsonSchema(schema, "3.0");
     if (!validate(headerValue(raw, schema))) findings.push({ place: "parameter", path: parameter.name, keyword: validate.errors?.[0]?.keyword, expected: `header ${parameter.name} ${validate.errors?.[0]?.message ?? "valid"}`, seen: show(raw) });

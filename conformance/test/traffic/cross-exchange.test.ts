@@ -95,6 +95,13 @@ describe("rules across exchanges", () => {
     expect(run([short])).toEqual([]);
   });
 
+  it("a header's length counts the characters the client wrote in UTF-8 (D45), not the Latin-1 bytes Node reads", () => {
+    // Seven characters, four of them outside the BMP: 19 bytes on the wire, as Node's Latin-1 reading records them.
+    const written = Buffer.from("abc\u{10000}\u{10FFFF}\u{1F600}\u{1F601}", "utf8").toString("latin1");
+    const refused = exchange("POST", "/v1/charges", KEY_A, 400, { code: "IDEMPOTENCY_KEY_REQUIRED", message: "x" }, { request: { amount: 1500, method: "pix" }, headers: { "idempotency-key": written } });
+    expect(run([refused])).toEqual([]);
+  });
+
   it("the code a statement gives for a broken header is owed only for what the document says of it: an over-long Idempotency-Key (D08) gets VALIDATION_ERROR", () => {
     const tooLong = exchange("POST", "/v1/charges", KEY_A, 400, { code: "VALIDATION_ERROR", message: "x" }, { request: { amount: 1500, method: "pix" }, headers: { "idempotency-key": "k".repeat(256) } });
     expect(run([tooLong])).toEqual([]);

@@ -101,6 +101,7 @@ export { MALFORMED_REQUEST_CODE, REFUSAL_CODES_EXTENSION, tiedRefusalCode } from
 export { DOMAIN_FORMATS, addDomainFormats, domainFormatProblem, domainFormatReason, schemaErrorText, type DomainFormat } from "./domain-formats.ts";
 export {
   createResponseValidator,
+  headerText,
   headerValue,
   isJsonMediaType,
   mediaTypeOf,

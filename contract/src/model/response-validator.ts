@@ -35,6 +35,21 @@ export function isJsonMediaType(mediaType: string): boolean {
  * A header value as its schema types it (headers travel as text). Without a schema (or a
  * schema without `type`), a numeric text becomes a number.
  */
+/**
+ * A header value as the text the client wrote (D45): Node reads header bytes as Latin-1, so a
+ * UTF-8 `é` arrives as two characters. Values that are valid UTF-8 are decoded (an ASCII value
+ * decodes to itself); others stay as they are.
+ */
+export function headerText(value: string): string {
+  // Without Buffer: the portal's console runs this model in a browser.
+  if (/[^\x00-\xff]/.test(value)) return value;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(value, (c) => c.charCodeAt(0)));
+  } catch {
+    return value;
+  }
+}
+
 export function headerValue(raw: string, schema?: Json): unknown {
   const trimmed = raw.trim();
   const numeric = /^-?\d+(\.\d+)?$/.test(trimmed);
