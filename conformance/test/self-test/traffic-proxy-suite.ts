@@ -86,6 +86,8 @@ const NOT_IN_TRAFFIC: Record<string, string> = {
   "pix-expires-in-ignored": LIFETIME,
   "pix-default-lifetime-an-hour": LIFETIME,
   "pix-expires-at-a-second-off": LIFETIME,
+  "transactions-second-page-repeats-the-first":
+    "how pages split a list is read across the pages of one list; the proxy's rules across exchanges compare a record's readings, not a list's pages",
   "deleted-customer-still-active":
     "under seed what a soft delete shows is not stated (the suites' consistency class holds it under full only, as the proxy does)",
 };
