@@ -121,18 +121,9 @@ export function parseJsonBody(bytes: Buffer): ParsedBody {
   }
 }
 
-/**
- * A header value as the text the client wrote: Node reads header bytes as Latin-1, so a UTF-8
- * `é` arrives as two characters. Values that are valid UTF-8 are decoded (an ASCII value
- * decodes to itself); others stay as they are.
- */
-export function headerText(value: string): string {
-  try {
-    return UTF8.decode(Buffer.from(value, "latin1"));
-  } catch {
-    return value;
-  }
-}
+// A header value as the text the client wrote (D45): the contract model's reading, which the
+// suites and the traffic checks share.
+export { headerText } from "@payment-collection/contract/model/index.ts";
 
 /** Length in characters (Unicode code points), as JSON Schema's maxLength counts: the string iterator steps by code point. */
 export function characterCount(text: string): number {
