@@ -655,6 +655,42 @@ BEHAVIOUR_MUTATIONS.push(
   },
 );
 
+/** Customers an update set INACTIVE (for a server that takes only active customers in a transaction). */
+const inactiveCustomers = new Set<string>();
+const isTransactionCreation = (request: Exchange) => request.method === "POST" && request.path === "/transactions";
+const refusedTransaction: Reply = {
+  status: 400,
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify({ success: false, error: { code: "VALIDATION_ERROR", message: "The request is invalid.", details: "body/customerId: no such customer" } }),
+};
+
+BEHAVIOUR_MUTATIONS.push(
+  {
+    name: "transaction-customer-refused-when-inactive",
+    statements: ["B-TX-ENDPOINT-create"],
+    caughtBy: "family-b/transactions/customer-held",
+    breaks: "a transaction may name any customer of the account that is not deleted (D15): here an INACTIVE one is refused as unknown",
+    family: "family-b",
+    profile: "full",
+    async handle(request, forward) {
+      const update = /^\/api\/v1\/sdk\/customers\/([^/]+)$/.exec(request.path);
+      if (request.method === "PUT" && update && requestJson(request)?.status === "INACTIVE") inactiveCustomers.add(decodeURIComponent(update[1]!));
+      const named = isTransactionCreation(request) ? requestJson(request)?.customerId : undefined;
+      return typeof named === "string" && inactiveCustomers.has(named) ? refusedTransaction : forward(request);
+    },
+  },
+  {
+    name: "transaction-customer-not-kept",
+    statements: ["B-TX-ENDPOINT-create"],
+    caughtBy: "family-b/transactions/customer-held",
+    breaks: "a transaction naming a customer of the account carries that customerId (D15): here it is created and read without it",
+    family: "family-b",
+    profile: "full",
+    response: (request, reply) =>
+      ok(reply) && (isTransactionCreation(request) || (request.method === "GET" && /^\/transactions\/[^/]+$/.test(request.path))) ? editBody(reply, (b) => b.data && (b.data.customerId = null)) : reply,
+  },
+);
+
 /**
  * Rules the self-test cannot break in front of the sandbox, and why; printed by the test.
  * (The suites still check them against a target that can show them.)

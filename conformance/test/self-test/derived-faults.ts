@@ -219,6 +219,17 @@ export function takesFirstOfRepeated(match: Match, name: string): Handler {
   };
 }
 
+/** A date-time of the query naming a leap second read as the second before it, not refused (D39). */
+export function shiftsLeapSecond(match: Match, name: string): Handler {
+  return (request, forward) => {
+    const search = new URLSearchParams(request.search);
+    const value = search.get(name);
+    if (!match(request) || value === null || !/T\d{2}:\d{2}:60/i.test(value)) return forward(request);
+    search.set(name, value.replace(/(T\d{2}:\d{2}):60/i, "$1:59"));
+    return forward({ ...request, search: `?${search.toString()}` });
+  };
+}
+
 /** An integer of the query written with a sign (`+1`) refused, not read as the integer (D28). */
 export function refusesSignedInteger(match: Match, name: string): Handler {
   return (request, forward) => {

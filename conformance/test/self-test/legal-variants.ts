@@ -810,6 +810,27 @@ const otherBodyReading: Handler = async (request, forward) => {
   return forward({ ...request, headers: { ...request.headers, "content-type": "application/json" }, body: compact });
 };
 
+/**
+ * D39's other choice for a leap second in a date-time of the query: read as the second before
+ * it (the sandbox gets `:59`), not refused.
+ */
+const leapSecondsShifted: Handler = (request, forward) => {
+  const found = operationOf(request);
+  const search = new URLSearchParams(request.search);
+  const dates = (found?.op.parameters ?? []).filter((p) => p.in === "query" && keywordOf(p.schema, "format") === "date-time" && /T\d{2}:\d{2}:60/i.test(search.get(p.name) ?? ""));
+  if (dates.length === 0) return forward(request);
+  for (const p of dates) search.set(p.name, search.get(p.name)!.replace(/(T\d{2}:\d{2}):60/i, "$1:59"));
+  return forward({ ...request, search: `?${search.toString()}` });
+};
+
+/** The operations with a date-time query parameter, where leapSecondsShifted acts. */
+const leapSecondSites = (): Site[] =>
+  FAMILIES.flatMap((family) =>
+    loadFamilyContract(family)
+      .operations.filter((o) => o.parameters.some((p) => p.in === "query" && keywordOf(p.schema, "format") === "date-time"))
+      .map((o): Site => ({ family, operation: o.operationId, side: "request" })),
+  );
+
 /** A family B key without a scope: 401 instead of 403. */
 const scopeRefusedWith401: Handler = async (request, forward) => {
   const reply = await forward(request);
@@ -1054,11 +1075,12 @@ export const GENERATORS: VariantGenerator[] = [
         all,
         ["behaviour:D39"],
         "other-unknown-and-unreadable-answers",
-        `answers 404 in a plain JSON body for unknown paths and wrong methods, 422 in a plain JSON body to a body it cannot read or nested deeper than ${OWN_DEPTH} levels, reads a body as JSON whatever its Content-Type, and sets no size limit and no bound on arrays or values`,
-        () => (request, forward, keys) => otherUnknownAnswers(request, (inner) => otherBodyReading(inner, forward, keys), keys),
+        `answers 404 in a plain JSON body for unknown paths and wrong methods, 422 in a plain JSON body to a body it cannot read or nested deeper than ${OWN_DEPTH} levels, reads a body as JSON whatever its Content-Type, sets no size limit and no bound on arrays or values, and reads a leap second in a date-time of the query as the second before it`,
+        () => (request, forward, keys) => otherUnknownAnswers(request, (inner) => otherBodyReading(inner, (read) => leapSecondsShifted(read, forward, keys), keys), keys),
         {
-          // Only requests no operation of the contract can take: other variants never see them.
-          sites: () => FAMILIES.flatMap((family) => ["(other paths)", "(unreadable bodies)"].map((operation) => ({ family, operation, side: "operation" as const }))),
+          // Requests no operation of the contract can take (other variants never see them), and
+          // the requests with a date-time in the query.
+          sites: () => [...FAMILIES.flatMap((family) => ["(other paths)", "(unreadable bodies)"].map((operation) => ({ family, operation, side: "operation" as const }))), ...leapSecondSites()],
         },
       ),
   },
