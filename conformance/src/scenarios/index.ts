@@ -44,6 +44,7 @@ import { pixPaymentNeedsLookup } from "./pix-payment-needs-lookup.ts";
 import { keysScopedPerApiKey } from "./idempotency-scoped-per-api-key.ts";
 import { writesNeedIdempotencyKey } from "./idempotency-writes-need-key.ts";
 import { rateLimitExhaustion } from "./rate-limit-exhaustion.ts";
+import { rateLimitRetryAfterAdmitted } from "./rate-limit-retry-after-admitted.ts";
 import { generalLimitAnnounced } from "./rate-limit-general-announced.ts";
 import { rateLimitHeadersConsistent } from "./rate-limit-headers-consistent.ts";
 import { pixLimitAnnounced } from "./rate-limit-pix-announced.ts";
@@ -128,4 +129,5 @@ export const SCENARIOS: Scenario[] = [
   pixLimitEnforcedSeparately,
   transactionLimitEnforcedSeparately,
   rateLimitExhaustion,
+  rateLimitRetryAfterAdmitted,
 ];

@@ -127,6 +127,25 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
       request.method === "GET" && /^\/v1\/charges\/[^/]+$/.test(request.path) && ok(reply) ? editBody(reply, (b) => (b.amount = Number(b.amount) + 1)) : reply,
   },
   {
+    name: "charge-id-in-lower-case",
+    statements: ["A-CHARGE-FIELD-id"],
+    caughtBy: "family-a/createCharge/201/",
+    breaks: "a charge id is `ch_` and a ULID in upper case (D49)",
+    family: "family-a",
+    profile: "full",
+    response: (request, reply) => (isChargeCreation(request) && ok(reply) ? editBody(reply, (b) => (b.id = String(b.id).toLowerCase())) : reply),
+  },
+  {
+    name: "charge-id-time-not-its-creation",
+    statements: ["A-CHARGE-FIELD-id"],
+    caughtBy: "family-a/createCharge/201/",
+    breaks: "a charge id's ULID time is its created_at (D49)",
+    family: "family-a",
+    profile: "full",
+    // A ULID of the Unix epoch: the form holds, the time is not the charge's.
+    response: (request, reply) => (isChargeCreation(request) && ok(reply) ? editBody(reply, (b) => (b.id = `ch_0000000000${String(b.id).slice(13)}`)) : reply),
+  },
+  {
     name: "charge-readable-by-another-account",
     statements: ["A-AUTH-AUTH-header", "A-CHARGES-ENDPOINT-get"],
     caughtBy: "family-a/auth/tenant-isolation-charge",
