@@ -35,6 +35,7 @@ import { webhookRotationOverlap } from "./events-webhook-rotation-overlap.ts";
 import { mismatchKeepsOriginal } from "./idempotency-mismatch-keeps-original.ts";
 import { newKeyCreatesCharge } from "./idempotency-new-key-creates.ts";
 import { parallelRequestsOneCharge } from "./idempotency-parallel-one-charge.ts";
+import { parallelEachAsAlone } from "./idempotency-parallel-each-as-alone.ts";
 import { replayMarker } from "./idempotency-replay-marker.ts";
 import { replayReturnsOriginal } from "./idempotency-replay-returns-original.ts";
 import { keyKept24Hours } from "./idempotency-key-kept-24-hours.ts";
@@ -72,6 +73,7 @@ export const SCENARIOS: Scenario[] = [
   keyKept24Hours,
   keysScopedPerApiKey,
   parallelRequestsOneCharge,
+  parallelEachAsAlone,
   replayMarker,
   mismatchKeepsOriginal,
   chargeCreatedPending,

@@ -34,6 +34,8 @@ function editBody(reply: Reply, edit: (body: Json) => void): Reply {
 const chargesByIdempotencyKey = new Map<string, string>();
 /** Idempotency keys with a request in flight (for a server without concurrency control). */
 const inFlight = new Set<string>();
+/** Charge creations a proxy is forwarding now, and the answer of the first of them (for servers that mishandle creations arriving at once). */
+const creations = { inFlight: 0, first: undefined as Promise<Reply> | undefined };
 /** The first charge a proxy saw created (for a server that ignores new keys). */
 let firstCharge: string | undefined;
 /** Requests other than PIX creations, per API key (for a server that counts them against the PIX limit). */
@@ -83,6 +85,46 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
         return request;
       }
       return withHeader(request, "idempotency-key", `${key}-${unique()}`);
+    },
+  },
+  {
+    name: "parallel-creations-share-one-answer",
+    statements: ["A-IDEM-RULE-new-key"],
+    caughtBy: "family-a/idempotency/parallel-each-as-alone",
+    breaks: "each never-seen Idempotency-Key creates its own charge, also when creations arrive at once",
+    family: "family-a",
+    // Creations that arrive together answered with the outcome of the first of them: a creation
+    // that arrives while another is in flight gets the other's answer and creates nothing.
+    handle: (request, forward) => {
+      if (!isChargeCreation(request)) return forward(request);
+      if (creations.first) return creations.first;
+      const reply = forward(request);
+      creations.first = reply;
+      const done = () => {
+        if (creations.first === reply) creations.first = undefined;
+      };
+      reply.then(done, done);
+      return reply;
+    },
+  },
+  {
+    name: "parallel-creations-marked-replayed",
+    statements: ["A-IDEM-RULE-replay"],
+    caughtBy: "family-a/idempotency/parallel-each-as-alone",
+    breaks: "the answer that created a charge is not marked Idempotent-Replayed, also when creations arrive at once",
+    family: "family-a",
+    profile: "full",
+    // Creations that arrive together committed, then looked up again: each finds its own key used.
+    handle: async (request, forward) => {
+      if (!isChargeCreation(request)) return forward(request);
+      const together = creations.inFlight > 0;
+      creations.inFlight += 1;
+      try {
+        const reply = await forward(request);
+        return together && ok(reply) ? { ...reply, headers: { ...reply.headers, "idempotent-replayed": "true" } } : reply;
+      } finally {
+        creations.inFlight -= 1;
+      }
     },
   },
   {
