@@ -143,7 +143,7 @@ function buildRouter(app: SandboxApp) {
   checkImplemented(app.contract.operations, Object.keys(HANDLERS));
   const router = FindMyWay({ ignoreTrailingSlash: false, ignoreDuplicateSlashes: false, caseSensitive: true, maxParamLength: 4096 });
   for (const op of app.contract.operations) router.on(op.method as "GET", op.routerPath, () => undefined, { op, handler: HANDLERS[op.operationId]! } satisfies Route);
-  // Every path reaching the router decodes (D49 refuses the others first), so no lookup throws.
+  // Every path reaching the router decodes (D50 refuses the others first), so no lookup throws.
   const find = (method: string, path: string): { route: Route; params: Record<string, string> } | null => {
     const found = router.find(method as "GET", path);
     return found ? { route: found.store as Route, params: found.params as Record<string, string> } : null;
@@ -234,7 +234,7 @@ async function handle(app: SandboxApp, router: ReturnType<typeof buildRouter>, r
   // A request a server receives always has its method and target (Node sets both; only a client's own request lacks them).
   const method = req.method!;
   const { path, search } = splitTarget(req.url!);
-  // D49: a path that does not decode is no request target, refused before anything reads it.
+  // D50: a path that does not decode is no request target, refused before anything reads it.
   if (!decodes(path)) return send(res, refusedTarget(400, "BAD_REQUEST", "The request path is not valid percent-encoding (RFC 3986 §2.1) of UTF-8 text.", path));
   const found = router.find(method, path);
   const op = found?.route.op;
@@ -268,7 +268,7 @@ async function handle(app: SandboxApp, router: ReturnType<typeof buildRouter>, r
 }
 
 /**
- * A request refused before any operation is found (D39, D49): the body follows the path when
+ * A request refused before any operation is found (D39, D50): the body follows the path when
  * there is one (problem details under `/v1`, envelope 1 elsewhere, as for a 404); when the
  * request line could not be read there is no family to follow, and the body is problem details
  * (RFC 9457, the one standard error format, which family A clients already parse) with a code.
@@ -277,7 +277,7 @@ function refusedTarget(status: number, code: string, detail: string, path: strin
   return path === undefined || surfaceOfPath(path) === "A" ? problem(status, code, detail) : sdkError(status, code, STATUS_CODES[status]!, detail);
 }
 
-/** Whether a path decodes: every `%` starts an escaped octet, and the octets are UTF-8 (D49). */
+/** Whether a path decodes: every `%` starts an escaped octet, and the octets are UTF-8 (D50). */
 function decodes(path: string): boolean {
   try {
     decodeURIComponent(path);

@@ -45,7 +45,7 @@ function surfaceOf(path: string): "A" | "B" | "controls" {
   return "B";
 }
 
-/** Whether a path is valid percent-encoding of UTF-8 text (D49 refuses the others). */
+/** Whether a path is valid percent-encoding of UTF-8 text (D50 refuses the others). */
 function decodes(path: string): boolean {
   try {
     decodeURIComponent(path.split("?")[0]);
@@ -63,7 +63,7 @@ async function sendBad(request: BadRequest): Promise<void> {
   expect(res.status, label).toBeGreaterThanOrEqual(400);
   expect(res.status, label).toBeLessThan(500);
   if (!decodes(request.path)) {
-    // D49: refused before any operation is found, in the body its path gives.
+    // D50: refused before any operation is found, in the body its path gives.
     expect(res.status, label).toBe(400);
     const body = JSON.parse(text);
     if (surfaceOf(request.path) === "A") expect(body, label).toMatchObject({ status: 400, code: "BAD_REQUEST" });

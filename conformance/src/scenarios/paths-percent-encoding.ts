@@ -1,5 +1,5 @@
 /**
- * Decision D49: a request whose path is not valid percent-encoding of UTF-8 text (a `%` not
+ * Decision D50: a request whose path is not valid percent-encoding of UTF-8 text (a `%` not
  * followed by two hexadecimal digits, RFC 3986 §2.1; escaped octets that are not UTF-8) is no
  * request target a server can read, and is refused with 400 `BAD_REQUEST` before any operation
  * is found, in the body its path gives (problem details under `/v1`, envelope 1 elsewhere, as
@@ -23,7 +23,7 @@ function undecodablePath(family: FamilyId): Scenario {
     id: `${family}/paths/undecodable-path-refused`,
     family,
     profile: "full",
-    decision: "D49",
+    decision: "D50",
     title: "a path that is not valid percent-encoding of UTF-8 text is refused with 400 BAD_REQUEST in the family's error body",
     statements: ["AB-SERVICE-PRINCIPLE-json-bodies"],
     async run(ctx, check) {
@@ -41,7 +41,7 @@ function undecodablePath(family: FamilyId): Scenario {
         const built = ctx.buildRequest(op.operationId);
         const response = await ctx.sendBuilt({ ...built, method, path, url: `${ctx.target.baseUrl}${path}`, body: undefined }, { checkId: this.id });
         const what = UNDECODABLE.find(([segment]) => path.includes(segment))![1];
-        for (const problem of answerProblems(response, 400, "BAD_REQUEST", bodyOfPath(path))) check.that(false, `D49: ${method} ${path} (${what}, ${where}) ${problem}`);
+        for (const problem of answerProblems(response, 400, "BAD_REQUEST", bodyOfPath(path))) check.that(false, `D50: ${method} ${path} (${what}, ${where}) ${problem}`);
       }
     },
   };

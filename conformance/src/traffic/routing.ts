@@ -53,7 +53,7 @@ export function familyRoutes(baseUrls: Partial<Record<FamilyId, string[]>>): Fam
 
 /** The operation for a method and a path relative to the family's base, prefixes tried off. */
 export function matchPath(route: FamilyRoute, method: string, path: string): { op: OperationMatch | null; path: string } {
-  // A path that does not decode is no operation's: a server refuses it before any is found (D49).
+  // A path that does not decode is no operation's: a server refuses it before any is found (D50).
   if (!decodes(path)) return { op: null, path };
   const segments = path.split("/");
   for (let drop = 0; drop < segments.length - 1; drop++) {

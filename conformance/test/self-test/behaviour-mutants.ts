@@ -335,7 +335,7 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
       name: `undecodable-path-read-literally-${family}`,
       statements: ["AB-SERVICE-PRINCIPLE-json-bodies"],
       caughtBy: `${family}/paths/undecodable-path-refused`,
-      breaks: "a path that is not valid percent-encoding is refused with 400 BAD_REQUEST (D49): here a % without two hexadecimal digits is read as a literal %, so an id made of it is looked up",
+      breaks: "a path that is not valid percent-encoding is refused with 400 BAD_REQUEST (D50): here a % without two hexadecimal digits is read as a literal %, so an id made of it is looked up",
       family,
       profile: "full",
       request: (request) => ({ ...request, path: request.path.replace(/%(?![0-9A-Fa-f]{2})/g, "%25") }),
