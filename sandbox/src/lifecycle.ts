@@ -84,6 +84,11 @@ export function logAccess(req: IncomingMessage & { sandboxAccount?: string }, re
   });
 }
 
+/** The access log line of a request Node refused before the pipeline (its method and path when its request line could be read). */
+export function logClientError(log: ((line: string) => void) | undefined, method: string | undefined, path: string | undefined, status: number): void {
+  log?.(`${method ?? "-"} ${path ?? "-"} ${status} 0.0ms -`);
+}
+
 /** Listens (port 0: a free one) and gives the port; when it cannot, `release` frees what was opened before the error is thrown. */
 export async function listen(server: HttpServer, port: number | undefined, host: string, release: () => Promise<void>): Promise<number> {
   try {

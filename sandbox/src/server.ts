@@ -23,7 +23,7 @@ import { describeProblems, loadContract, type OperationSpec, type ValidationProb
 import { commonError, problem, sdkError, type Surface } from "./envelopes.ts";
 import { applyCors, corsPolicy } from "./http/cors.ts";
 import { isJsonContentType, MAX_BODY_BYTES, parseJsonBody, readBody } from "./http/body.ts";
-import { accessLogWriter, checkedPlan, checkImplemented, closeInTurn, closeOnce, dataDirOf, instanceNameOf, listen, loadDocuments, logAccess, urlOf, type AccessLog } from "./lifecycle.ts";
+import { accessLogWriter, checkedPlan, checkImplemented, closeInTurn, closeOnce, dataDirOf, instanceNameOf, listen, loadDocuments, logAccess, logClientError, urlOf, type AccessLog } from "./lifecycle.ts";
 import { send, type Reply } from "./http/reply.ts";
 import { createKeyRing, type SandboxApiKey, type SandboxKeys } from "./keys.ts";
 import type { PlanName, RateLimitPlan } from "./plans.ts";
@@ -143,33 +143,10 @@ function buildRouter(app: SandboxApp) {
   checkImplemented(app.contract.operations, Object.keys(HANDLERS));
   const router = FindMyWay({ ignoreTrailingSlash: false, ignoreDuplicateSlashes: false, caseSensitive: true, maxParamLength: 4096 });
   for (const op of app.contract.operations) router.on(op.method as "GET", op.routerPath, () => undefined, { op, handler: HANDLERS[op.operationId]! } satisfies Route);
-  const lookup = (method: string, path: string) => {
-    try {
-      const found = router.find(method as "GET", path);
-      return found ? { route: found.store as Route, params: found.params as Record<string, string> } : null;
-    } catch {
-      return null;
-    }
-  };
-  // A segment that is not valid percent-encoding (`%`, `%zz`, a cut UTF-8 sequence) is taken
-  // literally, so that `/sdk/boleto/%zz` still reaches getBoleto and gets its ODE001.
-  const literal = (path: string) =>
-    path
-      .split("/")
-      .map((segment) => {
-        try {
-          decodeURIComponent(segment);
-          return segment;
-        } catch {
-          return encodeURIComponent(segment);
-        }
-      })
-      .join("/");
+  // Every path reaching the router decodes (D50 refuses the others first), so no lookup throws.
   const find = (method: string, path: string): { route: Route; params: Record<string, string> } | null => {
-    const found = lookup(method, path);
-    if (found) return found;
-    const escaped = literal(path);
-    return escaped === path ? null : lookup(method, escaped);
+    const found = router.find(method as "GET", path);
+    return found ? { route: found.store as Route, params: found.params as Record<string, string> } : null;
   };
   /** The methods of the contract's operations: those a 405's `Allow` may name. */
   const methods = [...new Set(app.contract.operations.map((op) => op.method))];
@@ -234,21 +211,19 @@ function scopeRefusal(op: OperationSpec, key: SandboxApiKey, surface: Surface): 
   return surface === "A" ? problem(403, "INSUFFICIENT_SCOPE", detail) : sdkError(403, "INSUFFICIENT_SCOPE", "Insufficient scope.", detail);
 }
 
-/** The request's JSON body and what is wrong with it; `aborted` when the client went away, `closeAfter` when a too large body was left unread. */
-// Stryker disable BooleanLiteral: `closeAfter` (the connection closed after the answer) and `aborted` (no answer to a client gone) are the connection's, not the API's
-async function readRequestBody(req: SandboxRequest, op: OperationSpec): Promise<{ aborted?: true; body?: unknown; problems: ValidationProblem[]; closeAfter: boolean }> {
+/** The request's JSON body and what is wrong with it; `aborted` when the client went away. */
+async function readRequestBody(req: SandboxRequest, op: OperationSpec): Promise<{ aborted?: true; body?: unknown; problems: ValidationProblem[] }> {
   const raw = await readBody(req);
   // Stryker disable next-line all: a client that aborted its request reads no answer
-  if (raw.kind === "aborted") return { aborted: true, problems: [], closeAfter: false };
-  if (raw.kind === "too_large") return { problems: [{ location: "body", message: `is larger than ${MAX_BODY_BYTES} bytes` }], closeAfter: !raw.drained };
+  if (raw.kind === "aborted") return { aborted: true, problems: [] };
+  if (raw.kind === "too_large") return { problems: [{ location: "body", message: `is larger than ${MAX_BODY_BYTES} bytes` }] };
   // Stryker disable next-line ConditionalExpression,ArrayDeclaration: every operation of the contract requires its body: without this step the next ones refuse an empty body with the same 400, and no body is optional
-  if (raw.bytes.length === 0) return { problems: op.body!.required ? [{ location: "body", message: "is required (JSON)" }] : [], closeAfter: false };
-  if (!isJsonContentType(req.headers["content-type"])) return { problems: [{ location: "header Content-Type", message: "must be application/json" }], closeAfter: false };
+  if (raw.bytes.length === 0) return { problems: op.body!.required ? [{ location: "body", message: "is required (JSON)" }] : [] };
+  if (!isJsonContentType(req.headers["content-type"])) return { problems: [{ location: "header Content-Type", message: "must be application/json" }] };
   const parsed = parseJsonBody(raw.bytes);
   // Stryker disable next-line ConditionalExpression,EqualityOperator: equivalent, a body that is not JSON validates as no body at all, refused with the same 400 (only the details text differs)
-  return { body: parsed.value, problems: parsed.problems.length > 0 ? parsed.problems : validateBody(op.body!, parsed.value), closeAfter: false };
+  return { body: parsed.value, problems: parsed.problems.length > 0 ? parsed.problems : validateBody(op.body!, parsed.value) };
 }
-// Stryker restore BooleanLiteral
 
 /**
  * One request, top to bottom: route, authenticate, count against the rate limits, refuse what
@@ -259,6 +234,8 @@ async function handle(app: SandboxApp, router: ReturnType<typeof buildRouter>, r
   // A request a server receives always has its method and target (Node sets both; only a client's own request lacks them).
   const method = req.method!;
   const { path, search } = splitTarget(req.url!);
+  // D50: a path that does not decode is no request target, refused before anything reads it.
+  if (!decodes(path)) return send(res, refusedTarget(400, "BAD_REQUEST", "The request path is not valid percent-encoding (RFC 3986 §2.1) of UTF-8 text.", path));
   const found = router.find(method, path);
   const op = found?.route.op;
   const surface = op ? surfaceOfService(op.service) : surfaceOfPath(path);
@@ -280,32 +257,39 @@ async function handle(app: SandboxApp, router: ReturnType<typeof buildRouter>, r
   if (early) return send(res, early, rateHeaders);
 
   const { query, problems } = validateParameters(route.op, search, req.headers);
-  // Stryker disable next-line BooleanLiteral: whether the connection closes after the answer is not the API's (a client's next request opens another)
-  const read = route.op.body ? await readRequestBody(req, route.op) : { problems: [], closeAfter: false };
+  const read = route.op.body ? await readRequestBody(req, route.op) : { problems: [] };
   // Stryker disable next-line ConditionalExpression: the client that aborted its request reads no answer
   if (read.aborted) return void res.destroy();
   problems.push(...read.problems);
   if (problems.length > 0) {
-    const reply = route.handler.invalid?.(base, problems) ?? commonError(surface, "VALIDATION_ERROR", describeProblems(problems));
-    // Stryker disable all: closing the connection after a body left unread is the connection's, not the API's (the answer is the same 400)
-    if (read.closeAfter) {
-      reply.headers = { ...reply.headers, Connection: "close" };
-      res.once("finish", () => req.destroy());
-    }
-    // Stryker restore all
-    return send(res, reply, rateHeaders);
+    return send(res, route.handler.invalid?.(base, problems) ?? commonError(surface, "VALIDATION_ERROR", describeProblems(problems)), rateHeaders);
   }
   send(res, await route.handler.handle({ ...base, query, body: read.body }), rateHeaders);
 }
 
 /**
- * Requests Node refuses before the pipeline sees them (headers too large: 431, too slow: 408,
- * unparseable: 400) get a JSON error body too, not Node's empty one. The body follows the path
- * when the request line could be read (problem details under `/v1`, envelope 1 elsewhere, as
- * for a 404); when it could not, there is no family to follow, and the body is problem details
+ * A request refused before any operation is found (D39, D50): the body follows the path when
+ * there is one (problem details under `/v1`, envelope 1 elsewhere, as for a 404); when the
+ * request line could not be read there is no family to follow, and the body is problem details
  * (RFC 9457, the one standard error format, which family A clients already parse) with a code.
  */
+function refusedTarget(status: number, code: string, detail: string, path: string | undefined): Reply {
+  return path === undefined || surfaceOfPath(path) === "A" ? problem(status, code, detail) : sdkError(status, code, STATUS_CODES[status]!, detail);
+}
+
+/** Whether a path decodes: every `%` starts an escaped octet, and the octets are UTF-8 (D50). */
+function decodes(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Requests Node refuses before the pipeline sees them (headers too large: 431, too slow: 408, unparseable: 400) get a JSON error body too, not Node's empty one. */
 function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex, log?: (line: string) => void): void {
+  // A client whose connection is reset or already closed reads no answer.
   if (error.code === "ECONNRESET" || !socket.writable) {
     socket.destroy();
     return;
@@ -317,14 +301,11 @@ function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
         ? [408, "REQUEST_TIMEOUT", "The request was not received in time."]
         : [400, "BAD_REQUEST", "The request is not valid HTTP."];
   const line = error.rawPacket ? /^([A-Z]+) (\/\S*) HTTP\/1\.[01]\r?\n/.exec(error.rawPacket.toString("latin1", 0, 8192)) : null;
-  const path = line ? line[2].split("?")[0] : undefined;
-  const surface = path === undefined ? undefined : surfaceOfPath(path);
-  const reply = surface === undefined || surface === "A" ? problem(status, code, detail) : sdkError(status, code, STATUS_CODES[status] ?? "Bad request", detail);
+  const path = line?.[2].split("?")[0];
+  const reply = refusedTarget(status, code, detail, path);
   const payload = JSON.stringify(reply.body);
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${reply.contentType ?? "application/json"}\r\nContent-Length: ${Buffer.byteLength(payload)}\r\nConnection: close\r\n\r\n${payload}`,
-  );
-  log?.(`${line?.[1] ?? "-"} ${path ?? "-"} ${status} 0.0ms -`);
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${reply.contentType ?? "application/json"}\r\nContent-Length: ${Buffer.byteLength(payload)}\r\nConnection: close\r\n\r\n${payload}`);
+  logClientError(log, line?.[1], path, status);
 }
 
 /** The answer to a request the pipeline failed on: it never ends without one, and never hangs. */

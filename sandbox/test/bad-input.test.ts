@@ -45,6 +45,16 @@ function surfaceOf(path: string): "A" | "B" | "controls" {
   return "B";
 }
 
+/** Whether a path is valid percent-encoding of UTF-8 text (D50 refuses the others). */
+function decodes(path: string): boolean {
+  try {
+    decodeURIComponent(path.split("?")[0]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function sendBad(request: BadRequest): Promise<void> {
   sent += 1;
   const res = await fetch(t.sandbox.url + request.path, { method: request.method, headers: request.headers, body: request.body });
@@ -52,6 +62,14 @@ async function sendBad(request: BadRequest): Promise<void> {
   const label = `${request.kind} -> ${request.method} ${request.path.slice(0, 120)} ${res.status} ${text.slice(0, 300)}`;
   expect(res.status, label).toBeGreaterThanOrEqual(400);
   expect(res.status, label).toBeLessThan(500);
+  if (!decodes(request.path)) {
+    // D50: refused before any operation is found, in the body its path gives.
+    expect(res.status, label).toBe(400);
+    const body = JSON.parse(text);
+    if (surfaceOf(request.path) === "A") expect(body, label).toMatchObject({ status: 400, code: "BAD_REQUEST" });
+    else expect(body, label).toMatchObject({ success: false, error: { code: "BAD_REQUEST" } });
+    return;
+  }
   const check = contractValidator().validate({ method: request.method, url: request.path, status: res.status, headers: res.headers, body: text });
   if (check.operation) {
     expect(check.problems, label).toEqual([]);

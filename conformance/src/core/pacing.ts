@@ -283,11 +283,14 @@ export class Pacer {
     const started = Date.now();
     this.begun += 1;
     const seq = this.begun;
+    // A body sent without a Content-Type goes as bytes: fetch gives a text one `text/plain`.
+    const untyped = request.body !== undefined && !Object.keys(request.headers).some((name) => name.toLowerCase() === "content-type");
+    const sentBody = untyped ? new TextEncoder().encode(request.body) : request.body;
     const send = () =>
       fetch(request.url, {
         method: request.method,
         headers: request.headers,
-        body: request.body,
+        body: sentBody,
         redirect: "manual",
         signal: AbortSignal.timeout(this.options.timeoutMs),
       });

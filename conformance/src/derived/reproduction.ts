@@ -23,7 +23,11 @@ export function curlOf(request: PlannedRequest, keyHeader: string | undefined, k
     if (NOISE.has(name.toLowerCase()) || (keyHeader && name.toLowerCase() === keyHeader.toLowerCase())) continue;
     parts.push(`-H ${quote(`${name}: ${value}`)}`);
   }
-  if (request.body !== undefined) parts.push(`--data ${quote(request.body)}`);
+  if (request.body !== undefined) {
+    // curl names a body `application/x-www-form-urlencoded` unless told otherwise: a body sent without a type is sent so.
+    if (!Object.keys(request.headers).some((name) => name.toLowerCase() === "content-type")) parts.push(`-H 'Content-Type:'`);
+    parts.push(`--data ${quote(request.body)}`);
+  }
   const comment = keyHeader ? `  # API_KEY: the target's ${keyLabel} key` : "  # no API key";
   return `${parts.join(" ")}${comment}`;
 }

@@ -7,6 +7,8 @@
  * - `not-sent-as-json` (D39): the valid body, as `text/plain`;
  * - `sent-as-another-json-type` (D39): the valid body, as `application/merge-patch+json` (a JSON
  *   type, but not application/json);
+ * - `sent-without-content-type` (D39): the valid body with no Content-Type at all (not sent as
+ *   application/json either: a server must not take the body for JSON, nor fail on the missing header);
  * - `over-size-limit` (D39): the valid body padded with whitespace past D39's 1 MiB;
  * - `too-deep`, `array-too-long`, `too-many-values` (D39): the valid body with one member its
  *   schema does not declare, holding a structure one past one of D39's bounds (nesting, items
@@ -256,6 +258,7 @@ export function unreadableVariants(env: DerivedEnv, op: ContractOperation): Unre
     { name: "not-sent-as-json", request: (valid, body) => withBody(valid, JSON.stringify(body), "text/plain"), statements: [...json, ...contentTypeStatements(env, op)], exact: true },
     // Another JSON media type is still not application/json (D39): a merge patch is no body of the contract.
     { name: "sent-as-another-json-type", what: "sent as application/merge-patch+json", request: (valid, body) => withBody(valid, JSON.stringify(body), ANOTHER_JSON_TYPE), statements: [...json, ...contentTypeStatements(env, op)], exact: true },
+    { name: "sent-without-content-type", what: "sent without a Content-Type", request: (valid, body) => withBody(valid, JSON.stringify(body)), statements: [...json, ...contentTypeStatements(env, op)], exact: true },
     { name: "over-size-limit", request: (valid, body) => withBody(valid, padded(body, BODY_SIZE_LIMIT + 1), "application/json"), statements: [], exact: true },
     ...PAST_BOUNDS.map(([shape, what]): UnreadableVariant => ({
       name: shape,

@@ -60,6 +60,8 @@ import { transactionsPaginated } from "./transactions-paginated.ts";
 import { transactionPagesSplitTheList } from "./transactions-pages-split-the-list.ts";
 import { publishedPrefix } from "./paths-published-prefix.ts";
 import { unknownPathWrongMethodA, unknownPathWrongMethodB } from "./paths-unknown-and-wrong-method.ts";
+import { refusedBeforeRoutingA, refusedBeforeRoutingB } from "./paths-refused-before-routing.ts";
+import { undecodablePathA, undecodablePathB } from "./paths-percent-encoding.ts";
 import { webhookTargetsRefused } from "./webhook-targets-refused.ts";
 import { nameResolvingNonPublicNotCalled, webhookToHostName } from "./webhook-targets-named-host.ts";
 
@@ -94,10 +96,14 @@ export const SCENARIOS: Scenario[] = [
   webhookToHostName,
   webhookRetriedAfterFailure,
   unknownPathWrongMethodA,
+  refusedBeforeRoutingA,
+  undecodablePathA,
   // family B
   healthV1EnvelopeSemver,
   publishedPrefix,
   unknownPathWrongMethodB,
+  refusedBeforeRoutingB,
+  undecodablePathB,
   keyNeverInQueryB,
   keyFormat,
   fixedPrefix,

@@ -26,7 +26,7 @@ import { codeOf, describe, json } from "./support.ts";
 /** The methods a path is probed with. */
 const METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH"] as const;
 
-interface ContractPath {
+export interface ContractPath {
   /** The template with the target's prefix (`/api/v1/sdk/customers/{id}`). */
   template: string;
   /** The template filled with the contract's examples. */
@@ -37,7 +37,7 @@ interface ContractPath {
 }
 
 /** The family's paths: each template once, with its methods. */
-function contractPaths(ctx: FamilyContext): ContractPath[] {
+export function contractPaths(ctx: FamilyContext): ContractPath[] {
   const paths = new Map<string, ContractPath>();
   for (const op of ctx.contract.operations) {
     const template = `${ctx.prefixFor(op.path)}${op.path}`;
@@ -53,11 +53,11 @@ const matcherOf = (template: string) =>
   new RegExp(`^${template.split(/\{[^}]+\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, "\\$&")).join("[^/]*")}$`);
 
 /** The body D39 gives the answer: problem details under `/v1`, envelope 1 elsewhere; undefined: either. */
-type Body = "problem-details" | "envelope-1" | undefined;
-const bodyOfPath = (path: string): Body => (/^\/v1(\/|$)/.test(path) ? "problem-details" : "envelope-1");
+export type Body = "problem-details" | "envelope-1" | undefined;
+export const bodyOfPath = (path: string): Body => (/^\/v1(\/|$)/.test(path) ? "problem-details" : "envelope-1");
 
 /** What is wrong with an answer of D39's: its status, its code, its body. */
-function answerProblems(response: ObservedResponse, status: number, code: string, body: Body): string[] {
+export function answerProblems(response: ObservedResponse, status: number, code: string, body: Body): string[] {
   if (response.status !== status || codeOf(response) !== code) return [`answered ${describe(response)}, expected ${status} ${code}`];
   const parsed = json(response);
   if (body === "problem-details") {

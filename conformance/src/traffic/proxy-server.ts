@@ -4,7 +4,8 @@
  * engine. The checks run after the response has been passed on, so they add no wait to it; a
  * body over the limit passes through whole but is not kept (counted "not validated: too large").
  * An upstream that cannot be reached gets a 502 with a JSON body saying so, recorded as an
- * upstream fault: nothing is ever answered in the upstream's place. A client that goes away
+ * upstream fault: nothing is ever answered in the upstream's place (a request this proxy's parser
+ * refuses goes to the upstream as sent, unchecked: core/raw-relay.ts). A client that goes away
  * before the answer ends the request to the upstream too; its exchange counts as unanswered.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -14,8 +15,11 @@ import type { TrafficEngine } from "./engine.ts";
 import { ProxiedExchange, type ExchangeSink, type Upstream } from "./proxied-exchange.ts";
 import type { TrafficExchange } from "./exchange.ts";
 import { routeByPath, type FamilyRoute, type Routed } from "./routing.ts";
+import { relayRefusedRequests } from "../core/raw-relay.ts";
 
 export const DEFAULT_MAX_BODY = 1024 * 1024;
+/** Far past any server's header limit (Node's is 16 KiB). */
+const MAX_HEADER_SIZE = 1024 * 1024;
 
 export interface ProxyOptions {
   engine: TrafficEngine;
@@ -51,7 +55,10 @@ export async function startTrafficProxy(options: ProxyOptions): Promise<RunningP
     const routed = routeByPath(routes, req.method ?? "GET", query === -1 ? target : target.slice(0, query));
     new ProxiedExchange(++counter, req, res, routed, upstreams.get(routed.route.family)!, maxBody, checks).forward(dispatcher);
   };
-  const server = createServer(handle);
+  // Headers past the upstream's limit reach it, and what this parser refuses goes to it as sent:
+  // the server under test answers those requests (D39), never the proxy.
+  const server = createServer({ maxHeaderSize: MAX_HEADER_SIZE }, handle);
+  relayRefusedRequests(server, (path) => options.upstreams[routeByPath(routes, "GET", path ?? "/").route.family]!);
   server.keepAliveTimeout = 5_000;
   const url = await listen(server, options);
   return {

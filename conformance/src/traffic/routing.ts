@@ -53,6 +53,8 @@ export function familyRoutes(baseUrls: Partial<Record<FamilyId, string[]>>): Fam
 
 /** The operation for a method and a path relative to the family's base, prefixes tried off. */
 export function matchPath(route: FamilyRoute, method: string, path: string): { op: OperationMatch | null; path: string } {
+  // A path that does not decode is no operation's: a server refuses it before any is found (D50).
+  if (!decodes(path)) return { op: null, path };
   const segments = path.split("/");
   for (let drop = 0; drop < segments.length - 1; drop++) {
     const candidate = drop === 0 ? path : `/${segments.slice(drop + 1).join("/")}`;
@@ -60,6 +62,15 @@ export function matchPath(route: FamilyRoute, method: string, path: string): { o
     if (op) return { op, path: candidate };
   }
   return { op: null, path };
+}
+
+function decodes(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The route of an absolute URL by base URL (longest base first); undefined: another host. */

@@ -242,14 +242,14 @@ export function refusesSignedInteger(match: Match, name: string): Handler {
 }
 
 /** How a server gets the reading of a body wrong, one way each (unreadable-bodies.ts has the checks). */
-export type BodyReadingFault = "not-json" | "empty" | "not-sent-as-json" | "sent-as-another-json-type" | "over-size-limit";
+export type BodyReadingFault = "not-json" | "empty" | "not-sent-as-json" | "sent-as-another-json-type" | "sent-without-content-type" | "over-size-limit";
 
 const CRASH: Reply = { status: 500, headers: { "content-type": "application/json" }, body: JSON.stringify({ error: "Internal Server Error" }) };
 const isJsonMedia = (request: Req) => /^application\/([a-z0-9.-]+\+)?json\s*(;|$)/i.test(request.headers["content-type"] ?? "");
 
 /**
  * One operation reads its body wrong: a body that is not JSON, or an empty one, crashes the
- * handler (500); or the Content-Type is never looked at (a text/plain body read as JSON); or
+ * handler (500); or the Content-Type is never looked at (a text/plain body, or one without a type, read as JSON); or
  * there is no size limit (a padded body read whole).
  */
 export function readsBodyWrong(match: Match, how: BodyReadingFault): Handler {
@@ -265,6 +265,9 @@ export function readsBodyWrong(match: Match, how: BodyReadingFault): Handler {
       // Any JSON media type read as application/json (`application/*+json`).
       case "sent-as-another-json-type":
         return isJsonMedia(request) ? forward({ ...request, headers: { ...request.headers, "content-type": "application/json" } }) : forward(request);
+      // A body without a Content-Type read as JSON.
+      case "sent-without-content-type":
+        return request.headers["content-type"] === undefined && parse(request.body) !== undefined ? forward({ ...request, headers: { ...request.headers, "content-type": "application/json" } }) : forward(request);
       case "over-size-limit": {
         const body = parse(request.body);
         return body && request.body.length > 64 * 1024 ? forward(withBody(request, body)) : forward(request);

@@ -294,6 +294,7 @@ const BODY_READING_FAULTS: Array<[fault.BodyReadingFault, string]> = [
   ["empty", "an empty body, where members are required, is refused with a 4xx, not a 5xx"],
   ["not-sent-as-json", "a body not sent as application/json is refused with the documented 400 (D39)"],
   ["sent-as-another-json-type", "a body sent as another JSON media type is refused with the documented 400 (D39)"],
+  ["sent-without-content-type", "a body sent without a Content-Type is refused with the documented 400 (D39)"],
   ["over-size-limit", "a body past 1 MiB is refused with the documented 400 (D39)"],
 ];
 

@@ -10,6 +10,7 @@ import type { Target } from "../../src/core/target.ts";
 import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 import { barCodeToBankLine, boletoGeneralCheckDigit } from "@payment-collection/contract/domain/domain-checks.ts";
 import { withBrCodeCrc } from "@payment-collection/sandbox/domain/brcode.ts";
+import { relayRefusedRequests } from "../../src/core/raw-relay.ts";
 
 export interface Exchange {
   method: string;
@@ -383,6 +384,9 @@ function readBody(request: IncomingMessage): Promise<string> {
   });
 }
 
+/** Far past any server's header limit: headers a server refuses as too large still reach it. */
+const PROXY_MAX_HEADER_SIZE = 1024 * 1024;
+
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "content-length", "content-encoding", "host"]);
 
 /** Starts a proxy on 127.0.0.1 that forwards to `upstream` through one mutation. */
@@ -406,7 +410,8 @@ export async function startProxy(upstream: string, handle: (request: Exchange, f
     });
     return { status: answer.status, headers, body: await answer.text() };
   };
-  const server = createServer(async (incoming, outgoing) => {
+  // Headers past the server's own limit reach it, to be refused there (D39), not here.
+  const server = createServer({ maxHeaderSize: PROXY_MAX_HEADER_SIZE }, async (incoming, outgoing) => {
     try {
       const url = new URL(incoming.url ?? "/", "http://mutant");
       const headers: Record<string, string> = {};
@@ -421,6 +426,7 @@ export async function startProxy(upstream: string, handle: (request: Exchange, f
       outgoing.end(String(error));
     }
   });
+  relayRefusedRequests(server, () => upstream);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {

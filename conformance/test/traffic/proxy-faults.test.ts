@@ -1,12 +1,14 @@
 /**
  * The validating proxy on bad input and faulty servers: an unreachable upstream gets a 502 with
- * a JSON body and is recorded as an upstream fault (never answered in its place); a body over
+ * a JSON body and is recorded as an upstream fault (never answered in its place), and a request
+ * the proxy's parser refuses goes to the upstream as it came; a body over
  * --max-body passes through byte for byte and is counted as not validated; a server that breaks
  * a statement is flagged with that statement while its answer reaches the client unchanged;
  * the command prints each violation on stderr and a summary on its stop, exit 1.
  */
 import { createServer, request, type Server } from "node:http";
 import { EventEmitter } from "node:events";
+import { connect, createServer as createNetServer } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { TrafficEngine } from "../../src/traffic/engine.ts";
 import { familyRoutes } from "../../src/traffic/routing.ts";
@@ -58,6 +60,29 @@ async function proxyTo(upstreams: { "family-a"?: string; "family-b"?: string }, 
 const health = (version = "v1") => JSON.stringify({ success: true, data: { status: "ok", timestamp: "2026-11-26T10:00:00Z", version } });
 
 describe("the validating proxy", () => {
+  it("relays a request its parser refuses to the upstream as it came, and the upstream's answer back (D39: the server answers it)", async () => {
+    let received = "";
+    const raw = createNetServer((socket) => {
+      socket.on("data", (chunk) => {
+        received += chunk.toString("latin1");
+        if (received.includes("\r\n\r\n")) socket.end('HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: 16\r\nConnection: close\r\n\r\n{"upstream":400}');
+      });
+    });
+    await new Promise<void>((resolve) => raw.listen(0, "127.0.0.1", resolve));
+    cleanups.push(() => new Promise((resolve) => raw.close(() => resolve())));
+    const { url } = await proxyTo({ "family-b": `http://127.0.0.1:${(raw.address() as { port: number }).port}` });
+    const sent = "GET /sdk/status/health HTTP/1.1\r\nHost: x\r\nA header line without its colon\r\n\r\n";
+    const answer = await new Promise<string>((resolve) => {
+      const socket = connect(Number(new URL(url).port), "127.0.0.1");
+      let text = "";
+      socket.on("data", (chunk) => (text += chunk.toString("latin1")));
+      socket.on("close", () => resolve(text));
+      socket.write(sent);
+    });
+    expect(received).toBe(sent);
+    expect(answer).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n[\s\S]*\{"upstream":400\}$/);
+  });
+
   it("answers 502 with a JSON body when the upstream cannot be reached, and records an upstream fault", async () => {
     const { url, settled } = await proxyTo({ "family-b": await deadPort() });
     const response = await fetch(`${url}/sdk/status/health`, { headers: { "X-API-Key": "pk_test_abc" } });

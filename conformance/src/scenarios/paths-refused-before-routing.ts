@@ -1,0 +1,72 @@
+/**
+ * Decision D39: a request refused before any operation is found carries a JSON error body too,
+ * by its path when its request line can be read (problem details under `/v1`, envelope 1
+ * elsewhere), otherwise problem details. Sent byte by byte (raw-http.ts), since no HTTP client
+ * writes them, to the family's first path without parameters:
+ * - headers past any usual limit (64 KiB: 431). A server whose limit is higher reads the request
+ *   and answers it as any other (401: it carries no key): nothing to judge there;
+ * - a header line without its colon (400, the body by the path);
+ * - a request line that is not HTTP (400, problem details: there is no path to follow).
+ * A request too slow to arrive (408) is not sent: it waits out the server's timeout (a minute or
+ * more), longer than a run should take for one answer.
+ */
+import type { FamilyId } from "@payment-collection/contract/model/index.ts";
+import { NotApplicable, type FamilyContext } from "../core/check-context.ts";
+import type { Scenario } from "../core/scenario.ts";
+import type { ObservedResponse } from "../core/validate.ts";
+import { answerProblems, bodyOfPath, contractPaths, type Body } from "./paths-unknown-and-wrong-method.ts";
+import { rawExchange } from "./raw-http.ts";
+
+/** Past the header limit of usual servers (Node 16 KiB, nginx 8 to 32 KiB, Apache 8 KiB a line). */
+const LARGE_HEADERS = 64 * 1024;
+
+/** Sends raw bytes to the target, records the exchange with the run's, and gives the answer. */
+async function sendRaw(ctx: FamilyContext, checkId: string, path: string, bytes: string): Promise<ObservedResponse | undefined> {
+  const at = Date.now();
+  const answer = await rawExchange(ctx.target.baseUrl, bytes);
+  ctx.pacer.record({
+    startedAt: at, endedAt: Date.now(), checkId, direction: "sent", method: "GET", url: `${ctx.target.baseUrl}${path}`,
+    // The request as written, the request line and headers included.
+    requestHeaders: {}, requestBody: bytes,
+    status: answer?.status ?? 0, responseHeaders: answer?.headers ?? {}, responseBody: answer?.body ?? "",
+  });
+  return answer;
+}
+
+function refusedBeforeRouting(family: FamilyId): Scenario {
+  return {
+    id: `${family}/paths/refused-before-routing`,
+    family,
+    profile: "full",
+    decision: "D39",
+    title: "a request refused before any operation is found (headers too large 431, not valid HTTP 400) carries the family's error body, by its path",
+    statements: ["AB-SERVICE-PRINCIPLE-json-bodies"],
+    async run(ctx, check) {
+      const path = contractPaths(ctx).find((p) => p.methods.includes("GET") && !p.template.includes("{"));
+      if (!path) throw new NotApplicable("the family has no GET operation without path parameters");
+      const base = new URL(ctx.target.baseUrl);
+      const target = `${base.pathname.replace(/\/+$/, "")}${path.concrete}`;
+      // No key: these requests are written whole into the run's record.
+      const head = `GET ${target} HTTP/1.1\r\nHost: ${base.host}\r\n`;
+      const judge = (answer: ObservedResponse | undefined, status: number, code: string, body: Body, what: string) => {
+        if (!answer) return check.that(false, `D39: ${what} was answered by a closed connection, expected ${status} ${code} in the family's error body`);
+        for (const problem of answerProblems(answer, status, code, body)) check.that(false, `D39: ${what} ${problem}`);
+      };
+
+      const padding = Array.from({ length: LARGE_HEADERS / 1024 }, (_, i) => `X-Conformance-Padding-${i}: ${"a".repeat(1000)}\r\n`).join("");
+      const large = await sendRaw(ctx, this.id, path.concrete, `${head}${padding}\r\n`);
+      // A server whose limit is higher reads it: its 401 for the missing key (or a 2xx) is no refusal of the headers.
+      const readAnyway = large !== undefined && (large.status === 401 || (large.status >= 200 && large.status < 300));
+      if (!readAnyway) judge(large, 431, "REQUEST_HEADER_FIELDS_TOO_LARGE", bodyOfPath(path.concrete), `GET ${path.concrete} with 64 KiB of headers`);
+
+      const badHeader = await sendRaw(ctx, this.id, path.concrete, `${head}A header line without its colon\r\n\r\n`);
+      judge(badHeader, 400, "BAD_REQUEST", bodyOfPath(path.concrete), `GET ${path.concrete} with a header line without its colon`);
+
+      const notHttp = await sendRaw(ctx, this.id, "/", "\u0001\u0002 not an HTTP request\r\n\r\n");
+      judge(notHttp, 400, "BAD_REQUEST", "problem-details", "a request line that is not HTTP");
+    },
+  };
+}
+
+export const refusedBeforeRoutingA = refusedBeforeRouting("family-a");
+export const refusedBeforeRoutingB = refusedBeforeRouting("family-b");
