@@ -1,8 +1,9 @@
 /**
  * Consistency: what the server returns is what it was sent. For every creation the run made,
- * the members both the request and the response carry are equal (deep, numbers by value) and a
- * later read by the owner returns the same values, and the same creation sent several times at
- * once gives each record an id of its own; after an update setting every member its
+ * sent again with every optional member present (positive data's `everyMemberBody`: a member no
+ * example carries is sent too), the members both the request and the response carry are equal
+ * (deep, numbers by value) and a later read by the owner returns the same values, and the same
+ * creation sent several times at once gives each record an id of its own; after an update setting every member its
  * schema declares, a read shows the values sent; after a delete or cancel that succeeded, a read shows a change (full profile: under
  * seed the state a soft delete shows is not stated). Every other read of a record (its status,
  * its QR code) agrees with the record's own read on the members both carry.
@@ -15,6 +16,7 @@ import { keywordOf, objectView, requestSchema } from "./request-schema.ts";
 import { describe, is2xx, isObject, jsonOf, recordOf, sameValue, sharedLeaves, stable, type DerivedEnv, type Json } from "./shared.ts";
 import { freshCpf } from "../checks/provisioning.ts";
 import { asserted, type Profile } from "../core/profiles/document-word.ts";
+import { everyMemberBody } from "./positive-data.ts";
 
 /**
  * Members whose written form is a decision in the request (`x-decided` pattern, format or
@@ -46,8 +48,11 @@ async function creation(env: DerivedEnv, op: ContractOperation): Promise<void> {
   await env.attempt(op.operationId, "returns-what-was-sent", title, async () => {
     const exemplar = successes(env, op.operationId).pop();
     if (!exemplar) return env.notApplicable(op.operationId, "returns-what-was-sent", title, "the run made no such record");
-    const request = replayOf(env, exemplar);
+    const replay = replayOf(env, exemplar);
+    const every = isObject(exemplar.request) ? everyMemberBody(env, op, exemplar.request) : undefined;
+    const request = every ? { ...replay, body: JSON.stringify(every) } : replay;
     const response = await env.send(request, "primary");
+    // A refused body is positive data's failure; here there is nothing to compare.
     if (!is2xx(response)) return env.notApplicable(op.operationId, "returns-what-was-sent", title, `the creation answered ${describe(response)} this time`);
     const sent = jsonOf(request.body);
     const created = recordOf(jsonOf(response.body));

@@ -1,21 +1,26 @@
 /**
  * Positive data: bodies generated (fast-check, with shrinking) from each request schema, within
- * the contract's constraints, must be accepted (2xx). Under seed only the members the document
- * names are generated (decision elements are left out), and a member whose values a decision
- * bounds (a decided minimum, maximum, length, pattern, enum...) takes only values the document
- * itself shows accepted: the contract's examples of the operation and the run's own accepted
- * bodies, never a draw from the decided bounds or from defaults (a server that chose another
- * minimum amount is faithful). Values a generator cannot make valid by the schema alone (a
- * pattern, a URL, a linked id) keep the run's own accepted value.
- * `positiveSamples` bodies per operation (default 5); a failure reports the shrunk body.
+ * the contract's constraints, must be accepted (2xx) and answered as the operation documents.
+ * Under seed only the members the document names are generated (decision elements are left
+ * out), and a member whose values a decision bounds (a decided minimum, maximum, length,
+ * pattern, enum...) takes only values the document itself shows accepted: the contract's
+ * examples of the operation and the run's own accepted bodies, never a draw from the decided
+ * bounds or from defaults (a server that chose another minimum amount is faithful). Values a
+ * generator cannot make valid by the schema alone (a pattern, a URL, a linked id) keep the run's
+ * own accepted value. Every optional member is sent absent (the body of required members only)
+ * and present (the body of every member, nested ones too: `everyMemberBody`, which consistency
+ * also sends), so that no member the contract allows is left unsent because no example has it.
+ * `positiveSamples` bodies per operation (default 5), and the body of every member besides; a
+ * failure reports the shrunk body.
  */
 import fc from "fast-check";
 import type { ContractOperation, FamilyContract } from "@payment-collection/contract/model/index.ts";
 import { asserted, type Profile } from "../core/profiles/document-word.ts";
-import { createsRecord, isLinkedMember, pathParameters } from "./id-links.ts";
+import { creationOf, createsRecord, isLinkedMember, pathParameters, resourceOf } from "./id-links.ts";
 import { keywordOf, objectView, typeOf } from "./request-schema.ts";
-import { exampleRequestBody, freshRecord, plannedRequest, successes, unresolvedLinks } from "./traffic.ts";
+import { exampleRequestBody, freshRecord, linkedValue, plannedRequest, successes, unresolvedLinks } from "./traffic.ts";
 import { describe, is2xx, isObject, type DerivedEnv, type Json } from "./shared.ts";
+import { freshCpf } from "../checks/provisioning.ts";
 
 const text = fc.stringMatching(/^[A-Za-z][A-Za-z0-9 ]{0,23}[A-Za-z0-9]$/);
 
@@ -27,12 +32,16 @@ type ShownValues = (path: string[]) => unknown[];
 
 /**
  * What one operation's generation draws on: the profile, the values the document shows, and
- * e-mail addresses unique in the run (servers may refuse a duplicate), drawn from its seed.
+ * e-mail addresses unique in the run (servers may refuse a duplicate) and valid CPFs (a
+ * document a body did not carry), drawn from its seed.
  */
 interface Generation {
   profile: Profile;
   shown: ShownValues;
   email: () => string;
+  document: () => string;
+  /** The run's value of a linked member (an id a response gave), never an example's. */
+  link: (name: string) => unknown;
 }
 
 /** Plain words (letters and spaces): the only strings generated freely. */
@@ -53,18 +62,26 @@ function distinct(values: unknown[]): unknown[] {
   return [...seen.values()];
 }
 
-/** An arbitrary for one member: generated within its schema, or the accepted value kept. */
-function memberArbitrary(schema: Json, accepted: unknown, path: string[], generation: Generation): fc.Arbitrary<unknown> {
+/**
+ * An arbitrary for one member: generated within its schema, or the accepted value kept.
+ * Undefined when nothing was accepted (a member the body lacks) and the schema alone makes no
+ * valid value: the member is left out. `every`: optional members of a nested object present too.
+ */
+function memberArbitrary(schema: Json, accepted: unknown, path: string[], generation: Generation, every: boolean): fc.Arbitrary<unknown> | undefined {
   const { profile, shown } = generation;
-  const keep = fc.constant(accepted);
+  const keep = accepted === undefined ? undefined : fc.constant(accepted);
   const name = path.at(-1)!;
   if (isLinkedMember(name)) return keep;
-  const view = objectView(schema);
-  if (view && isObject(accepted)) return bodyArbitrary(schema, accepted, generation, path);
-  if (boundsLeftOpen(schema, profile)) return fc.constantFrom(...distinct([accepted, ...shown(path)]));
+  if (objectView(schema) && (isObject(accepted) || accepted === undefined)) return bodyArbitrary(schema, isObject(accepted) ? accepted : {}, generation, path, every);
+  if (boundsLeftOpen(schema, profile)) {
+    const values = distinct([accepted, ...shown(path)]);
+    return values.length > 0 ? fc.constantFrom(...values) : undefined;
+  }
   const values = keywordOf(schema, "enum");
   if (Array.isArray(values) && values.length > 0) return fc.constantFrom(...values);
   const type = typeOf(schema);
+  // A CPF or CNPJ no body carried: a valid one (the pattern alone admits invalid check digits).
+  if (accepted === undefined && keywordOf(schema, "x-domain-format") === "cpf-cnpj") return fc.constant(null).map(() => generation.document());
   if (keywordOf(schema, "pattern") !== undefined || keywordOf(schema, "format") === "uri") return keep;
   if (keywordOf(schema, "format") === "email") return fc.constant(null).map(() => generation.email());
   const min = Number(keywordOf(schema, "minimum") ?? (type === "integer" ? 1 : 0.01));
@@ -74,7 +91,7 @@ function memberArbitrary(schema: Json, accepted: unknown, path: string[], genera
   if (type === "number") return fc.integer({ min: Math.ceil(min * 100), max: Math.min(Math.floor(max * 100), 100_000_000) }).map((c) => c / 100);
   // Only prose is free: a string the run sent that is not plain words (a key, a code, a document
   // number) may carry a rule the description states and the schema cannot.
-  if (type === "string" && !isProse(accepted)) return keep;
+  if (type === "string" && accepted !== undefined && !isProse(accepted)) return keep;
   if (type === "string") {
     const maxLength = Number(keywordOf(schema, "maxLength") ?? 25);
     return maxLength >= 2 ? text.map((s) => s.slice(0, maxLength)) : keep;
@@ -84,20 +101,48 @@ function memberArbitrary(schema: Json, accepted: unknown, path: string[], genera
 
 /**
  * A body: required members always, optional ones sometimes, each within its schema. Only
- * members the accepted body carries are generated (the run's own body says which a server takes).
+ * members the accepted body carries are generated (the run's own body says which a server
+ * takes), but with `every`: then every member the schema declares (and the profile asserts) is
+ * present, one the accepted body lacks starting from a value the document shows, or generated
+ * from its schema; undefined when a required member cannot be made.
  */
-function bodyArbitrary(schema: Json, accepted: Json, generation: Generation, path: string[] = []): fc.Arbitrary<Json> {
+function bodyArbitrary(schema: Json, accepted: Json, generation: Generation, path: string[] = [], every = false): fc.Arbitrary<Json> | undefined {
   const view = objectView(schema)!;
   const record: Record<string, fc.Arbitrary<unknown>> = {};
   const requiredKeys: string[] = [];
-  for (const [name, value] of Object.entries(accepted)) {
+  const names = every ? [...new Set([...Object.keys(accepted), ...Object.keys(view.properties)])] : Object.keys(accepted);
+  for (const name of names) {
     const sub = view.properties[name];
     if (!sub || !asserted(generation.profile, { kind: "schema", schema: sub })) continue;
-    record[name] = memberArbitrary(sub, value, [...path, name], generation);
-    if (view.required.includes(name) || isLinkedMember(name)) requiredKeys.push(name);
+    const base = name in accepted ? accepted[name] : isLinkedMember(name) ? generation.link(name) : distinct(generation.shown([...path, name]))[0];
+    const arbitrary = memberArbitrary(sub, base, [...path, name], generation, every);
+    if (!arbitrary && view.required.includes(name)) return undefined;
+    if (!arbitrary) continue;
+    record[name] = arbitrary;
+    if (every || view.required.includes(name) || isLinkedMember(name)) requiredKeys.push(name);
   }
+  // A nested object none of whose members the profile lets a body carry is left out, not sent empty.
+  if (every && path.length > 0 && Object.keys(record).length === 0) return undefined;
   const minProperties = Number(schema.minProperties ?? 0);
   return (fc.record(record, { requiredKeys }) as fc.Arbitrary<Json>).filter((body) => Object.keys(body).length >= minProperties);
+}
+
+/** How an operation's bodies are generated in this run. */
+function generationOf(env: DerivedEnv, op: ContractOperation): Generation {
+  const email = () => `generated+${env.ctx.runId}-${env.ctx.uuid().slice(0, 8)}@example.com`;
+  return { profile: env.ctx.profile, shown: shownValuesOf(env, op), email, document: () => freshCpf(env), link: (name) => linkedValue(env, name) };
+}
+
+/**
+ * The accepted body with every optional member the profile asserts present, nested ones too,
+ * each drawn once from the run's seed (undefined: the schema makes no such body): the request
+ * that sends the members no example carries.
+ */
+export function everyMemberBody(env: DerivedEnv, op: ContractOperation, accepted: Json): Json | undefined {
+  if (!op.requestBody) return undefined;
+  const arbitrary = bodyArbitrary(op.requestBody.schema, accepted, generationOf(env, op), [], true);
+  // Not the seed itself: the property's first draw would repeat these values.
+  return arbitrary ? fc.sample(arbitrary, { seed: env.settings.seed === undefined ? undefined : env.settings.seed + 1, numRuns: 1 })[0] : undefined;
 }
 
 /** Every request example of an operation: each media type's `example` and each of its named `examples`. */
@@ -109,9 +154,15 @@ function requestExamples(op: ContractOperation): unknown[] {
   ]);
 }
 
-/** The values a member takes in the contract's examples of the operation and in the run's accepted bodies of it. */
+/**
+ * The values a member takes in the contract's examples of the operation and in the run's
+ * accepted bodies of it; for an update, in the examples of its resource's creation too (the
+ * same member of the same record: a name, a phone number an update may set).
+ */
 function shownValuesOf(env: DerivedEnv, op: ContractOperation): ShownValues {
-  const bodies = [...requestExamples(op), ...successes(env, op.operationId).map((s) => s.request)];
+  const [parameter] = pathParameters(op);
+  const creation = parameter && (op.method === "PUT" || op.method === "PATCH") ? creationOf(env.ctx.contract, resourceOf(op, parameter) ?? "") : undefined;
+  const bodies = [...requestExamples(op), ...(creation ? requestExamples(creation) : []), ...successes(env, op.operationId).map((s) => s.request)];
   return (path) => bodies.map((body) => path.reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), body));
 }
 
@@ -133,7 +184,7 @@ async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> 
     .sort((a, b) => Object.keys(a.request as Json).length - Object.keys(b.request as Json).length)
     .pop();
   const accepted = isObject(exemplar?.request) ? (exemplar!.request as Json) : exampleRequestBody(env, op);
-  const title = `${env.settings.positiveSamples} bodies generated within the schema are accepted`;
+  const title = `${env.settings.positiveSamples} bodies generated within the schema, and one of every member, are accepted`;
   if (!op.requestBody || !accepted || !asserted(env.ctx.profile, { kind: "schema", schema: op.requestBody.schema })) return;
   await env.attempt(op.operationId, "generated-bodies", title, async () => {
     // Without an accepted request the contract's own example is the start: a server that
@@ -147,20 +198,24 @@ async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> 
     const [parameter] = pathParameters(op);
     const id = parameter ? await freshRecord(env, op, parameter) : undefined;
     const params = Object.fromEntries(pathParameters(op).map((p) => [p, id!]));
-    let last: { status?: number; repro?: string; body?: string } = {};
-    const email = () => `generated+${env.ctx.runId}-${env.ctx.uuid().slice(0, 8)}@example.com`;
-    const generation: Generation = { profile: env.ctx.profile, shown: shownValuesOf(env, op), email };
-    const property = fc.asyncProperty(bodyArbitrary(op.requestBody!.schema, accepted, generation), async (body) => {
+    let last: { status?: number; repro?: string; body?: string; problems?: string[] } = {};
+    const property = fc.asyncProperty(bodyArbitrary(op.requestBody!.schema, accepted, generationOf(env, op))!, async (body) => {
       const request = plannedRequest(env, op, params, body);
       const response = await env.send(request, "primary");
-      last = { status: response.status, repro: env.reproduce(request, "primary"), body: describe(response) };
-      return is2xx(response);
+      // An accepted body is answered as documented: what a member sent makes of the answer (a payer's) fits its schema.
+      const documented = is2xx(response) ? env.covered(op.operationId, response.status)[0] : undefined;
+      const problems = documented ? env.ctx.problems(op.operationId, documented.status, response) : [];
+      last = { status: response.status, repro: env.reproduce(request, "primary"), body: describe(response), problems };
+      return is2xx(response) && problems.length === 0;
     });
-    // The first body tried carries the required members only ("a request with only amount and
-    // method is accepted"): generation alone may never leave every optional member out.
+    // The first bodies tried carry the required members only ("a request with only amount and
+    // method is accepted") and every member: generation alone may never leave every optional
+    // member out, nor send one the run's accepted body lacks.
     const minimal = minimalBody(op.requestBody!.schema, accepted, env.ctx.profile);
-    const examples: Array<[Json]> = minimal ? [[minimal]] : [];
-    const result = await fc.check(property, { numRuns: env.settings.positiveSamples, seed: env.settings.seed, endOnFailure: false, maxSkipsPerRun: 0, examples });
+    const every = everyMemberBody(env, op, accepted);
+    const examples: Array<[Json]> = [minimal, every].filter((body): body is Json => body !== undefined).map((body) => [body]);
+    // The body of every member is one more than the samples (the required-members one is one of them, as ever).
+    const result = await fc.check(property, { numRuns: env.settings.positiveSamples + (every ? 1 : 0), seed: env.settings.seed, endOnFailure: false, maxSkipsPerRun: 0, examples });
     const counterexample = result.failed ? result.counterexample?.[0] : undefined;
     // The last request sent may be a shrink attempt that passed: reproduce the shrunk body itself.
     if (counterexample !== undefined) {
@@ -172,7 +227,7 @@ async function operation(env: DerivedEnv, op: ContractOperation): Promise<void> 
       variant: "generated-bodies",
       title,
       verdict: result.failed ? "fail" : "pass",
-      reasons: result.failed ? [`a body within the schema was refused (shrunk ${result.numShrinks} times): ${JSON.stringify(counterexample)}; last answer ${last.body}`] : [],
+      reasons: !result.failed ? [] : last.problems?.length ? [`a body within the schema was answered otherwise than documented (shrunk ${result.numShrinks} times): ${JSON.stringify(counterexample)}; ${last.problems.join("; ")}`] : [`a body within the schema was refused (shrunk ${result.numShrinks} times): ${JSON.stringify(counterexample)}; last answer ${last.body}`],
       covers: last.status ? env.covered(op.operationId, result.failed ? last.status : 201) : [],
       statements: [...env.statementsOf(op.operationId, op.responses.find((r) => r.status.startsWith("2"))?.status ?? "200")],
       reproduction: result.failed ? last.repro : undefined,

@@ -128,12 +128,11 @@ export function exampleRequestBody(env: DerivedEnv, op: ContractOperation): Json
   if (!op.requestBody) return undefined;
   const body = exampleBody(env.ctx, op.operationId);
   const schema = op.requestBody.schema;
-  const bodies = traffic(env).filter((s) => s.key === "primary" && is2xx(s.exchange)).map((s) => s.response);
   const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
   const properties = isObject(schema.properties) ? schema.properties : {};
   for (const name of Object.keys(body)) {
     if (isLinkedMember(name)) {
-      const value = lastValueOf(bodies, name);
+      const value = linkedValue(env, name);
       if (value !== undefined) body[name] = value;
       else if (!required.has(name)) delete body[name];
     }
@@ -146,11 +145,15 @@ export function exampleRequestBody(env: DerivedEnv, op: ContractOperation): Json
   return body;
 }
 
+/** The value of a linked member (`customerId`) the run's latest success gave, or undefined. */
+export function linkedValue(env: DerivedEnv, name: string): unknown {
+  return lastValueOf(traffic(env).filter((s) => s.key === "primary" && is2xx(s.exchange)).map((s) => s.response), name);
+}
+
 /** Required linked members of the contract's example body that no response of the run gives a value for. */
 export function unresolvedLinks(env: DerivedEnv, op: ContractOperation): string[] {
-  const bodies = traffic(env).filter((s) => s.key === "primary" && is2xx(s.exchange)).map((s) => s.response);
   const required = isObject(op.requestBody?.schema) && Array.isArray(op.requestBody.schema.required) ? op.requestBody.schema.required.map(String) : [];
-  return Object.keys(exampleBody(env.ctx, op.operationId)).filter((name) => isLinkedMember(name) && required.includes(name) && lastValueOf(bodies, name) === undefined);
+  return Object.keys(exampleBody(env.ctx, op.operationId)).filter((name) => isLinkedMember(name) && required.includes(name) && linkedValue(env, name) === undefined);
 }
 
 /** A request of an operation built from the contract, for the given path parameters. */

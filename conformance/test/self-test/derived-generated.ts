@@ -15,7 +15,7 @@ import { classStatements, type DerivedClass } from "../../src/derived/index.ts";
 import { loadCatalogue, statementsFor } from "../../src/core/statement-map.ts";
 import { checksFor } from "@payment-collection/contract/statements.ts";
 import { VARIANT_STATEMENTS as FRACTION_STATEMENTS, parameterVariants, variantsOf } from "../../src/derived/negative-data.ts";
-import { changesRecord, createsRecord, idempotencyHeaders, isLinkedMember, isList, pathParameters, readerOfResource, readOf, resourceOf } from "../../src/derived/id-links.ts";
+import { changesRecord, creationOf, createsRecord, idempotencyHeaders, isLinkedMember, isList, pathParameters, readerOfResource, readOf, resourceOf } from "../../src/derived/id-links.ts";
 import { boundsLeftOpen, isPositiveDataOperation, isProse } from "../../src/derived/positive-data.ts";
 import { perApiKeyElements } from "../../src/derived/idempotency-key-space.ts";
 import { filterDecision, listFilters } from "../../src/derived/list-filters.ts";
@@ -512,8 +512,39 @@ function positiveData(): DerivedMutation[] {
       const handle = fault.refusesValid(matcher(family, op.operationId), (body) => refusal.refuse(body[name]));
       out.push(mutation("positive-data", family, op, "generated-bodies", `${refusal.fault}-${name}`, `${refusal.breaks} (${name})`, handle, decided ? "full" : undefined));
     }
+    for (const name of unexampled(op)) {
+      const match = matcher(family, op.operationId);
+      out.push(mutation("positive-data", family, op, "generated-bodies", `refuses-optional-${name}`, `a body carrying the optional ${name}, which no example carries, is accepted`, fault.refusesValid(match, (body) => name in body), everyMemberProfile(contract, op, name)));
+      if (objectView(view.properties[name])) {
+        const emptied = fault.changesReply(match, (d) => void (d[name] && typeof d[name] === "object" && (d[name] = {})));
+        out.push(mutation("positive-data", family, op, "generated-bodies", `empties-optional-${name}`, `a body carrying the optional ${name} is answered as documented (not with an empty ${name})`, emptied, everyMemberProfile(contract, op, name)));
+      }
+    }
   }
   return out;
+}
+
+/** Optional members of an operation's request no contract example carries: only a body of every member sends them. */
+function unexampled(op: ContractOperation): string[] {
+  const view = objectView(op.requestBody?.schema);
+  return view ? Object.keys(view.properties).filter((name) => !view.required.includes(name) && !isLinkedMember(name) && !(name in example(op))) : [];
+}
+
+/**
+ * The profile under which a body of every member carries an optional member: seed where the
+ * document names it (for an object, one of its members) and bounds its value itself, or an
+ * example of the operation or (an update) of its resource's creation shows one.
+ */
+function everyMemberProfile(contract: FamilyContract, op: ContractOperation, name: string): Profile | undefined {
+  const [parameter] = pathParameters(op);
+  const creation = parameter && op.method !== "POST" ? creationOf(contract, resourceOf(op, parameter) ?? "") : undefined;
+  const shown = name in example(op) || (creation !== undefined && name in example(creation));
+  const seedSends = (schema: Json): boolean => {
+    const view = objectView(schema);
+    if (isDecisionElement(schema)) return false;
+    return view ? Object.values(view.properties).some(seedSends) : !boundsLeftOpen(schema, "seed") || shown;
+  };
+  return seedSends(objectView(op.requestBody!.schema)!.properties[name]!) && !isDecisionElement(op.requestBody!.schema) ? undefined : "full";
 }
 
 // 5. Consistency: creations answer, reads show, changes happen, and every read of a record agrees.
@@ -545,6 +576,12 @@ function consistency(): DerivedMutation[] {
     if (createsRecord(contract, op)) {
       const [first] = sharedMembers(example(op), successExample(op));
       if (first) out.push(mutation("consistency", family, op, "returns-what-was-sent", `creation-alters-${first}`, `a creation returns the ${first} sent`, fault.changesReply(match, (d) => void (d[first] = altered(d[first], "creation"))), sentUnder(op, first)));
+      for (const name of unexampled(op).filter((n) => n in successExample(op))) {
+        // The optional member ignored on the way in, or its first nested text changed on the way back.
+        out.push(mutation("consistency", family, op, "returns-what-was-sent", `ignores-optional-${name}`, `a creation keeps the optional ${name} sent`, fault.repairs(match, (b) => void delete b[name]), everyMemberProfile(contract, op, name)));
+        const leaf = Object.entries(objectView(objectView(op.requestBody!.schema)!.properties[name])?.properties ?? {}).find(([, sub]) => typeOf(sub) === "string" && keywordOf(sub, "pattern") === undefined)?.[0];
+        if (leaf) out.push(mutation("consistency", family, op, "returns-what-was-sent", `creation-alters-${name}.${leaf}`, `a creation returns the ${name}'s ${leaf} sent`, fault.changesReply(match, (d) => void (d[name] && typeof d[name] === "object" && ((d[name] as Json)[leaf] = altered((d[name] as Json)[leaf], "creation")))), everyMemberProfile(contract, op, name)));
+      }
       const reader = readerOfResource(contract, op.path.split("/").pop()!);
       const last = reader ? sharedMembers(example(op), successExample(reader)).pop() : undefined;
       if (reader && last) {
