@@ -60,3 +60,30 @@ it("lists each event with its state and every attempt, newest first, paginated, 
   expect((await t.a.get("/_sandbox/webhooks/deliveries?limit=101")).status).toBe(400);
   expectAllConformant(t);
 });
+
+it("runs the retry schedule on the account's clock: advancing it past a retry's delay sends the retry at once", async () => {
+  receiver = await startWebhookReceiver();
+  receiver.script = [500, 500, 500];
+  t = await startTestSandbox({ webhooks: { retryDelaysMs: [3_600_000, 3_600_000], jitter: 0 } });
+  const created = await t.a.post("/v1/charges", { amount: 1000, method: "pix", webhook_url: receiver.url }, { headers: { "idempotency-key": freshKey() } });
+  expect((await t.a.post(`/_sandbox/charges/${(created.json as { id: string }).id}/pay`)).status).toBe(200);
+  await receiver.waitFor(1);
+  // Another account's clock leaves the retry where it was.
+  await new Promise((done) => setTimeout(done, 200));
+  expect((await t.client(t.sandbox.keys.familyA.secondAccount).post("/_sandbox/clock/advance", { seconds: 7200 })).status).toBe(200);
+  await new Promise((done) => setTimeout(done, 300));
+  expect(receiver.received).toHaveLength(1);
+  expect((await t.a.post("/_sandbox/clock/advance", { seconds: 3601 })).status).toBe(200);
+  await receiver.waitFor(2);
+  // The schedule's last retry failed too: the event is given up, however far the clock moves.
+  await new Promise((done) => setTimeout(done, 200));
+  expect((await t.a.post("/_sandbox/clock/advance", { seconds: 3601 })).status).toBe(200);
+  await receiver.waitFor(3);
+  await new Promise((done) => setTimeout(done, 200));
+  expect((await t.a.post("/_sandbox/clock/advance", { seconds: 86_400 })).status).toBe(200);
+  await new Promise((done) => setTimeout(done, 300));
+  expect(receiver.received).toHaveLength(3);
+  const log = (await t.a.get("/_sandbox/webhooks/deliveries")).json as Log;
+  expect(log.items[0]).toMatchObject({ state: "failed" });
+  expect(log.items[0].attempts).toHaveLength(3);
+});

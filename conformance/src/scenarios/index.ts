@@ -32,6 +32,7 @@ import { webhookRetriedAfterFailure } from "./events-webhook-retried.ts";
 import { boletoWebhooksSigned, webhookSignedWithHmac } from "./events-webhook-signed.ts";
 import { boletoWebhookSignatureVerifies, webhookSignatureVerifies } from "./events-webhook-verifies.ts";
 import { webhookRotationOverlap } from "./events-webhook-rotation-overlap.ts";
+import { webhookRetriedThenGivenUp } from "./events-webhook-given-up.ts";
 import { mismatchKeepsOriginal } from "./idempotency-mismatch-keeps-original.ts";
 import { newKeyCreatesCharge } from "./idempotency-new-key-creates.ts";
 import { parallelRequestsOneCharge } from "./idempotency-parallel-one-charge.ts";
@@ -122,6 +123,7 @@ export const SCENARIOS: Scenario[] = [
   boletoWebhooksSigned,
   boletoWebhookSignatureVerifies,
   webhookRotationOverlap,
+  webhookRetriedThenGivenUp,
   transactionsPaginated,
   transactionPagesSplitTheList,
   transactionCustomerHeld,

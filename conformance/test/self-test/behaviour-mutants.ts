@@ -770,6 +770,72 @@ BEHAVIOUR_MUTATIONS.push(
   },
 );
 
+/** How many attempts at each event (by `webhook-id`) a relay has seen, this one included. */
+function attemptCounter(): (webhook: RelayedWebhook) => number {
+  const seen = new Map<string, number>();
+  return (webhook) => {
+    const id = webhook.headers["webhook-id"] ?? "";
+    const count = (seen.get(id) ?? 0) + 1;
+    seen.set(id, count);
+    return count;
+  };
+}
+
+/** Sends the webhook once more, unawaited, as a sender that made another attempt of its own. */
+const sendAgain = (to: string, webhook: RelayedWebhook, afterMs: number) =>
+  setTimeout(() => void reachStatus(to, webhook, new AbortController().signal).catch(() => undefined), afterMs).unref();
+
+const notDelivered = (status: number) => status < 200 || status > 299;
+
+/** D26's schedule: the first attempt and nine retries. */
+const SCHEDULE_ATTEMPTS = 10;
+
+const givenUpAttempts = attemptCounter();
+const pastScheduleAttempts = attemptCounter();
+const hastyAttempts = attemptCounter();
+
+BEHAVIOUR_MUTATIONS.push(
+  {
+    name: "webhook-given-up-after-five-retries",
+    statements: ["A-EVENTS-EVENT-hmac"],
+    caughtBy: "family-b/events/webhook-retried-then-given-up",
+    breaks: "a failed event is retried after about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h, then given up (D26): here it is given up after the fifth retry",
+    family: "family-b",
+    profile: "full",
+    // The sixth retry and the later ones are taken for delivered and never reach the receiver.
+    companion: webhookRelay((webhook) => (givenUpAttempts(webhook) > 6 ? undefined : webhook)),
+    ...endpointThroughRelay,
+  },
+  {
+    name: "webhook-retried-past-the-schedule",
+    statements: ["A-EVENTS-EVENT-hmac"],
+    caughtBy: "family-b/events/webhook-retried-then-given-up",
+    breaks: "a failed event is given up after the 24 h retry, the last of D26's schedule: here it is attempted once more",
+    family: "family-b",
+    profile: "full",
+    companion: webhookRelay((webhook) => webhook, undefined, async (to, webhook, signal) => {
+      const status = await reachStatus(to, webhook, signal);
+      if (pastScheduleAttempts(webhook) === SCHEDULE_ATTEMPTS && notDelivered(status)) sendAgain(to, webhook, 0);
+      return status;
+    }),
+    ...endpointThroughRelay,
+  },
+  {
+    name: "webhook-retried-before-its-delay",
+    statements: ["A-EVENTS-EVENT-hmac"],
+    caughtBy: "family-b/events/webhook-retried-then-given-up",
+    breaks: "the second retry comes about 5 min after the first (D26): here a second after it",
+    family: "family-b",
+    profile: "full",
+    companion: webhookRelay((webhook) => webhook, undefined, async (to, webhook, signal) => {
+      const status = await reachStatus(to, webhook, signal);
+      if (hastyAttempts(webhook) === 2 && notDelivered(status)) sendAgain(to, webhook, 1000);
+      return status;
+    }),
+    ...endpointThroughRelay,
+  },
+);
+
 /**
  * Rules the self-test cannot break in front of the sandbox, and why; printed by the test.
  * (The suites still check them against a target that can show them.)

@@ -173,6 +173,8 @@ export const controlHandlers: HandlerTable = {
         const detail = `body/seconds: the account's clock cannot pass ${new Date(LATEST_ACCOUNT_TIME_MS).toISOString()} (RFC 3339 writes years up to 9999); the clock was not moved.`;
         return controlError(400, "VALIDATION_ERROR", "The request is invalid.", detail);
       }
+      // Retries the advance made due are sent now (the schedule runs on the account's clock).
+      ctx.app.webhooks.wake();
       return clockReply(ctx, offset);
     },
   },

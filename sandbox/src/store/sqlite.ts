@@ -99,7 +99,9 @@ export function openSqliteStore(options: SqliteStoreOptions): SandboxStore {
       return clocks.offset(accountId);
     },
     async advanceClock(accountId, ms, maxOffsetMs) {
-      return clocks.advance(accountId, ms, maxOffsetMs);
+      const offset = clocks.advance(accountId, ms, maxOffsetMs);
+      if (offset !== null) outbox.advance(accountId, ms);
+      return offset;
     },
     async outboxClaim(nowMs, limit, leaseUntilMs) {
       return outbox.claim(nowMs, limit, leaseUntilMs);

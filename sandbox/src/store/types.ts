@@ -249,8 +249,9 @@ export interface SandboxStore {
   /** The account's clock offset (ms ahead of the base clock). */
   clockOffset(accountId: string): Promise<number>;
   /**
-   * Moves the account's clock forward by `ms`; returns the new offset, or null (and stores
-   * nothing) when the new offset would exceed `maxOffsetMs`.
+   * Moves the account's clock forward by `ms`, and its pending webhook events' next attempts
+   * (and leases) `ms` earlier: the retry schedule (D26) runs on the account's clock. Returns the
+   * new offset, or null (and stores nothing) when the new offset would exceed `maxOffsetMs`.
    */
   advanceClock(accountId: string, ms: number, maxOffsetMs?: number): Promise<number | null>;
 

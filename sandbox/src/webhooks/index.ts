@@ -94,8 +94,7 @@ export function createWebhookSender(store: SandboxStore, keyRing: KeyRing, optio
 
   /**
    * Runs the read-then-write changes of an account's settings (secret rotation, endpoint) one
-   * at a time, so that two concurrent requests cannot both build on the same old state (and the
-   * endpoint cache ends as the store does when two requests race).
+   * at a time, so that two concurrent requests cannot both build on the same old state.
    */
   let settingsWrites: Promise<unknown> = Promise.resolve();
   function serially<T>(change: () => Promise<T>): Promise<T> {

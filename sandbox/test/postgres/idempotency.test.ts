@@ -2,11 +2,14 @@
  * One Idempotency-Key reaching two instances at once: 100 parallel POSTs split across two
  * sandbox instances over one PostgreSQL database create exactly one charge, and every answer
  * is the same charge (the key is claimed by a unique constraint, not an in-process lock).
- * Also: shared rate-limit counters, account clocks and webhook secrets across instances.
+ * Also: shared rate-limit counters, account clocks and webhook secrets across instances, and
+ * the webhook retries an account's clock brings forward.
  */
 import { afterEach, expect, it } from "vitest";
+import { randomUUID } from "node:crypto";
 import pg from "pg";
 import type { RunningSandbox } from "../../src/server.ts";
+import { startWebhookReceiver } from "../webhook-receiver.ts";
 import { freshSchema, pgDescribe, startInstances } from "./support.ts";
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -67,5 +70,21 @@ pgDescribe("several instances over one PostgreSQL database", () => {
     const rotated = (await (await fetch(`${b.url}/_sandbox/webhooks/secret/rotate`, { method: "POST", headers: { "x-api-key": other } })).json()) as { current: string };
     const seen = (await (await fetch(`${a.url}/_sandbox/webhooks/secret`, { headers: { "x-api-key": other } })).json()) as { secrets: string[] };
     expect(seen.secrets[0]).toBe(rotated.current);
+  });
+
+  it("brings an account's pending webhook retries forward when its clock moves (the schedule runs on it)", async () => {
+    const receiver = await startWebhookReceiver();
+    cleanups.push(receiver.close);
+    receiver.script = [500];
+    const { instances } = await twoInstances({ webhooks: { retryDelaysMs: [3_600_000], jitter: 0 } });
+    const [a, b] = instances;
+    const headers = { "x-api-key": a.keys.familyA.primary, "content-type": "application/json" };
+    const created = (await (await fetch(`${a.url}/v1/charges`, { method: "POST", headers: { ...headers, "idempotency-key": randomUUID() }, body: JSON.stringify({ amount: 1000, method: "pix", webhook_url: receiver.url }) })).json()) as { id: string };
+    expect((await fetch(`${a.url}/_sandbox/charges/${created.id}/pay`, { method: "POST", headers })).status).toBe(200);
+    await receiver.waitFor(1);
+    await new Promise((done) => setTimeout(done, 300));
+    expect((await fetch(`${b.url}/_sandbox/clock/advance`, { method: "POST", headers, body: JSON.stringify({ seconds: 3601 }) })).status).toBe(200);
+    const [first, retry] = await receiver.waitFor(2, 5_000);
+    expect(retry!.headers["webhook-id"]).toBe(first!.headers["webhook-id"]);
   });
 });

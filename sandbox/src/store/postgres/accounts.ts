@@ -13,10 +13,16 @@ export function accountQueries(q: PooledQuery): Pick<SandboxStore, "clockOffset"
     async advanceClock(accountId, ms, maxOffsetMs = Number.MAX_SAFE_INTEGER) {
       if (!Number.isSafeInteger(ms) || ms < 0) return null;
       // One statement: concurrent advances from several instances add up, and none passes the maximum.
+      // The account's pending webhook events come `ms` earlier in the same statement: the retry schedule runs on its clock.
       const { rows } = await q<{ offset_ms: number }>(
-        `INSERT INTO account_clocks AS c (account_id, offset_ms) SELECT $1, $2::bigint WHERE $2::bigint <= $3::bigint
-         ON CONFLICT (account_id) DO UPDATE SET offset_ms = c.offset_ms + excluded.offset_ms WHERE c.offset_ms + excluded.offset_ms <= $3::bigint
-         RETURNING offset_ms`,
+        `WITH moved AS (
+           INSERT INTO account_clocks AS c (account_id, offset_ms) SELECT $1, $2::bigint WHERE $2::bigint <= $3::bigint
+           ON CONFLICT (account_id) DO UPDATE SET offset_ms = c.offset_ms + excluded.offset_ms WHERE c.offset_ms + excluded.offset_ms <= $3::bigint
+           RETURNING offset_ms
+         ), due AS (
+           UPDATE webhook_outbox SET next_attempt_ms = next_attempt_ms - $2::bigint
+           WHERE account_id = $1 AND state = 'pending' AND EXISTS (SELECT 1 FROM moved)
+         ) SELECT offset_ms FROM moved`,
         [accountId, ms, Math.min(maxOffsetMs, Number.MAX_SAFE_INTEGER)],
       );
       return rows[0]?.offset_ms ?? null;
