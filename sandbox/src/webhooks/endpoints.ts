@@ -48,7 +48,6 @@ export function createEndpointRegistry(store: SandboxStore, accountNowMs: (accou
           // Stryker disable next-line StringLiteral: no operation selects the endpoint record by its status
           status: "set",
           customerId: null,
-          uniqueKey: null,
           createdMs: await accountNowMs(accountId),
           // Stryker disable next-line ObjectLiteral: the endpoint cache: on one instance (SQLite) every read answers what the last set wrote, whether from the cache or the store; the record alone shows only after a restart, which no client makes
           data: { url },
