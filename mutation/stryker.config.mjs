@@ -27,6 +27,16 @@ export default {
     // The sandbox's own directory of PIX keys beyond the contract's example key: fixtures of the
     // same kind, no other server holds them (sandbox/test/pix-transactions.test.ts finds them).
     "!sandbox/src/domain/pix-directory.ts",
+    // The sandbox's own accounts (their merchants, PIX keys, receivers) and how their keys' and
+    // webhook secrets are derived from a seed: fixtures of the same kind, no other server holds
+    // them, and the suites read the keys from the sandbox they start (sandbox/test/keys.test.ts
+    // pins the documented default keys and their forms). Which key a request presents, its
+    // family, account and scopes stay in keys.ts.
+    "!sandbox/src/key-fixtures.ts",
+    // What the sandbox writes on the boletos its control makes where the contract gives a member
+    // no form (the debtor's name and address, the client code, the instructions, the bank
+    // account): fixtures of the controls' kind (sandbox/test/boletos.test.ts reads them back).
+    "!sandbox/src/resources/boleto-fixtures.ts",
     // The PostgreSQL store: its behaviour is proven by its own tests (sandbox/test/postgres/),
     // which hold it to the same store contract as the SQLite one.
     "!sandbox/src/store/postgres.ts",

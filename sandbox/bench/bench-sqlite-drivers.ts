@@ -46,7 +46,7 @@ const drivers = SQLITE_DRIVERS.filter((name) => {
 function charge(id: string): CreateRequest {
   const data = { id, amount: 15000, method: "pix", status: "pending", reference: "bench", created_at: "2026-01-01T00:00:00Z" };
   return {
-    record: { kind: "charge", accountId: "acc_bench", id, status: "pending", customerId: null, uniqueKey: null, createdMs: Date.now(), data },
+    record: { kind: "charge", accountId: "acc_bench", id, status: "pending", customerId: null, createdMs: Date.now(), data },
     claim: { scope: "key_bench", key: `key-${id}`, fingerprint: `fp-${id}`, nowMs: Date.now(), retentionMs: 86_400_000 },
     response: { status: 201, body: JSON.stringify(data) },
   };

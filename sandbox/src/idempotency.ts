@@ -47,8 +47,8 @@ export interface IdempotentCreate {
   /** The reply of a successful creation; stored with the key. */
   reply: Reply;
   requires?: CreateRequest["requires"];
-  /** Renders `requires` and `duplicate` failures. */
-  refused?: (outcome: Extract<CreateOutcome, { kind: "precondition_failed" | "duplicate" }>) => Reply;
+  /** Renders `requires` failures. */
+  refused?: (outcome: Extract<CreateOutcome, { kind: "precondition_failed" }>) => Reply;
 }
 
 export async function createIdempotently(ctx: RequestContext, input: IdempotentCreate): Promise<Reply> {

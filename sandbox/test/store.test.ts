@@ -43,12 +43,15 @@ const drivers = SQLITE_DRIVERS.filter((name) => {
   }
 });
 
-function charge(id: string, extra: Partial<CreateRequest> = {}, uniqueKey: string | null = null): CreateRequest {
+function charge(id: string, extra: Partial<CreateRequest> = {}): CreateRequest {
   return {
-    record: { kind: "charge", accountId: "acc_1", id, status: "pending", customerId: null, uniqueKey, createdMs: 1_700_000_000_000, data: { id } },
+    record: { kind: "charge", accountId: "acc_1", id, status: "pending", customerId: null, createdMs: 1_700_000_000_000, data: { id } },
     ...extra,
   };
 }
+
+/** How many charges account 1 holds. */
+const charges = async (store: SandboxStore) => (await store.list("charge", "acc_1", { offset: 0, limit: 1 })).total;
 
 function claimed(id: string, key: string): CreateRequest {
   return charge(id, {
@@ -70,14 +73,12 @@ describe.each(drivers)("on %s", (driver: SqliteDriverName) => {
       // Issued in one turn of the event loop, so they share one transaction.
       const outcomes = await Promise.all([
         store.create(claimed("ch_1", "key-one-0001")),
-        store.create(charge("ch_2", {}, "e2e-1")),
-        store.create(charge("ch_3", {}, "e2e-1")), // same unique key as ch_2
+        store.create(charge("ch_2")),
         store.create(claimed("ch_4", "key-one-0001")), // same key and payload as ch_1
       ]);
-      expect(outcomes.map((o) => o.kind)).toEqual(["created", "created", "duplicate", "replayed"]);
-      expect(await store.get("charge", "acc_1", "ch_3")).toBeUndefined();
+      expect(outcomes.map((o) => o.kind)).toEqual(["created", "created", "replayed"]);
       expect(await store.get("charge", "acc_1", "ch_4")).toBeUndefined();
-      expect(await store.count("charge", "acc_1")).toBe(2);
+      expect(await charges(store)).toBe(2);
     });
 
     it("rolls back only the creation that fails, not the others of its batch", async () => {
@@ -89,7 +90,7 @@ describe.each(drivers)("on %s", (driver: SqliteDriverName) => {
         store.create(claimed("ch_b", "key-b-000001")),
       ]);
       expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
-      expect(await store.count("charge", "acc_1")).toBe(3);
+      expect(await charges(store)).toBe(3);
       // The claims of the batch survived the replay of the batch one creation at a time.
       const replay = await store.create(claimed("ch_a2", "key-a-000001"));
       expect(replay).toEqual({ kind: "replayed", response: { status: 201, body: JSON.stringify({ id: "ch_a" }) } });
@@ -141,6 +142,16 @@ describe.each(drivers)("on %s", (driver: SqliteDriverName) => {
       expect(await open(dir).outboxGet("evt_old")).toMatchObject({ state: "delivered", attempts: 1 });
     });
 
+    it("reads a clock offset an earlier version stored beyond what a date can hold as none, and keeps the others", async () => {
+      const dir = freshDir();
+      await open(dir).close();
+      const old = sqliteDriver(driver).open(join(dir, DATABASE_FILE));
+      old.exec(`INSERT INTO account_clocks VALUES ('acc_1', 9000000000000000), ('acc_2', 1.5), ('acc_3', 120000), ('acc_4', -9000000000000000);`);
+      old.close();
+      const store = open(dir);
+      expect(await Promise.all(["acc_1", "acc_2", "acc_3", "acc_4"].map((a) => store.clockOffset(a)))).toEqual([0, 0, 120_000, 0]);
+    });
+
     it("refuses a database written by a newer sandbox, leaving it as it was", () => {
       const dir = freshDir();
       const newer = sqliteDriver(driver).open(join(dir, DATABASE_FILE));
@@ -181,7 +192,7 @@ describe.each(drivers)("on %s", (driver: SqliteDriverName) => {
       const dir = freshDir();
       const script = `import { openSqliteStore } from ${JSON.stringify(new URL("../src/store/sqlite.ts", import.meta.url).pathname)};
         const store = openSqliteStore({ dataDir: ${JSON.stringify(dir)}, driver: ${JSON.stringify(driver)} });
-        await store.create({ record: { kind: "charge", accountId: "acc_1", id: "ch_1", status: "pending", customerId: null, uniqueKey: null, createdMs: 1, data: {} } });
+        await store.create({ record: { kind: "charge", accountId: "acc_1", id: "ch_1", status: "pending", customerId: null, createdMs: 1, data: {} } });
         await store.close();
         console.log("closed");`;
       // `--input-type=module` as well: the checkpoint worker must not inherit it.

@@ -24,3 +24,6 @@ export const SANDBOX_DIRECTORY: readonly DirectoryEntry[] = [
   { key: "pagamentos@sandbox.payments.example", owner: { name: "Loja Teste Sandbox Ltda", taxIdMasked: maskTaxId("45723174000110") }, bank: { ispb: "99999999", name: "BANCO SANDBOX S.A." } },
   { key: "2f0d6c1e-8b3a-4d7f-9e52-6a1b4c8d0e3f", owner: { name: "Juliana Prado Lopes", taxIdMasked: maskTaxId("52998224725") }, bank: { ispb: "99999999", name: "BANCO SANDBOX S.A." } },
 ];
+
+/** The directory by key, to which the contract's example key is added (resources/pix.ts). */
+export const sandboxDirectory = (): Map<string, DirectoryEntry> => new Map(SANDBOX_DIRECTORY.map((e) => [e.key, e]));

@@ -8,31 +8,19 @@
  */
 import type { components } from "../../../generated/types/family-b.ts";
 import type { HandlerTable, RequestContext } from "../app.ts";
-import { boletoNumbers, checkDigitIsUnambiguous, itauFreeField, mod10 } from "../domain/boleto.ts";
+import { boletoNumbers, checkDigitIsUnambiguous, itauFreeField } from "../domain/boleto.ts";
 import { dynamicBrCode } from "../domain/brcode.ts";
 import { digits, hex32, uuid } from "../domain/ids.ts";
 import { operationError, operationValidationError, success } from "../envelopes.ts";
 import type { SandboxAccount } from "../keys.ts";
 import type { StoredRecord } from "../store/types.ts";
+import { bankAccount, clientCode, instructions, SANDBOX_DEBTOR } from "./boleto-fixtures.ts";
 
 export type BoletoCharge = components["schemas"]["BoletoCharge"];
 export type BoletoStatus = components["schemas"]["BoletoStatus"];
 
-/** The debtor written on sandbox boletos. */
-const SANDBOX_DEBTOR: BoletoCharge["debtor"] = {
-  // Stryker disable next-line StringLiteral: the content of a boleto the sandbox's control makes (the published interface has no boleto creation, D16): the contract gives the debtor's name no form, so any text is right (its document's check digits stay mutated)
-  name: "Carla Nogueira Dias",
-  document: "93013060425",
-  // Stryker disable StringLiteral: the content of a boleto the sandbox's control makes (the published interface has no boleto creation, D16): the contract gives these members of the debtor no form, so any text is right
-  postalCode: "01310100",
-  publicArea: "Avenida Paulista",
-  number: 1578,
-  complement: "Conjunto 42",
-  neighborhood: "Bela Vista",
-  city: "São Paulo",
-  state: "SP",
-};
-// Stryker restore StringLiteral
+/** The debtor's CPF on sandbox boletos: every CPF the service returns is one (D43), so its check digits stay mutated. */
+const DEBTOR_DOCUMENT = "93013060425";
 
 const BANK = { code: "341", name: "itau", carteira: "109" };
 
@@ -65,24 +53,21 @@ export function buildBoleto(account: SandboxAccount, input: NewBoleto): BoletoCh
   const pixTxid = hex32();
   return {
     transactionId: id,
-    // Stryker disable next-line StringLiteral: the content of a boleto the sandbox's control makes (the published interface has no boleto creation, D16): the contract gives clientCode no form, so any text is right
-    clientCode: `SANDBOX-${digits(6)}`,
+    clientCode: clientCode(),
     amount: input.amount,
     amountConfirmed: input.status === "CONFIRMED" ? input.amount : null,
     duedate: input.duedate,
     status: input.status,
-    debtor: { ...SANDBOX_DEBTOR },
+    debtor: { ...SANDBOX_DEBTOR, document: DEBTOR_DOCUMENT },
     receiver: { name: account.receiver.name, document: account.receiver.document, account: account.receiver.account },
-    // Stryker disable next-line all: the content of a boleto the sandbox's control makes (the published interface has no boleto creation, D16): the contract gives instructions only as an array of strings that may be empty (D34)
-    instructions: ["Não receber após o vencimento."],
+    instructions: instructions(),
     boleto: {
       transactionId: id,
       status: input.status,
       bankEmissor: BANK.name,
       bankNumber: nossoNumero,
       bankAgency: agency,
-      // Stryker disable next-line all: the content of a boleto the sandbox's control makes (the published interface has no boleto creation, D16): the contract gives bankAccount no form (only the barcode and the typed line have one, D34)
-      bankAccount: `${accountNumber}-${mod10(agency + accountNumber)}`,
+      bankAccount: bankAccount(agency, accountNumber),
       barCode: numbers.barCode,
       bankLine: numbers.bankLine,
       bankAssignor: account.receiver.name,
@@ -106,7 +91,6 @@ export function boletoRecord(ctx: Pick<RequestContext, "account" | "now">, bolet
     id: boleto.transactionId,
     status: boleto.status,
     customerId: null,
-    uniqueKey: null,
     createdMs: ctx.now.getTime(),
     data: boleto as unknown as Record<string, unknown>,
   };

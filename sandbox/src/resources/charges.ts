@@ -77,7 +77,7 @@ export const chargeHandlers: HandlerTable = {
       const key = ctx.headers["idempotency-key"] as string;
       return createIdempotently(ctx, {
         key,
-        record: { kind: "charge", accountId: ctx.account.id, id: charge.id, status: charge.status, customerId: null, uniqueKey: null, createdMs, data: charge },
+        record: { kind: "charge", accountId: ctx.account.id, id: charge.id, status: charge.status, customerId: null, createdMs, data: charge },
         reply: { status: 201, body: charge },
       });
     },

@@ -9,7 +9,7 @@ import { dynamicBrCode } from "../domain/brcode.ts";
 import { endToEndId } from "../domain/end-to-end-id.ts";
 import { hex32, uuid } from "../domain/ids.ts";
 import { isoTimestamp } from "../domain/timestamps.ts";
-import { SANDBOX_DIRECTORY, type DirectoryEntry } from "../domain/pix-directory.ts";
+import { sandboxDirectory, type DirectoryEntry } from "../domain/pix-directory.ts";
 import { keyTypeOf } from "../domain/pix-keys.ts";
 import { qrCodePngBase64 } from "../domain/qrcode.ts";
 import { sdkError, success } from "../envelopes.ts";
@@ -38,8 +38,7 @@ function notFound(detail: string) {
 
 /** The directory: the contract's example key (from the queryPixKey example) and the sandbox's keys. */
 function directory(ctx: RequestContext): Map<string, DirectoryEntry> {
-  // Stryker disable next-line ArrayDeclaration: the sandbox's own directory (sandbox/README.md): no other server holds these keys, so no suite can query them (sandbox/test/pix-transactions.test.ts finds them)
-  const entries = new Map(SANDBOX_DIRECTORY.map((e) => [e.key, e]));
+  const entries = sandboxDirectory();
   // The contract's queryPixKey always has its example request and its 200's owner and bank.
   const { key } = ctx.op.exampleRequest as { key: string };
   const { owner, bank } = (ctx.op.exampleResponses["200"] as { data: Pick<DirectoryEntry, "owner" | "bank"> }).data;
@@ -73,7 +72,7 @@ export const pixHandlers: HandlerTable = {
       };
       return createIdempotently(ctx, {
         key: idempotencyKeyOf(ctx),
-        record: { kind: "pix_charge", accountId: ctx.account.id, id, status: pix.status, customerId: null, uniqueKey: null, createdMs, data: pix },
+        record: { kind: "pix_charge", accountId: ctx.account.id, id, status: pix.status, customerId: null, createdMs, data: pix },
         reply: success(201, pix, ctx.now),
       });
     },
@@ -112,7 +111,6 @@ export const pixHandlers: HandlerTable = {
           // Stryker disable next-line StringLiteral: the lookup record's status column, which no operation selects by (a payment finds its lookup by id)
           status: "RESERVED",
           customerId: null,
-          uniqueKey: null,
           createdMs: ctx.now.getTime(),
           data: info as unknown as Record<string, unknown>,
         },
@@ -146,7 +144,6 @@ export const pixHandlers: HandlerTable = {
           id: payment.id,
           status: payment.status,
           customerId: null,
-          uniqueKey: null,
           createdMs: ctx.now.getTime(),
           data: payment as unknown as Record<string, unknown>,
         },

@@ -46,7 +46,6 @@ export const transactionHandlers: HandlerTable = {
           id: transaction.id,
           status: transaction.status,
           customerId: transaction.customerId,
-          uniqueKey: null,
           createdMs: ctx.now.getTime(),
           data: transaction as unknown as Record<string, unknown>,
         },

@@ -22,8 +22,6 @@ export interface StoredRecord<Data = Record<string, unknown>> {
   status: string;
   /** The customer a record belongs to (transactions), for the "open charge" rule. */
   customerId: string | null;
-  /** Unique per kind and account when set (e.g. the EndToEndId a PIX payment used). */
-  uniqueKey: string | null;
   /** Creation time on the account's sandbox clock (ms since the epoch). */
   createdMs: number;
   data: Data;
@@ -70,9 +68,7 @@ export type CreateOutcome =
   /** A request with the key is still being processed. */
   | { kind: "in_flight" }
   /** `requires` did not hold; nothing was written. */
-  | { kind: "precondition_failed"; found: StoredRecord | undefined }
-  /** Another record of the kind already has this `uniqueKey`; nothing was written. */
-  | { kind: "duplicate" };
+  | { kind: "precondition_failed"; found: StoredRecord | undefined };
 
 /** What an update callback decides: the record to write (or none) and a result. */
 export interface UpdateDecision<T> {
@@ -243,8 +239,6 @@ export interface SandboxStore {
 
   /** Records of a kind of one account, newest first, with the total matching the filters. */
   list(kind: RecordKind, accountId: string, query: ListQuery): Promise<{ items: StoredRecord[]; total: number }>;
-
-  count(kind: RecordKind, accountId?: string): Promise<number>;
 
   /** The account's clock offset (ms ahead of the base clock). */
   clockOffset(accountId: string): Promise<number>;

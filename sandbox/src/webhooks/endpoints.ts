@@ -33,7 +33,6 @@ export function createEndpointRegistry(store: SandboxStore, accountNowMs: (accou
         // Stryker disable next-line StringLiteral: no operation selects the endpoint record by its status
         status: "set",
         customerId: null,
-        uniqueKey: null,
         createdMs: await accountNowMs(accountId),
         data: { url },
       };

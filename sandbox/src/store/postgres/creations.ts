@@ -9,7 +9,7 @@
  * group commit): one call of `sandbox_create_many` (schema.ts) claims the batch's keys and
  * inserts the records whose key it claimed, in one round trip and one transaction, committed
  * before any caller is answered. A key already used answers as alone (replay or mismatch); if
- * the call fails (a unique key taken), each creation runs again alone, so every outcome is what
+ * the call fails, each creation runs again alone, so every outcome is what
  * it would be alone. A creation with a precondition runs in its own transaction, the required
  * record read FOR SHARE (a customer cannot be deleted until it commits).
  */
@@ -17,10 +17,10 @@ import type pg from "pg";
 import type { CreateOutcome, CreateRequest, StoredRecord } from "../types.ts";
 import { toRecord, type RecordRow } from "../sqlite/records.ts";
 import { batcher } from "./batcher.ts";
-import { isUnavailable, isUniqueViolation, unavailable } from "./faults.ts";
+import { isUnavailable, unavailable } from "./faults.ts";
 import type { Query } from "./query.ts";
 
-export const RECORD_COLUMNS = "kind, account_id, id, status, customer_id, unique_key, created_ms, data";
+export const RECORD_COLUMNS = "kind, account_id, id, status, customer_id, created_ms, data";
 
 export interface CreationDeps {
   query: Query;
@@ -39,7 +39,7 @@ class PreconditionFailed extends Error {
 
 const recordValues = (request: CreateRequest) => {
   const r = request.record;
-  return [r.kind, r.accountId, r.id, r.status, r.customerId, r.uniqueKey, r.createdMs, request.dataJson ?? JSON.stringify(r.data)];
+  return [r.kind, r.accountId, r.id, r.status, r.customerId, r.createdMs, request.dataJson ?? JSON.stringify(r.data)];
 };
 
 export function creations(deps: CreationDeps): (request: CreateRequest) => Promise<CreateOutcome> {
@@ -83,25 +83,20 @@ function createOnce(deps: CreationDeps, request: CreateRequest): Promise<CreateO
 /** A creation without a precondition: one statement claims the key (if any) and inserts the record. */
 async function createAlone(query: Query, request: CreateRequest): Promise<CreateOutcome | "retry"> {
   const { claim } = request;
-  try {
-    if (!claim) {
-      await query(`INSERT INTO records (${RECORD_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, recordValues(request));
-      return { kind: "created" };
-    }
-    const { rows } = await query<{ claimed: number }>(
-      `WITH claim AS (
-         INSERT INTO idempotency_keys (scope, key, fingerprint, status, body, created_ms, record_kind, record_id)
-         VALUES ($9, $10, $11, $12, $13, $14, $1, $3) ON CONFLICT (scope, key) DO NOTHING RETURNING 1
-       ), rec AS (
-         INSERT INTO records (${RECORD_COLUMNS}) SELECT $1, $2, $3, $4, $5, $6, $7, $8 WHERE EXISTS (SELECT 1 FROM claim) RETURNING 1
-       ) SELECT (SELECT count(*) FROM claim)::int AS claimed`,
-      [...recordValues(request), claim.scope, claim.key, claim.fingerprint, request.response!.status, request.response!.body, claim.nowMs],
-    );
-    return rows[0].claimed === 1 ? { kind: "created" } : earlierUse(query, request);
-  } catch (error) {
-    if (isUniqueViolation(error, "records_by_unique_key")) return { kind: "duplicate" };
-    throw error;
+  if (!claim) {
+    await query(`INSERT INTO records (${RECORD_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, recordValues(request));
+    return { kind: "created" };
   }
+  const { rows } = await query<{ claimed: number }>(
+    `WITH claim AS (
+       INSERT INTO idempotency_keys (scope, key, fingerprint, status, body, created_ms, record_kind, record_id)
+       VALUES ($8, $9, $10, $11, $12, $13, $1, $3) ON CONFLICT (scope, key) DO NOTHING RETURNING 1
+     ), rec AS (
+       INSERT INTO records (${RECORD_COLUMNS}) SELECT $1, $2, $3, $4, $5, $6, $7 WHERE EXISTS (SELECT 1 FROM claim) RETURNING 1
+     ) SELECT (SELECT count(*) FROM claim)::int AS claimed`,
+    [...recordValues(request), claim.scope, claim.key, claim.fingerprint, request.response!.status, request.response!.body, claim.nowMs],
+  );
+  return rows[0].claimed === 1 ? { kind: "created" } : earlierUse(query, request);
 }
 
 /** A creation that needs another record (a customer): claim, read the record FOR SHARE, insert, in one transaction. */
@@ -111,7 +106,6 @@ async function createWithPrecondition({ query, transaction }: CreationDeps, requ
   } catch (error) {
     if (error instanceof KeyUsed) return earlierUse(query, request);
     if (error instanceof PreconditionFailed) return { kind: "precondition_failed", found: error.found };
-    if (isUniqueViolation(error, "records_by_unique_key")) return { kind: "duplicate" };
     throw error;
   }
 }
@@ -134,7 +128,7 @@ async function claimCheckInsert(client: pg.PoolClient, request: CreateRequest): 
   ]);
   const row = found.rows[0];
   if (!row || (statuses && !statuses.includes(row.status))) throw new PreconditionFailed(row ? toRecord(row) : undefined);
-  await client.query(`INSERT INTO records (${RECORD_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, recordValues(request));
+  await client.query(`INSERT INTO records (${RECORD_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)`, recordValues(request));
   return { kind: "created" };
 }
 
@@ -164,7 +158,6 @@ function batchRow(r: CreateRequest, i: number) {
     id: r.record.id,
     status: r.record.status,
     customer_id: r.record.customerId,
-    unique_key: r.record.uniqueKey,
     created_ms: r.record.createdMs,
     data: r.dataJson ?? JSON.stringify(r.record.data),
     scope: r.claim?.scope ?? null,

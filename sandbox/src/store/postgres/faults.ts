@@ -20,9 +20,3 @@ export function unavailable(error: unknown): never {
   if (isUnavailable(error)) throw new StoreUnavailableError((error as Error).message.split("\n")[0] || "PostgreSQL unreachable", 1);
   throw error;
 }
-
-/** A unique index refused a row (SQLSTATE 23505), optionally this index. */
-export function isUniqueViolation(error: unknown, constraint?: string): boolean {
-  const e = error as { code?: string; constraint?: string } | undefined;
-  return e?.code === "23505" && (constraint === undefined || e.constraint === constraint);
-}

@@ -10,7 +10,7 @@ import { batcher } from "./batcher.ts";
 import { RECORD_COLUMNS as COLUMNS } from "./creations.ts";
 import type { PooledQuery, Transaction } from "./pool.ts";
 
-type RecordQueries = Pick<SandboxStore, "get" | "update" | "list" | "count">;
+type RecordQueries = Pick<SandboxStore, "get" | "update" | "list">;
 type Decide<T> = (current: StoredRecord, referencing: number, related: StoredRecord | undefined) => UpdateDecision<T>;
 type LookupItem = { kind: RecordKind; accountId: string; id: string };
 
@@ -21,12 +21,6 @@ export function recordQueries(q: PooledQuery, tx: Transaction): RecordQueries {
     update: <T>(kind: RecordKind, accountId: string, id: string, decide: Decide<T>, options: UpdateOptions = {}) =>
       tx((client) => updateIn(client, { kind, accountId, id }, decide, options)),
     list: (kind, accountId, query) => list(q, kind, accountId, query),
-    async count(kind, accountId) {
-      const { rows } = accountId
-        ? await q<{ n: number }>("SELECT count(*)::int AS n FROM records WHERE kind = $1 AND account_id = $2", [kind, accountId])
-        : await q<{ n: number }>("SELECT count(*)::int AS n FROM records WHERE kind = $1", [kind]);
-      return rows[0].n;
-    },
   };
 }
 
@@ -63,10 +57,9 @@ async function updateIn<T>(client: pg.PoolClient, key: LookupItem, decide: Decid
   const decision = decide(current, count, related);
   const next = decision.next;
   if (next) {
-    await client.query("UPDATE records SET status = $1, customer_id = $2, unique_key = $3, data = $4 WHERE kind = $5 AND account_id = $6 AND id = $7", [
+    await client.query("UPDATE records SET status = $1, customer_id = $2, data = $3 WHERE kind = $4 AND account_id = $5 AND id = $6", [
       next.status,
       next.customerId,
-      next.uniqueKey,
       JSON.stringify(next.data),
       kind,
       accountId,

@@ -11,8 +11,6 @@ import type { CreateOutcome, CreateRequest } from "../types.ts";
 import type { IdempotencyKeys } from "./idempotency.ts";
 import { toRecord, type RecordTable } from "./records.ts";
 
-class DuplicateUniqueKey extends Error {}
-
 interface Pending {
   request: CreateRequest;
   resolve: (outcome: CreateOutcome) => void;
@@ -41,10 +39,6 @@ function createOnce(records: RecordTable, idempotency: IdempotencyKeys, request:
       return { kind: "precondition_failed", found: row ? toRecord(row) : undefined };
     }
   }
-  // Stryker disable next-line all: no resource of the sandbox gives a record a unique key (every uniqueKey is null), so the check never refuses a request
-  if (record.uniqueKey !== null && records.hasUniqueKey(record.kind, record.accountId, record.uniqueKey)) {
-    throw new DuplicateUniqueKey();
-  }
   // The one serialisation of the record (none when the caller already has its JSON).
   records.insert(record, request.dataJson ?? JSON.stringify(record.data));
   // Every claim comes with the response it replays (createIdempotently); without one, reading it throws and the transaction rolls back.
@@ -68,24 +62,15 @@ function commits(db: SqliteDatabase, records: RecordTable, idempotency: Idempote
   // creation before it writes, so in the normal case the batch runs straight through. If a
   // statement fails anyway (a constraint, the disk), the whole batch rolls back and each of its
   // creations runs again in its own transaction: every outcome is what it would be alone.
-  const createBatch = db.transaction((requests: CreateRequest[]): CreateOutcome[] =>
-    requests.map((request) => {
-      try {
-        return createOnce(records, idempotency, request);
-      } catch (error) {
-        if (error instanceof DuplicateUniqueKey) return { kind: "duplicate" } as const;
-        throw error;
-      }
-    }),
-  );
+  const createBatch = db.transaction((requests: CreateRequest[]): CreateOutcome[] => requests.map((request) => createOnce(records, idempotency, request)));
   return {
     batch: (requests) => createBatch.immediate(requests),
     alone(request) {
       try {
         return { outcome: create.immediate(request) };
       } catch (error) {
-        // Stryker disable next-line all: a creation fails alone only on a unique key (no resource gives one) or a statement that fails (the disk): no request makes either happen
-        return error instanceof DuplicateUniqueKey ? { outcome: { kind: "duplicate" } } : { error };
+        // Stryker disable next-line all: a creation fails alone only when a statement fails (the disk): no request makes that happen
+        return { error };
       }
     },
   };

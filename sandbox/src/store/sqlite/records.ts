@@ -1,6 +1,6 @@
 /**
  * The `records` table: every stored resource as a JSON document with a few promoted columns
- * (status, customer, unique key, creation time) for lookups and lists, always scoped by account.
+ * (status, customer, creation time) for lookups and lists, always scoped by account.
  * Also the atomic read-decide-write of one record (`update`), which stores the webhook events
  * the change reports in the same transaction.
  */
@@ -13,7 +13,6 @@ export interface RecordRow {
   id: string;
   status: string;
   customer_id: string | null;
-  unique_key: string | null;
   created_ms: number;
   data: string;
 }
@@ -25,25 +24,23 @@ export function toRecord(row: RecordRow): StoredRecord {
     id: row.id,
     status: row.status,
     customerId: row.customer_id,
-    uniqueKey: row.unique_key,
     createdMs: row.created_ms,
     data: JSON.parse(row.data) as Record<string, unknown>,
     dataJson: row.data,
   };
 }
 
-const COLUMNS = "kind, account_id, id, status, customer_id, unique_key, created_ms, data";
+const COLUMNS = "kind, account_id, id, status, customer_id, created_ms, data";
 
 export type RecordTable = ReturnType<typeof recordTable>;
 
 /** The record statements of one connection (each runs inside the caller's transaction, if any). */
 export function recordTable(db: SqliteDatabase) {
   const selectRecord = db.prepare<RecordRow>(`SELECT ${COLUMNS} FROM records WHERE kind = ? AND account_id = ? AND id = ?`);
-  const insertRecord = db.prepare(`INSERT INTO records (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+  const insertRecord = db.prepare(`INSERT INTO records (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)`);
   const updateRecord = db.prepare(
-    "UPDATE records SET status = ?, customer_id = ?, unique_key = ?, data = ? WHERE kind = ? AND account_id = ? AND id = ?",
+    "UPDATE records SET status = ?, customer_id = ?, data = ? WHERE kind = ? AND account_id = ? AND id = ?",
   );
-  const selectUniqueKey = db.prepare<{ id: string }>("SELECT id FROM records WHERE kind = ? AND account_id = ? AND unique_key = ?");
   const countReferencing = db.prepare<{ n: number }>(
     "SELECT COUNT(*) AS n FROM records WHERE kind = ? AND account_id = ? AND customer_id = ? AND status IN (SELECT value FROM json_each(?))",
   );
@@ -57,18 +54,12 @@ export function recordTable(db: SqliteDatabase) {
       const row = selectRecord.get(kind, accountId, id);
       return row ? toRecord(row) : undefined;
     },
-    /** Whether another record of the kind and account already has `uniqueKey`. */
-    // Stryker disable all: no client reaches it: no resource of the sandbox gives a record a unique key (every uniqueKey is null), so the check never runs for a request
-    hasUniqueKey(kind: RecordKind, accountId: string, uniqueKey: string): boolean {
-      return selectUniqueKey.get(kind, accountId, uniqueKey) !== undefined;
-    },
-    // Stryker restore all
     /** Inserts a record whose data is already serialised (`dataJson`). */
     insert(record: StoredRecord, dataJson: string): void {
-      insertRecord.run(record.kind, record.accountId, record.id, record.status, record.customerId, record.uniqueKey, record.createdMs, dataJson);
+      insertRecord.run(record.kind, record.accountId, record.id, record.status, record.customerId, record.createdMs, dataJson);
     },
     replace(kind: RecordKind, accountId: string, id: string, next: StoredRecord): void {
-      updateRecord.run(next.status, next.customerId, next.uniqueKey, JSON.stringify(next.data), kind, accountId, id);
+      updateRecord.run(next.status, next.customerId, JSON.stringify(next.data), kind, accountId, id);
     },
     /** Records of `kind` whose customer is `customerId`, in one of `statuses`. */
     countReferencing(kind: RecordKind, accountId: string, customerId: string, statuses: readonly string[]): number {
@@ -96,17 +87,8 @@ export function recordTable(db: SqliteDatabase) {
         .all(...params, query.limit, query.offset);
       return { items: rows.map(toRecord), total };
     },
-    // Stryker disable all: no client reaches it: no operation counts records (lists count with `list`); the count serves the sandbox's own tests
-    count(kind: RecordKind, accountId?: string): number {
-      const row = accountId
-        ? db.prepare<{ n: number }>("SELECT COUNT(*) AS n FROM records WHERE kind = ? AND account_id = ?").get(kind, accountId)
-        : db.prepare<{ n: number }>("SELECT COUNT(*) AS n FROM records WHERE kind = ?").get(kind);
-      return row!.n;
-    },
   };
 }
-
-// Stryker restore all
 
 /**
  * Reads a record and writes what `decide` returns, in one transaction; `enqueue` stores the

@@ -133,5 +133,18 @@ export function openDatabase(driver: SqliteDriver, file: string, durability: Dur
   db.pragma(`cache_size = ${-8 * 1024}`);
   db.pragma(`mmap_size = ${1024 * 1024 * 1024}`);
   migrate(db);
+  resetUnwritableClocks(db);
   return db;
+}
+
+/** The furthest a date reaches from the epoch, either way (ECMAScript's time value). */
+const MAX_TIME_MS = 8.64e15;
+
+/**
+ * An offset an earlier version stored beyond what a date can hold (every advance now checks
+ * before it writes) reads as none: reset on opening the file, so that every offset read is one.
+ */
+function resetUnwritableClocks(db: SqliteDatabase): void {
+  const now = Date.now();
+  db.prepare("UPDATE account_clocks SET offset_ms = 0 WHERE typeof(offset_ms) <> 'integer' OR offset_ms > ? OR offset_ms < ?").run(MAX_TIME_MS - now, -MAX_TIME_MS - now);
 }
