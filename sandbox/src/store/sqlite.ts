@@ -30,7 +30,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { startCheckpointer } from "./checkpointer.ts";
+import { startCheckpointer, type Checkpointer } from "./checkpointer.ts";
 import { accountClocks } from "./sqlite/clocks.ts";
 import { sqliteDriver, type SqliteDriverName } from "./sqlite/driver.ts";
 import { groupCommit } from "./sqlite/group-commit.ts";
@@ -50,6 +50,22 @@ export interface SqliteStoreOptions {
   durability?: Durability;
   /** Unset: better-sqlite3 when its binding loads, else node:sqlite. */
   driver?: SqliteDriverName;
+  /**
+   * Where WAL checkpoints run: `worker` (the default: a worker thread, off the request thread)
+   * or `inline` (SQLite's automatic checkpoint inside the commit that crosses the threshold).
+   * A short-lived sandbox that serves one test run takes `inline`: starting the worker costs it
+   * more CPU (about 30 ms, a second isolate and connection) than checkpoints off its event
+   * loop save.
+   */
+  checkpoints?: Checkpoints;
+}
+
+export type Checkpoints = "worker" | "inline";
+
+/** SQLite's own checkpoints, in the commits: nothing to stop. */
+function inlineCheckpoints(automaticCheckpoints: () => void): Checkpointer {
+  automaticCheckpoints();
+  return { stop: async () => {} };
 }
 
 /** File name of the database inside the data directory. */
@@ -61,9 +77,10 @@ export function openSqliteStore(options: SqliteStoreOptions): SandboxStore {
   mkdirSync(options.dataDir, { recursive: true });
   const file = join(options.dataDir, DATABASE_FILE);
   const db = openDatabase(driver, file, options.durability);
-  const checkpointer = startCheckpointer(driver.module, file, () => {
+  const automaticCheckpoints = () => {
     if (db.open) db.pragma("wal_autocheckpoint = 1000");
-  });
+  };
+  const checkpointer = options.checkpoints === "inline" ? inlineCheckpoints(automaticCheckpoints) : startCheckpointer(driver.module, file, automaticCheckpoints);
 
   const records = recordTable(db);
   const outbox = webhookOutbox(db);
