@@ -35,6 +35,28 @@ export default {
     // node:sqlite better-sqlite3's shape: no answer depends on it; sandbox/test/store.test.ts runs
     // the store on each driver, and CI's Node lines run the full profile on node:sqlite.
     "!sandbox/src/store/sqlite/driver.ts",
+    // Which store a sandbox opens from its operator's --store (SQLite, on either driver, or
+    // PostgreSQL): no answer depends on it; sandbox/test/store.test.ts opens each by its name and
+    // refuses an unknown one.
+    "!sandbox/src/store/open.ts",
+    // The WAL checkpoints of the SQLite store in a worker thread, and the automatic checkpoints it
+    // falls back to: when committed pages reach the database file, which no answer depends on
+    // (a COMMIT has written the WAL before the answer either way); sandbox/test/store.test.ts
+    // proves the checkpoints, the fallback and closing with the worker alive or dead.
+    "!sandbox/src/store/checkpointer.ts",
+    // The SQLite file: its tables, the connection's settings (synchronous by durability: a power
+    // loss; the journal's size, the caches: speed) and the schema versions with the migration of a
+    // file an earlier sandbox wrote. A change there either changes no answer a running sandbox
+    // gives, or shows only on restarting on an old or newer data directory (which no conformance
+    // run does: a target is a running server), or keeps the store from opening at all (no
+    // tables: the sandbox does not start). sandbox/test/store.test.ts opens a file of each
+    // earlier version with what it holds and refuses a newer one, and checks the settings;
+    // durability.test.ts restarts on a data directory and kills the process mid-load.
+    "!sandbox/src/store/sqlite/schema.ts",
+    // The store's interface (types only) and the error of a store that cannot be reached: only the
+    // PostgreSQL store raises it while its database is down (the SQLite store's health probe only
+    // once it is closed); sandbox/test/postgres/outage.test.ts proves the 503 with Retry-After.
+    "!sandbox/src/store/types.ts",
   ],
   concurrency: 2,
   // A unit's time swings with the machine's load; a mutant that hangs a request fails within the

@@ -32,7 +32,7 @@ function chargePaidBody(): string {
 }
 
 /** Headers of a delivery signed by the reference library. */
-function signedByLibrary(body: string, secret = SECRET, at = new Date(), id = "msg_01JDQ7Z8M4R2V6X9K3T5N0B1C7") {
+function signedByLibrary(body: string, secret = SECRET, at = new Date(), id = "msg_01M7Z876J0R2V6X9K3T5N0B1C7") {
   return { "webhook-id": id, "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": new Webhook(secret).sign(id, at, body) };
 }
 

@@ -19,7 +19,7 @@ function json(status: number, body: unknown, contentType = "application/json"): 
 /** A charge as the contract's example shows it, then changed by `edit`. */
 function charge(edit: (c: Record<string, unknown>) => void = () => {}): Record<string, unknown> {
   const example = {
-    id: "ch_1",
+    id: "ch_01M7Z876J0R2V6X9K3T5N0B1C7",
     object: "charge",
     status: "pending",
     amount: 15000,

@@ -350,6 +350,17 @@ describe("the contract's schemas take the edge values", () => {
       expect(charge({ ...boleto, duedate: "2026-12-16" })).toBe(false);
     });
 
+    it(`${version}: a charge whose id's time part is not its created_at is refused, to the millisecond (charge-id-time, D49)`, () => {
+      const document = loadDocument("family-a", { version }).document as { paths: Record<string, any>; components: { schemas: Record<string, unknown> } };
+      const created = document.paths["/v1/charges"].post.responses["201"].content["application/json"].example as Record<string, unknown>;
+      const charge = compileOpenApiSchema(document.components.schemas.Charge, version);
+      expect(charge(created), JSON.stringify(charge.errors)).toBe(true);
+      // .005 written without its padding reads as .500.
+      expect(charge({ ...created, id: "ch_01M7Z876J5R2V6X9K3T5N0B1C7", created_at: "2026-11-21T14:30:00.005Z" }), JSON.stringify(charge.errors)).toBe(true);
+      expect(charge({ ...created, id: "ch_01M7Z876J5R2V6X9K3T5N0B1C7", created_at: "2026-11-21T14:30:00.5Z" })).toBe(false);
+      expect(charge({ ...created, id: "ch_00000000J0R2V6X9K3T5N0B1C7" })).toBe(false);
+    });
+
     it(`${version}: a boleto's amountConfirmed is set exactly when it is CONFIRMED (boleto-charge, D16)`, () => {
       const document = loadDocument("family-b", { version }).document as { paths: Record<string, any>; components: { schemas: Record<string, unknown> } };
       const boleto = document.paths["/sdk/boleto/{boletoId}"].get.responses["200"].content["application/json"].example.data as Record<string, unknown>;

@@ -107,10 +107,14 @@ export interface components {
     schemas: {
         /**
          * @description A charge, the central object of family A. The document lists its fields; that every
-         *     response carries all of them (`required`) is decision D35.
+         *     response carries all of them (`required`) is decision D35; that its id's time part is its
+         *     `created_at` is decision D49.
          */
         Charge: {
-            /** @description Identifier of the charge. */
+            /**
+             * @description Identifier of the charge: `ch_` and a ULID, 26 characters of Crockford's base 32 in upper
+             *     case, the first ten its creation time in milliseconds (decision D49).
+             */
             id: string;
             /**
              * @description Always `charge`.
@@ -403,7 +407,7 @@ export interface components {
          *       "type": "https://docs.payments.example/errors/not-found",
          *       "title": "Not found",
          *       "status": 404,
-         *       "detail": "No charge with id ch_01JDQ7Z8M4R2V6X9K3T5N0B1C7.",
+         *       "detail": "No charge with id ch_01M7Z876J0R2V6X9K3T5N0B1C7.",
          *       "code": "NOT_FOUND"
          *     }
          */
@@ -564,7 +568,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ch_01JDQ7Z8M4R2V6X9K3T5N0B1C7",
+                     *       "id": "ch_01M7Z876J0R2V6X9K3T5N0B1C7",
                      *       "object": "charge",
                      *       "status": "pending",
                      *       "amount": 15000,
@@ -673,7 +677,7 @@ export interface operations {
             path: {
                 /**
                  * @description Identifier of the charge (at most 64 characters: decision D45).
-                 * @example ch_01JDQ7Z8M4R2V6X9K3T5N0B1C7
+                 * @example ch_01M7Z876J0R2V6X9K3T5N0B1C7
                  */
                 id: string;
             };
@@ -695,7 +699,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "ch_01JDQ7Z8M4R2V6X9K3T5N0B1C7",
+                     *       "id": "ch_01M7Z876J0R2V6X9K3T5N0B1C7",
                      *       "object": "charge",
                      *       "status": "paid",
                      *       "amount": 15000,

@@ -108,7 +108,7 @@ export async function cannon(url: string, kind: "post" | "get", ids: readonly st
           method: "GET" as const,
           path: "/v1/charges/x",
           headers: { "x-api-key": API_KEY },
-          setupRequest: (req: Record<string, any>) => ({ ...req, path: `/v1/charges/${ids.length ? ids[counter++ % ids.length] : "ch_01JDQ7Z8M4R2V6X9K3T5N0B1C7"}` }),
+          setupRequest: (req: Record<string, any>) => ({ ...req, path: `/v1/charges/${ids.length ? ids[counter++ % ids.length] : "ch_01M7Z876J0R2V6X9K3T5N0B1C7"}` }),
         };
   // A measured run lasts BENCH_DURATION seconds, or BENCH_REQUESTS requests; a warm-up, the duration it is given.
   const amount = options.duration === undefined ? REQUESTS : undefined;

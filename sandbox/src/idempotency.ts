@@ -22,26 +22,22 @@ export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000;
 /** JSON with object members sorted at every level, so that member order and whitespace do not matter. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== "object") return JSON.stringify(value);
-  // Built by concatenation: this runs on every idempotent creation.
-  if (Array.isArray(value)) {
-    let out = "[";
-    for (let i = 0; i < value.length; i++) out += (i === 0 ? "" : ",") + canonicalJson(value[i]);
-    return `${out}]`;
-  }
+  if (Array.isArray(value)) return `[${listed(value.map(canonicalJson))}]`;
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record).sort();
-  let out = "{";
-  for (let i = 0; i < keys.length; i++) out += `${i === 0 ? "" : ","}${JSON.stringify(keys[i])}:${canonicalJson(record[keys[i]])}`;
-  return `${out}}`;
+  return `{${listed(Object.keys(record).sort().map((name) => `${JSON.stringify(name)}:${canonicalJson(record[name])}`))}}`;
 }
+
+/** The items of an array or the members of an object, one separator for both. */
+const listed = (items: string[]): string => items.join(",");
 
 export function fingerprint(operationId: string, body: unknown): string {
   return sha256Hex(`${operationId}\n${canonicalJson(body)}`);
 }
 
-// `crypto.hash` (Node 20.12+) hashes a string in one call, without a Hash object per request.
+// `crypto.hash` (Node 20.12+) hashes a string in one call, without a Hash object per request
+// (its output is hexadecimal by default).
 function sha256Hex(text: string): string {
-  return crypto.hash("sha256", text, "hex");
+  return crypto.hash("sha256", text);
 }
 
 export interface IdempotentCreate {

@@ -152,8 +152,8 @@ export const FAMILY_B_KEY_PREFIX = "sdk";
 export interface KeyRing {
   keys: SandboxKeys;
   accounts: ReadonlyMap<string, SandboxAccount>;
-  /** Looks a key up by its secret. */
-  bySecret(secret: string): SandboxApiKey | undefined;
+  /** Looks a key up by its secret (none when no key was sent). */
+  bySecret(secret: string | undefined): SandboxApiKey | undefined;
 }
 
 /** Derives the accounts and keys of a seed. */
@@ -180,6 +180,7 @@ export function createKeyRing(seed: string = DEFAULT_KEY_SEED): KeyRing {
   const secret = (family: Family, id: string) => `${family === "A" ? "sk" : FAMILY_B_KEY_PREFIX}_test_${derived(seed, DERIVATION_LABELS[id]!)}`;
   const entries: SandboxApiKey[] = [
     { id: "key_a_primary", family: "A", accountId: "acc_1", scopes: ALL_SCOPES },
+    // Stryker disable next-line ArrayDeclaration: a scope no operation requires (D20: only merchant:read is) is one no client can tell; the key lacks merchant:read either way
     { id: "key_a_no_merchant_read", family: "A", accountId: "acc_1", scopes: [] },
     { id: "key_a_primary_second", family: "A", accountId: "acc_1", scopes: ALL_SCOPES },
     { id: "key_a_second", family: "A", accountId: "acc_2", scopes: ALL_SCOPES },
@@ -190,7 +191,7 @@ export function createKeyRing(seed: string = DEFAULT_KEY_SEED): KeyRing {
     { id: "key_b_rate_limits", family: "B", accountId: "acc_3", scopes: ALL_SCOPES },
   ].map((key) => ({ ...key, family: key.family as Family, secret: secret(key.family as Family, key.id) }));
   const secretOf = (id: string) => entries.find((e) => e.id === id)!.secret;
-  const bySecret = new Map(entries.map((e) => [e.secret, e]));
+  const bySecret = new Map<string | undefined, SandboxApiKey>(entries.map((e) => [e.secret, e]));
   const account = (id: string) => accounts.get(id)!;
   return {
     keys: {

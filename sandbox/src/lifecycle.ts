@@ -1,7 +1,8 @@
 /**
  * The sandbox's life as a process, apart from what it answers: where its data lives, its name in
- * the delivery log, the contract it loads (and that it implements it), the port it listens on,
- * the access log it writes and how it closes. None of it decides an answer or an event (server.ts does, with what this module
+ * the delivery log, the contract it loads (and that it implements it), the rate-limit plan the
+ * operator chose (refused when it is none), the port it listens on, the access log it writes
+ * and how it closes. None of it decides an answer or an event (server.ts does, with what this module
  * gives it), so the mutation run leaves it out like the command line (mutation/README.md); the
  * sandbox's tests prove it (sandbox/test/command-line.test.ts starts it as its users do,
  * hostile-client.test.ts reads its access log).
@@ -12,6 +13,7 @@ import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
 import { resolve } from "node:path";
 import { loadContractDocuments } from "@payment-collection/contract/model/index.ts";
+import { RATE_LIMIT_PLANS, resolvePlan, type PlanName, type RateLimitPlan } from "./plans.ts";
 
 type HttpServer = ReturnType<typeof createServer>;
 
@@ -28,6 +30,21 @@ export function dataDirOf(dataDir: string | undefined): string {
 /** This instance's name in the delivery log (default: host name, process id and a random suffix). */
 export function instanceNameOf(instanceId: string | undefined): string {
   return instanceId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+}
+
+/**
+ * The rate-limit plan the operator chose (the default plan when none): a plan's name, or a
+ * custom plan whose figures are positive integers; anything else stops the sandbox from
+ * starting, so no client ever meets it.
+ */
+export function checkedPlan(plan: PlanName | RateLimitPlan = "default"): RateLimitPlan {
+  if (typeof plan === "string" && !Object.hasOwn(RATE_LIMIT_PLANS, plan)) {
+    throw new Error(`unknown rate-limit plan "${plan}" (known: ${Object.keys(RATE_LIMIT_PLANS).join(", ")})`);
+  }
+  for (const [name, value] of Object.entries(typeof plan === "object" ? plan : {})) {
+    if (!Number.isInteger(value) || value < 1) throw new Error(`rate-limit plan: ${name} must be a positive integer`);
+  }
+  return resolvePlan(plan);
 }
 
 /** The generated contract's documents: without them there is nothing to serve, so the error says how to make them. */

@@ -32,16 +32,7 @@ export const RATE_LIMIT_PLANS = {
 
 export type PlanName = keyof typeof RATE_LIMIT_PLANS;
 
-/** Resolves a plan name or a custom plan. */
-export function resolvePlan(plan: PlanName | RateLimitPlan | undefined): RateLimitPlan {
-  if (plan === undefined) return RATE_LIMIT_PLANS.default;
-  if (typeof plan === "string") {
-    const named = (RATE_LIMIT_PLANS as Record<string, RateLimitPlan>)[plan];
-    if (!named) throw new Error(`unknown rate-limit plan "${plan}" (known: ${Object.keys(RATE_LIMIT_PLANS).join(", ")})`);
-    return named;
-  }
-  for (const [name, value] of Object.entries(plan)) {
-    if (!Number.isInteger(value) || value < 1) throw new Error(`rate-limit plan: ${name} must be a positive integer`);
-  }
-  return plan;
+/** The plan of a name, or a custom plan (the operator's choice, checked at start: lifecycle.ts). */
+export function resolvePlan(plan: PlanName | RateLimitPlan): RateLimitPlan {
+  return typeof plan === "string" ? RATE_LIMIT_PLANS[plan] : plan;
 }

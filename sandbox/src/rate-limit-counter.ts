@@ -24,30 +24,23 @@ export interface RateLimitCounter {
   consume(windowStartMs: number, buckets: readonly RateLimitBucket[]): RateLimitOutcome;
 }
 
-/** Counters left untouched this long (real clock) belong to a window that is over. */
-const STALE_AFTER_MS = 600_000;
-/** How many counters are kept before stale ones are swept. */
-const SWEEP_ABOVE = 50_000;
-
+/**
+ * Only the current window's counts are kept: the first request of a new window drops the
+ * counts of the one before, which no later request reads (windows are aligned to multiples of
+ * one plan's length on the real clock, so every bucket's current window is the same one).
+ */
 export function createRateLimitCounter(): RateLimitCounter {
-  const windows = new Map<string, { windowStartMs: number; count: number; touchedMs: number }>();
+  let slot: { startMs: number; counts: Map<string, number> } | undefined;
   return {
     consume(windowStartMs, buckets) {
-      const current = buckets.map((bucket) => {
-        const entry = windows.get(bucket.key);
-        return entry && entry.windowStartMs === windowStartMs ? entry.count : 0;
-      });
+      if (slot?.startMs !== windowStartMs) slot = { startMs: windowStartMs, counts: new Map() };
+      const kept = slot.counts;
+      const current = buckets.map((bucket) => kept.get(bucket.key) ?? 0);
       if (buckets.some((bucket, i) => current[i] + 1 > bucket.limit)) return { admitted: false, counts: current };
-      const touchedMs = Date.now();
       const counts = current.map((count, i) => {
-        windows.set(buckets[i].key, { windowStartMs, count: count + 1, touchedMs });
+        kept.set(buckets[i].key, count + 1);
         return count + 1;
       });
-      // Windows are per account clock, so age is measured on the real clock: a counter left
-      // untouched for ten minutes belongs to a window that is over.
-      if (windows.size > SWEEP_ABOVE) {
-        for (const [key, entry] of windows) if (touchedMs - entry.touchedMs > STALE_AFTER_MS) windows.delete(key);
-      }
       return { admitted: true, counts };
     },
   };

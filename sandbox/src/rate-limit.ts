@@ -57,15 +57,11 @@ export function rateBuckets(plan: RateLimitPlan, subject: string, operationId: s
 /** The decision and headers of a request charged (or refused) by the store's counters. */
 export function rateDecision(plan: RateLimitPlan, windowStartMs: number, buckets: readonly RateLimitBucket[], outcome: Pick<Admission, "admitted" | "counts">, nowMs: number): RateDecision {
   const windowMs = plan.windowSeconds * 1000;
-  // The limit to report: the exhausted one on a refusal, else the one with the least left
-  // (the specific limit first on a tie, being listed first).
+  // The limit to report: the one with the least left (the specific limit first on a tie, being
+  // listed first). On a refusal that is an exhausted one: it has none left, the others some.
   let chosen = 0;
-  if (!outcome.admitted) {
-    chosen = Math.max(0, buckets.findIndex((b, i) => outcome.counts[i] + 1 > b.limit));
-  } else {
-    for (let i = 1; i < buckets.length; i++) {
-      if (buckets[i].limit - outcome.counts[i] < buckets[chosen].limit - outcome.counts[chosen]) chosen = i;
-    }
+  for (let i = 1; i < buckets.length; i++) {
+    if (buckets[i].limit - outcome.counts[i] < buckets[chosen].limit - outcome.counts[chosen]) chosen = i;
   }
   const resetMs = windowStartMs + windowMs;
   const headers: Record<string, string> = {

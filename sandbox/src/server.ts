@@ -23,10 +23,10 @@ import { describeProblems, loadContract, type OperationSpec, type ValidationProb
 import { commonError, problem, sdkError, type Surface } from "./envelopes.ts";
 import { applyCors, corsPolicy } from "./http/cors.ts";
 import { isJsonContentType, MAX_BODY_BYTES, parseJsonBody, readBody } from "./http/body.ts";
-import { accessLogWriter, checkImplemented, closeInTurn, closeOnce, dataDirOf, instanceNameOf, listen, loadDocuments, logAccess, urlOf, type AccessLog } from "./lifecycle.ts";
+import { accessLogWriter, checkedPlan, checkImplemented, closeInTurn, closeOnce, dataDirOf, instanceNameOf, listen, loadDocuments, logAccess, urlOf, type AccessLog } from "./lifecycle.ts";
 import { send, type Reply } from "./http/reply.ts";
 import { createKeyRing, type SandboxApiKey, type SandboxKeys } from "./keys.ts";
-import { resolvePlan, type PlanName, type RateLimitPlan } from "./plans.ts";
+import type { PlanName, RateLimitPlan } from "./plans.ts";
 import { rateBuckets, rateDecision, rateSubject } from "./rate-limit.ts";
 import { boletoHandlers } from "./resources/boletos.ts";
 import { chargeHandlers } from "./resources/charges.ts";
@@ -385,7 +385,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     contract: loadContract(documents),
     keyRing,
     store,
-    plan: resolvePlan(options.plan),
+    plan: checkedPlan(options.plan),
     instance,
     baseNow: options.now ?? (() => new Date()),
     webhooks,

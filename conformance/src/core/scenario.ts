@@ -46,6 +46,11 @@ export interface Scenario {
    * requests over the accounts' rate limits (core/account-plan.ts). Default: the primary account.
    */
   account?: "any";
+  /**
+   * The scenario waits for a rate-limit window to renew (up to a window's length): a run that
+   * must be quick (a mutation unit) gives its target windows of a second.
+   */
+  waitsForWindow?: true;
   run(ctx: FamilyContext, check: ScenarioAssertions): Promise<void>;
 }
 

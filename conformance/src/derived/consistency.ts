@@ -1,7 +1,8 @@
 /**
  * Consistency: what the server returns is what it was sent. For every creation the run made,
  * the members both the request and the response carry are equal (deep, numbers by value) and a
- * later read by the owner returns the same values; after an update setting every member its
+ * later read by the owner returns the same values, and the same creation sent several times at
+ * once gives each record an id of its own; after an update setting every member its
  * schema declares, a read shows the values sent; after a delete or cancel that succeeded, a read shows a change (full profile: under
  * seed the state a soft delete shows is not stated). Every other read of a record (its status,
  * its QR code) agrees with the record's own read on the members both carry.
@@ -67,6 +68,34 @@ async function creation(env: DerivedEnv, op: ContractOperation): Promise<void> {
     // The result enforces the statements of every member it compares (`reference`: the caller's own).
     const statements = env.memberStatementsOf(op.operationId, sharedLeaves(sent, created).map((leaf) => leaf.path));
     env.judge({ operationId: op.operationId, variant: "returns-what-was-sent", title, covers: env.covered(op.operationId, response.status), reproduction: env.reproduce(request, "primary"), statements }, problems);
+  });
+}
+
+/** Creations sent at once: enough that a fast server makes some of them in the same millisecond. */
+const BURST = 8;
+
+/**
+ * A record's id names that record alone: the same creation sent several times at once (each
+ * with a fresh idempotency key, so each a creation of its own) gives each success an id no
+ * other has, however close together the server made them. The requests are valid, so a 5xx
+ * among them is a failure; a refusal (a rate limit) leaves the others to compare.
+ */
+async function distinctIds(env: DerivedEnv, op: ContractOperation): Promise<void> {
+  const title = "creations sent at once each get an id of their own";
+  await env.attempt(op.operationId, "distinct-ids", title, async () => {
+    const exemplar = successes(env, op.operationId).pop();
+    if (!exemplar) return env.notApplicable(op.operationId, "distinct-ids", title, "the run made no such record");
+    const requests = Array.from({ length: BURST }, () => replayOf(env, exemplar));
+    const responses = await Promise.all(requests.map((request) => env.send(request, "primary")));
+    const reader = readerOfResource(env.ctx.contract, op.path.split("/").pop()!);
+    const problems = responses.filter((r) => r.status >= 500).map((r) => `one of ${BURST} creations sent at once answered ${describe(r)}`);
+    // Where a body's shape is decided, a success may hold its id elsewhere than the run looks.
+    const succeeded = responses.filter(is2xx);
+    const ids = succeeded.map((r) => createdIdOf(jsonOf(r.body), reader ? pathParameters(reader)[0] : undefined)).filter((id): id is string => id !== undefined);
+    if (ids.length < 2 && problems.length === 0) return env.notApplicable(op.operationId, "distinct-ids", title, `${succeeded.length} of ${BURST} creations sent at once succeeded, ${ids.length} with an id where the run looks for one: no two ids to compare`);
+    const repeated = [...new Set(ids.filter((id, i) => ids.indexOf(id) !== i))];
+    if (repeated.length > 0) problems.push(`${ids.length} creations sent at once got ${new Set(ids).size} distinct ids: ${repeated.map((id) => JSON.stringify(id)).join(", ")} given to more than one`);
+    env.judge({ operationId: op.operationId, variant: "distinct-ids", title, covers: env.covered(op.operationId, exemplar.exchange.status), reproduction: env.reproduce(requests[0]!, "primary"), statements: env.memberStatementsOf(op.operationId, ["id"]) }, problems);
   });
 }
 
@@ -159,7 +188,10 @@ export const VARIANT_STATEMENTS = ["B-TX-ENDPOINT-list"];
 export async function run(env: DerivedEnv): Promise<void> {
   for (const op of env.ctx.contract.operations) {
     if (env.stopped) break;
-    if (createsRecord(env.ctx.contract, op)) await creation(env, op);
+    if (createsRecord(env.ctx.contract, op)) {
+      await creation(env, op);
+      await distinctIds(env, op);
+    }
     else if (op.method !== "GET" && pathParameters(op).length > 0) await change(env, op);
     else if (op.method === "GET" && pathParameters(op).length > 0) await otherRead(env, op);
     else if (isList(op) && listFilters(op).length > 0) await listFilterChecks(env, op);

@@ -263,8 +263,9 @@ export interface ParameterVariant {
  * that alter one. A header value must be one HTTP can carry: an empty one is left out. Under
  * full also what only decisions make wrong: a query integer in another notation than decimal
  * digits (`1e0`, `1.0`, `0x1`, ` 1`: D28), a query parameter given twice (its valid value
- * each time: D32), and a header one character short of its minimum length in characters
- * outside the Basic Multilingual Plane (D45: counted in characters).
+ * each time: D32), a header one character short of its minimum length in characters
+ * outside the Basic Multilingual Plane (D45: counted in characters), and a date-time of the
+ * query that names a leap second (D39).
  */
 export function parameterVariants(parameter: ContractParameter, profile: Profile, current: unknown): ParameterVariant[] {
   if (parameter.in !== "query" && parameter.in !== "header") return [];
@@ -292,7 +293,10 @@ export function parameterVariants(parameter: ContractParameter, profile: Profile
   if (profile === "full" && parameter.in === "header" && typeof minLength === "number" && minLength > 1) {
     values.push(["under-minLength-in-characters", utf8AsHeader(astralText(minLength - 1)), "minLength"]);
   }
-  const decided: Record<string, string> = { "under-minLength-in-characters": "D45", "given-twice": "D32", ...Object.fromEntries(NOT_DECIMAL_DIGITS("1").map(([kind]) => [kind, "D28"])) };
+  // A date-time of the query that names a leap second (RFC 3339 admits `23:59:60`), which no
+  // stored time can equal, is refused rather than shifted to a time the client did not send (D39).
+  if (profile === "full" && parameter.in === "query" && keywordOf(schema, "format") === "date-time") values.push(["leap-second", LEAP_SECOND, "format"]);
+  const decided: Record<string, string> = { "under-minLength-in-characters": "D45", "given-twice": "D32", "leap-second": "D39", ...Object.fromEntries(NOT_DECIMAL_DIGITS("1").map(([kind]) => [kind, "D28"])) };
   // A query parameter is given once (D32): twice, even with the same valid value, is malformed.
   if (profile === "full" && parameter.in === "query" && current !== undefined && current !== null) values.push(["given-twice", current, "given-twice"]);
   return values
@@ -306,6 +310,9 @@ export function parameterVariants(parameter: ContractParameter, profile: Profile
     }))
     .filter((variant) => !(parameter.in === "header" && variant.value === ""));
 }
+
+/** A leap second that was inserted (the end of 2016), valid as RFC 3339 writes a date-time. */
+export const LEAP_SECOND = "2016-12-31T23:59:60Z";
 
 /** A valid integer of a query written in other notations than decimal digits: each names the same number. */
 export const NOT_DECIMAL_DIGITS = (digits: string): Array<[kind: string, text: string]> => [

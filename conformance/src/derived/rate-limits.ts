@@ -7,7 +7,8 @@
  * - a server that sends no such headers is held to the published per-minute figure (or the
  *   plan the target declares): one request more than it within the minute must get a 429;
  * - under full (D27), the 429 of a used-up limit describes it: nothing left, and its figure
- *   where the target declares its plan;
+ *   where the target declares its plan; and while a specific limit is used up, no admitted
+ *   answer describes another limit with more left than the specific one can have;
  * - while one account has used up a limit (each of them), another account is not limited;
  * - once a limit is used up, every other operation that counts against it is refused too in
  *   that window (one request each: a PIX payment once PIX creations used up the PIX limit, every
@@ -39,6 +40,11 @@ export interface UseUp {
   request: PlannedRequest;
   /** The 429 that ended it, when the limit was met. */
   refusal?: ObservedResponse;
+  /**
+   * Under full, where the target declares its plan: admitted answers that described another
+   * limit with more requests left than this one could have (D27: the closest is described).
+   */
+  notClosest: string[];
 }
 
 /** How often a window may renew while a limit is used up before the check gives up (not applicable). */
@@ -54,7 +60,7 @@ const MAX_RENEWALS = 2;
 export async function useUp(env: DerivedEnv, make: () => PlannedRequest, key: KeyName, figure: number, windowSeconds: number): Promise<UseUp | string> {
   const request = make();
   const first = await env.send(request, key, { expect429: true });
-  if (first.status === 429) return { limited: true, problems: [], sent: 1, request, refusal: first };
+  if (first.status === 429) return { limited: true, problems: [], sent: 1, request, refusal: first, notClosest: [] };
   if (!is2xx(first)) return `${request.method} ${new URL(request.url).pathname} answered ${describe(first)}`;
   const announced = Number(first.headers["x-ratelimit-limit"]);
   const headers = Number.isFinite(announced);
@@ -70,9 +76,20 @@ export async function useUp(env: DerivedEnv, make: () => PlannedRequest, key: Ke
   let renewals = 0;
   let lastRemaining = Number(first.headers["x-ratelimit-remaining"]);
   const problems: string[] = [];
+  const notClosest: string[] = [];
+  // This limit has at most `figure - counted` requests left after `counted` of its own in the
+  // window: an answer describing another limit (its figure not this one's) with more left
+  // describes one farther from exhaustion.
+  const describesCloser = env.ctx.profile === "full" && declared && figure !== env.ctx.familyB?.plan?.general;
+  const judgeDescribed = (response: ObservedResponse, counted: number) => {
+    const remaining = Number(response.headers["x-ratelimit-remaining"]);
+    if (!describesCloser || response.headers["x-ratelimit-limit"] === String(figure) || !(remaining > figure - counted)) return;
+    notClosest.push(`request ${sent + 1} said X-RateLimit-Limit ${response.headers["x-ratelimit-limit"]}, Remaining ${remaining}: the limit of ${figure} it counts against has at most ${figure - counted} left after ${counted} of its requests in the window, and it is the closest to exhaustion (D27)`);
+  };
+  judgeDescribed(first, 1);
   for (; sent - countFrom <= limit + 5; sent += 1) {
     const response = await env.send(make(), key, { expect429: true });
-    if (response.status === 429) return { limited: true, problems, sent, request, refusal: response };
+    if (response.status === 429) return { limited: true, problems, sent, request, refusal: response, notClosest };
     const reset = response.headers["x-ratelimit-reset"];
     const remaining = Number(response.headers["x-ratelimit-remaining"]);
     // Remaining going up is a new window, unless the server said 0 in this same window.
@@ -86,18 +103,19 @@ export async function useUp(env: DerivedEnv, make: () => PlannedRequest, key: Ke
       exhaustedWindow = undefined;
     }
     if (Number.isFinite(remaining)) lastRemaining = remaining;
+    if (is2xx(response)) judgeDescribed(response, sent + 1 - countFrom);
     if (exhaustedWindow !== undefined && reset === exhaustedWindow && is2xx(response)) {
       problems.push(`X-RateLimit-Remaining reached 0 in the window ending ${reset}, and request ${sent + 1} was still answered ${response.status}`);
-      return { limited: false, problems, sent, request };
+      return { limited: false, problems, sent, request, notClosest };
     }
     if (response.headers["x-ratelimit-remaining"] === "0") exhaustedWindow = reset;
     if (!headers && sent >= figure && Date.now() - started < windowSeconds * 1000) {
       problems.push(`no X-RateLimit-* headers, so the published ${figure} per ${windowSeconds === 60 ? "minute" : `${windowSeconds} s`} apply: request ${sent + 1} within ${Math.round((Date.now() - started) / 1000)} s was answered ${response.status}`);
-      return { limited: false, problems, sent, request };
+      return { limited: false, problems, sent, request, notClosest };
     }
   }
   problems.push(`${declared ? `the declared plan says ${limit}` : `X-RateLimit-Limit says ${limit}`}, and ${sent - countFrom} requests in a row within one window got no 429`);
-  return { limited: false, problems, sent, request };
+  return { limited: false, problems, sent, request, notClosest };
 }
 
 /** Cheapest to send many times first: a read before a creation, fewer record ids before more. */
@@ -285,6 +303,9 @@ export async function run(env: DerivedEnv): Promise<void> {
       const outcome = await useUp(env, make, key, figure, windowSeconds);
       if (typeof outcome === "string") return env.notApplicable(op.operationId, `${bucket}-limit-enforced`, title, outcome);
       env.judge({ operationId: op.operationId, variant: `${bucket}-limit-enforced`, title, covers: env.covered(op.operationId, 429), statements: [BUCKET_STATEMENT[bucket]], reproduction: `for i in $(seq ${outcome.sent + 1}); do ${env.reproduce(request, key)}; done` }, outcome.problems);
+      if (env.ctx.profile === "full" && env.ctx.familyB?.plan && bucket !== "general") {
+        env.judge({ operationId: op.operationId, variant: `${bucket}-limit-described-while-closest`, title: `while the ${bucket} limit is the closest to exhaustion, the headers describe it (D27)`, covers: env.covered(op.operationId, 200), statements: [BUCKET_STATEMENT[bucket]], reproduction: `for i in $(seq ${outcome.sent}); do ${env.reproduce(request, key)}; done` }, outcome.notClosest.slice(0, 3));
+      }
       if (!outcome.limited) return;
       reportsUsedUpLimit(env, op, bucket, figure, outcome);
       await membersRefused(env, bucket, op, make, key, async () => {

@@ -35,6 +35,7 @@ import { webhookRotationOverlap } from "./events-webhook-rotation-overlap.ts";
 import { mismatchKeepsOriginal } from "./idempotency-mismatch-keeps-original.ts";
 import { newKeyCreatesCharge } from "./idempotency-new-key-creates.ts";
 import { parallelRequestsOneCharge } from "./idempotency-parallel-one-charge.ts";
+import { parallelEachAsAlone } from "./idempotency-parallel-each-as-alone.ts";
 import { replayMarker } from "./idempotency-replay-marker.ts";
 import { replayReturnsOriginal } from "./idempotency-replay-returns-original.ts";
 import { keyKept24Hours } from "./idempotency-key-kept-24-hours.ts";
@@ -44,6 +45,7 @@ import { pixPaymentNeedsLookup } from "./pix-payment-needs-lookup.ts";
 import { keysScopedPerApiKey } from "./idempotency-scoped-per-api-key.ts";
 import { writesNeedIdempotencyKey } from "./idempotency-writes-need-key.ts";
 import { rateLimitExhaustion } from "./rate-limit-exhaustion.ts";
+import { rateLimitRetryAfterAdmitted } from "./rate-limit-retry-after-admitted.ts";
 import { generalLimitAnnounced } from "./rate-limit-general-announced.ts";
 import { rateLimitHeadersConsistent } from "./rate-limit-headers-consistent.ts";
 import { pixLimitAnnounced } from "./rate-limit-pix-announced.ts";
@@ -71,6 +73,7 @@ export const SCENARIOS: Scenario[] = [
   keyKept24Hours,
   keysScopedPerApiKey,
   parallelRequestsOneCharge,
+  parallelEachAsAlone,
   replayMarker,
   mismatchKeepsOriginal,
   chargeCreatedPending,
@@ -128,4 +131,5 @@ export const SCENARIOS: Scenario[] = [
   pixLimitEnforcedSeparately,
   transactionLimitEnforcedSeparately,
   rateLimitExhaustion,
+  rateLimitRetryAfterAdmitted,
 ];

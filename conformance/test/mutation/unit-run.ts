@@ -21,6 +21,8 @@ export { suiteUnits, type SuiteUnit };
  * check every operation of a used-up limit), so that each of them is met before it. The other units run on the generous plan, which never limits them.
  */
 const LIMITS_PLAN: RateLimitPlan = { windowSeconds: 60, general: 80, pixCreations: 8, transactionCreations: 12, queries: 30 };
+/** The same limits in windows of a second, for the units that wait for a window to renew. */
+const SECOND_WINDOWS_PLAN: RateLimitPlan = { ...LIMITS_PLAN, windowSeconds: 1 };
 
 /**
  * The sandbox answers in milliseconds and no unit meets a limit it did not plan: a request left
@@ -60,7 +62,7 @@ export async function runUnit(unit: SuiteUnit, start: typeof startTemporarySandb
   try {
     // The temporary sandbox's origins (declared in its target) for the units that judge them, none for the others.
     const corsOrigins = unit.crossOrigin ? undefined : [];
-    sandbox = await within(start({ plan: unit.limits ? LIMITS_PLAN : "generous", useRateLimitAccount: true, corsOrigins, allowPrivateWebhookTargets: !unit.refusesPrivateWebhookTargets }), START_WAIT_MS, "starting the sandbox and making its fixtures");
+    sandbox = await within(start({ plan: unit.secondWindows ? SECOND_WINDOWS_PLAN : unit.limits ? LIMITS_PLAN : "generous", useRateLimitAccount: true, corsOrigins, allowPrivateWebhookTargets: !unit.refusesPrivateWebhookTargets }), START_WAIT_MS, "starting the sandbox and making its fixtures");
   } catch (error) {
     // The sandbox did not start, or refused the fixtures the suites need.
     return [`the sandbox did not start: ${(error as Error).message}`];

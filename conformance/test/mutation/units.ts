@@ -35,6 +35,8 @@ export interface SuiteUnit {
    * production server does, instead of calling the suites' receivers on 127.0.0.1.
    */
   refusesPrivateWebhookTargets: boolean;
+  /** The unit waits for a rate-limit window to renew: its sandbox's windows last a second. */
+  secondWindows: boolean;
   /** What the unit runs, as the runner's options. */
   options: Pick<RunOptions, "checks" | "scenarios" | "derived" | "exhaust">;
 }
@@ -54,7 +56,7 @@ export function suiteUnits(): SuiteUnit[] {
     for (const stage of ["main", "exhaust"] as const) {
       const checks = FAMILY_CHECKS[family].filter((check) => stageOf(check) === stage);
       if (checks.length > 0) {
-        units.push({ name: `${family} response checks (${stage})`, family, stage, limits: stage === "exhaust", crossOrigin: false, refusesPrivateWebhookTargets: false, options: { checks: only(family, checks), scenarios: [], derived: false, exhaust: stage === "exhaust" } });
+        units.push({ name: `${family} response checks (${stage})`, family, stage, limits: stage === "exhaust", crossOrigin: false, refusesPrivateWebhookTargets: false, secondWindows: false, options: { checks: only(family, checks), scenarios: [], derived: false, exhaust: stage === "exhaust" } });
       }
     }
     for (const scenario of SCENARIOS.filter((s: Scenario) => s.family === family)) {
@@ -62,7 +64,7 @@ export function suiteUnits(): SuiteUnit[] {
       // Scenario ids are `<family>/<area>/<rule>` (core/scenario.ts).
       const area = scenario.id.split("/")[1];
       const limits = stage === "exhaust" || area === "rate-limits";
-      units.push({ name: `${scenario.id} (${stage})`, family, stage, limits, crossOrigin: false, refusesPrivateWebhookTargets: area === "webhook-targets", options: { checks: only(family, []), scenarios: [scenario], derived: false, exhaust: stage === "exhaust" } });
+      units.push({ name: `${scenario.id} (${stage})`, family, stage, limits, crossOrigin: false, refusesPrivateWebhookTargets: area === "webhook-targets", secondWindows: scenario.waitsForWindow === true, options: { checks: only(family, []), scenarios: [scenario], derived: false, exhaust: stage === "exhaust" } });
     }
     for (const derivedClass of DERIVED_CLASSES) {
       const stage: Stage = (EXHAUST_CLASSES as readonly DerivedClass[]).includes(derivedClass) ? "exhaust" : "main";
@@ -73,6 +75,7 @@ export function suiteUnits(): SuiteUnit[] {
         limits: stage === "exhaust",
         crossOrigin: derivedClass === "cors",
         refusesPrivateWebhookTargets: false,
+        secondWindows: false,
         options: { checks: only(family, []), scenarios: [], derived: { classes: [derivedClass] }, exhaust: stage === "exhaust" },
       });
     }

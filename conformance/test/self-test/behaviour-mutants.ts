@@ -34,6 +34,8 @@ function editBody(reply: Reply, edit: (body: Json) => void): Reply {
 const chargesByIdempotencyKey = new Map<string, string>();
 /** Idempotency keys with a request in flight (for a server without concurrency control). */
 const inFlight = new Set<string>();
+/** Charge creations a proxy is forwarding now, and the answer of the first of them (for servers that mishandle creations arriving at once). */
+const creations = { inFlight: 0, first: undefined as Promise<Reply> | undefined };
 /** The first charge a proxy saw created (for a server that ignores new keys). */
 let firstCharge: string | undefined;
 /** Requests other than PIX creations, per API key (for a server that counts them against the PIX limit). */
@@ -86,6 +88,46 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
     },
   },
   {
+    name: "parallel-creations-share-one-answer",
+    statements: ["A-IDEM-RULE-new-key"],
+    caughtBy: "family-a/idempotency/parallel-each-as-alone",
+    breaks: "each never-seen Idempotency-Key creates its own charge, also when creations arrive at once",
+    family: "family-a",
+    // Creations that arrive together answered with the outcome of the first of them: a creation
+    // that arrives while another is in flight gets the other's answer and creates nothing.
+    handle: (request, forward) => {
+      if (!isChargeCreation(request)) return forward(request);
+      if (creations.first) return creations.first;
+      const reply = forward(request);
+      creations.first = reply;
+      const done = () => {
+        if (creations.first === reply) creations.first = undefined;
+      };
+      reply.then(done, done);
+      return reply;
+    },
+  },
+  {
+    name: "parallel-creations-marked-replayed",
+    statements: ["A-IDEM-RULE-replay"],
+    caughtBy: "family-a/idempotency/parallel-each-as-alone",
+    breaks: "the answer that created a charge is not marked Idempotent-Replayed, also when creations arrive at once",
+    family: "family-a",
+    profile: "full",
+    // Creations that arrive together committed, then looked up again: each finds its own key used.
+    handle: async (request, forward) => {
+      if (!isChargeCreation(request)) return forward(request);
+      const together = creations.inFlight > 0;
+      creations.inFlight += 1;
+      try {
+        const reply = await forward(request);
+        return together && ok(reply) ? { ...reply, headers: { ...reply.headers, "idempotent-replayed": "true" } } : reply;
+      } finally {
+        creations.inFlight -= 1;
+      }
+    },
+  },
+  {
     name: "new-key-returns-an-old-charge",
     statements: ["A-IDEM-RULE-new-key"],
     caughtBy: "family-a/idempotency/new-key-creates",
@@ -125,6 +167,25 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
     profile: "full",
     response: (request, reply) =>
       request.method === "GET" && /^\/v1\/charges\/[^/]+$/.test(request.path) && ok(reply) ? editBody(reply, (b) => (b.amount = Number(b.amount) + 1)) : reply,
+  },
+  {
+    name: "charge-id-in-lower-case",
+    statements: ["A-CHARGE-FIELD-id"],
+    caughtBy: "family-a/createCharge/201/",
+    breaks: "a charge id is `ch_` and a ULID in upper case (D49)",
+    family: "family-a",
+    profile: "full",
+    response: (request, reply) => (isChargeCreation(request) && ok(reply) ? editBody(reply, (b) => (b.id = String(b.id).toLowerCase())) : reply),
+  },
+  {
+    name: "charge-id-time-not-its-creation",
+    statements: ["A-CHARGE-FIELD-id"],
+    caughtBy: "family-a/createCharge/201/",
+    breaks: "a charge id's ULID time is its created_at (D49)",
+    family: "family-a",
+    profile: "full",
+    // A ULID of the Unix epoch: the form holds, the time is not the charge's.
+    response: (request, reply) => (isChargeCreation(request) && ok(reply) ? editBody(reply, (b) => (b.id = `ch_0000000000${String(b.id).slice(13)}`)) : reply),
   },
   {
     name: "charge-readable-by-another-account",
@@ -652,6 +713,42 @@ BEHAVIOUR_MUTATIONS.push(
     }),
     request: endpointThroughRelay.request,
     response: rememberingSecrets,
+  },
+);
+
+/** Customers an update set INACTIVE (for a server that takes only active customers in a transaction). */
+const inactiveCustomers = new Set<string>();
+const isTransactionCreation = (request: Exchange) => request.method === "POST" && request.path === "/transactions";
+const refusedTransaction: Reply = {
+  status: 400,
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify({ success: false, error: { code: "VALIDATION_ERROR", message: "The request is invalid.", details: "body/customerId: no such customer" } }),
+};
+
+BEHAVIOUR_MUTATIONS.push(
+  {
+    name: "transaction-customer-refused-when-inactive",
+    statements: ["B-TX-ENDPOINT-create"],
+    caughtBy: "family-b/transactions/customer-held",
+    breaks: "a transaction may name any customer of the account that is not deleted (D15): here an INACTIVE one is refused as unknown",
+    family: "family-b",
+    profile: "full",
+    async handle(request, forward) {
+      const update = /^\/api\/v1\/sdk\/customers\/([^/]+)$/.exec(request.path);
+      if (request.method === "PUT" && update && requestJson(request)?.status === "INACTIVE") inactiveCustomers.add(decodeURIComponent(update[1]!));
+      const named = isTransactionCreation(request) ? requestJson(request)?.customerId : undefined;
+      return typeof named === "string" && inactiveCustomers.has(named) ? refusedTransaction : forward(request);
+    },
+  },
+  {
+    name: "transaction-customer-not-kept",
+    statements: ["B-TX-ENDPOINT-create"],
+    caughtBy: "family-b/transactions/customer-held",
+    breaks: "a transaction naming a customer of the account carries that customerId (D15): here it is created and read without it",
+    family: "family-b",
+    profile: "full",
+    response: (request, reply) =>
+      ok(reply) && (isTransactionCreation(request) || (request.method === "GET" && /^\/transactions\/[^/]+$/.test(request.path))) ? editBody(reply, (b) => b.data && (b.data.customerId = null)) : reply,
   },
 );
 

@@ -219,6 +219,17 @@ export function takesFirstOfRepeated(match: Match, name: string): Handler {
   };
 }
 
+/** A date-time of the query naming a leap second read as the second before it, not refused (D39). */
+export function shiftsLeapSecond(match: Match, name: string): Handler {
+  return (request, forward) => {
+    const search = new URLSearchParams(request.search);
+    const value = search.get(name);
+    if (!match(request) || value === null || !/T\d{2}:\d{2}:60/i.test(value)) return forward(request);
+    search.set(name, value.replace(/(T\d{2}:\d{2}):60/i, "$1:59"));
+    return forward({ ...request, search: `?${search.toString()}` });
+  };
+}
+
 /** An integer of the query written with a sign (`+1`) refused, not read as the integer (D28). */
 export function refusesSignedInteger(match: Match, name: string): Handler {
   return (request, forward) => {
@@ -501,6 +512,19 @@ export function describesAnotherThanClosest(match: Match, refusals: boolean): Ha
   };
 }
 
+/**
+ * The admitted answers of one operation describe a limit farther from exhaustion than its own
+ * (another figure, more requests left), while its own is the closest (D27).
+ */
+export function describesFartherLimit(match: Match): Handler {
+  return async (request, forward) => {
+    const reply = await forward(request);
+    const limit = reply.headers["x-ratelimit-limit"];
+    if (!match(request) || !ok(reply) || limit === undefined) return reply;
+    return { ...reply, headers: { ...reply.headers, "x-ratelimit-limit": String(Number(limit) * 8), "x-ratelimit-remaining": String(Number(reply.headers["x-ratelimit-remaining"]) + 50) } };
+  };
+}
+
 /** No rate-limit headers and no limit at all. */
 export const noLimitsNoHeaders: Handler = async (request, forward) => {
   const reply = await forward(request);
@@ -511,6 +535,25 @@ export const noLimitsNoHeaders: Handler = async (request, forward) => {
 /** One account's requests counted on another's limit. */
 export function countsOnAnotherAccount(match: Match): Handler {
   return (request, forward, keys) => forward(match(request) && keyOf(request) === keys.familyB.primary && keys.familyB.rateLimits ? withKey(request, keys.familyB.rateLimits) : request);
+}
+
+/**
+ * Ids from a coarse clock: a creation answered within 50 ms of an earlier one gets that one's id
+ * (each is still a record of its own behind it), as a server whose ids are the creation time
+ * alone gives creations made together.
+ */
+export function idsOfTheSameMoment(match: Match): Handler {
+  let last: { at: number; id: unknown } | undefined;
+  return async (request, forward) => {
+    const reply = await forward(request);
+    if (!match(request) || !ok(reply)) return reply;
+    const at = Date.now();
+    return editReply(reply, (body) => {
+      const record = dataOf(body);
+      if (last && at - last.at < 50) record.id = last.id;
+      else last = { at, id: record.id };
+    });
+  };
 }
 
 /** One operation counted on no one's limit (sent as another account). */

@@ -391,6 +391,17 @@ function integerNotationFaults(): DerivedMutation[] {
   );
 }
 
+// 3c-2b. Leap seconds (D39): every operation with a date-time query parameter reads one that
+// names a leap second as the second before it, under full.
+
+function leapSecondFaults(): DerivedMutation[] {
+  return all().flatMap(({ family, op }) =>
+    op.parameters
+      .filter((p) => p.in === "query" && keywordOf(profileSchema(p.schema, "full"), "format") === "date-time")
+      .map((p) => mutation("negative-data", family, op, `query-${p.name}-leap-second`, `shifts-leap-second-${p.name}`, `a query ${p.name} naming a leap second is refused, not read as the second before it (D39)`, fault.shiftsLeapSecond(matcher(family, op.operationId), p.name), "full")),
+  );
+}
+
 // 3c-3. Query parameters given twice (D32): every operation with a query parameter reads its
 // last one given twice as its first value, under full.
 
@@ -668,4 +679,4 @@ function corsFaults(): DerivedMutation[] {
   return out;
 }
 
-export const GENERATED_MUTATIONS: DerivedMutation[] = [...ignoredAuthentication(), ...tenantIsolation(), ...negativeData(), ...domainFormatFaults(), ...unreadableBodies(), ...bodyBounds(), ...parameterFaults(), ...headerCharacterFaults(), ...integerNotationFaults(), ...repeatedQueryFaults(), ...refusalCodeFaults(), ...positiveData(), ...consistency(), ...listFilterFaults(), ...idempotencyKeySpace(), ...rateLimitMembership(), ...corsFaults()];
+export const GENERATED_MUTATIONS: DerivedMutation[] = [...ignoredAuthentication(), ...tenantIsolation(), ...negativeData(), ...domainFormatFaults(), ...unreadableBodies(), ...bodyBounds(), ...parameterFaults(), ...headerCharacterFaults(), ...integerNotationFaults(), ...leapSecondFaults(), ...repeatedQueryFaults(), ...refusalCodeFaults(), ...positiveData(), ...consistency(), ...listFilterFaults(), ...idempotencyKeySpace(), ...rateLimitMembership(), ...corsFaults()];

@@ -105,9 +105,7 @@ function fullSelection(v: LegalVariant): Pick<RunSetup, "checks" | "scenarios"> 
  * Choices the full profile cannot see today, each with why: the test fails when full starts
  * catching one (the entry is then stale and goes).
  */
-const FULL_GAPS: Record<string, string> = {
-  "other-id-form": "the contract marks only the type of the customer id; the UUID form D30 states is in prose, not a schema keyword",
-};
+const FULL_GAPS: Record<string, string> = {};
 
 /** Limits are seen only in the exhaust stage (the slowest runs: only where a variant changes the limits). */
 const aboutLimits = (v: LegalVariant) => v.kinds.includes("behaviour:D09");

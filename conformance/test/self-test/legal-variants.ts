@@ -810,6 +810,27 @@ const otherBodyReading: Handler = async (request, forward) => {
   return forward({ ...request, headers: { ...request.headers, "content-type": "application/json" }, body: compact });
 };
 
+/**
+ * D39's other choice for a leap second in a date-time of the query: read as the second before
+ * it (the sandbox gets `:59`), not refused.
+ */
+const leapSecondsShifted: Handler = (request, forward) => {
+  const found = operationOf(request);
+  const search = new URLSearchParams(request.search);
+  const dates = (found?.op.parameters ?? []).filter((p) => p.in === "query" && keywordOf(p.schema, "format") === "date-time" && /T\d{2}:\d{2}:60/i.test(search.get(p.name) ?? ""));
+  if (dates.length === 0) return forward(request);
+  for (const p of dates) search.set(p.name, search.get(p.name)!.replace(/(T\d{2}:\d{2}):60/i, "$1:59"));
+  return forward({ ...request, search: `?${search.toString()}` });
+};
+
+/** The operations with a date-time query parameter, where leapSecondsShifted acts. */
+const leapSecondSites = (): Site[] =>
+  FAMILIES.flatMap((family) =>
+    loadFamilyContract(family)
+      .operations.filter((o) => o.parameters.some((p) => p.in === "query" && keywordOf(p.schema, "format") === "date-time"))
+      .map((o): Site => ({ family, operation: o.operationId, side: "request" })),
+  );
+
 /** A family B key without a scope: 401 instead of 403. */
 const scopeRefusedWith401: Handler = async (request, forward) => {
   const reply = await forward(request);
@@ -860,14 +881,22 @@ function crossTenant403(ms: Marking[]): Handler {
   };
 }
 
-/** The path segments of the resources whose id form is decided (the segment before the id parameter). */
+/**
+ * The path segments of the resources whose id form is decided: the segment before the id
+ * parameter, or, for a record's id member, the one before the operation's first parameter (its
+ * last segment when it has none: the creation).
+ */
 function idResources(ms: Marking[]): Set<string> {
   return new Set(ms.map((m) => {
     const op = loadFamilyContract(m.family).operations.find((o) => o.operationId === m.operationId)!;
     const segments = op.path.split("/");
-    return segments[segments.indexOf(`{${m.name}}`) - 1]!;
+    const parameter = m.place === "parameter" ? segments.indexOf(`{${m.name}}`) : segments.findIndex((segment) => segment.startsWith("{"));
+    return segments.at(parameter === -1 ? -1 : parameter - 1)!;
   }));
 }
+
+/** A marking on a record's own `id` in a response (the body's, or its `data`'s), which the id-form variant owns. */
+const onIdMember = (m: Marking) => m.place === "response" && ["id", "data.id"].includes(m.path.join("."));
 const onAnyResource = (resources: Set<string>, path: string) => path.split("/").some((segment) => resources.has(segment));
 
 /** The operations on the resources whose id form is decided: those the re-encoding reaches. */
@@ -886,11 +915,11 @@ function otherIdForm(ms: Marking[]): Handler {
   const resources = idResources(ms);
   const onResource = (path: string) => onAnyResource(resources, path);
   return async (request, forward) => {
-    const found = operationOf(request);
-    if (!found || !onResource(found.op.path)) return forward(request);
-    const segments = found.op.path.split("/");
+    // Every path that names such a record, the sandbox's own controls too (a charge paid).
     const concrete = request.path.split("/");
-    const path = concrete.map((segment, i) => (segments[i]?.startsWith("{") && resources.has(segments[i - 1] ?? "") ? encodeURIComponent(decode(decodeURIComponent(segment))) : segment)).join("/");
+    const path = concrete.map((segment, i) => (i > 0 && resources.has(concrete[i - 1]!) ? encodeURIComponent(decode(decodeURIComponent(segment))) : segment)).join("/");
+    const found = operationOf(request);
+    if (!found || !onResource(found.op.path)) return forward({ ...request, path });
     const reply = await forward({ ...request, path });
     return editReply(reply, (body) => {
       const record = isObject(body) && isObject(body.data) ? body.data : body;
@@ -965,8 +994,9 @@ export const GENERATORS: VariantGenerator[] = [
     kinds: kindsAt(["pattern", "format", "x-domain-format"], ["response"]),
     make: (all) =>
       variant(
-        // A member whose domain format is the document's keeps its form (any other form would break it).
-        all.filter((m) => typeof m.schema?.["x-domain-format"] !== "string" || all.some((x) => x.kind === "x-domain-format@response" && x.schema === m.schema)),
+        // A member whose domain format is the document's keeps its form (any other form would break
+        // it); a record's id takes another form in other-id-form, which gives it back in requests.
+        all.filter((m) => !onIdMember(m) && (typeof m.schema?.["x-domain-format"] !== "string" || all.some((x) => x.kind === "x-domain-format@response" && x.schema === m.schema))),
         kindsAt(["pattern", "format", "x-domain-format"], ["response"]),
         "response-other-forms",
         "sends values of another form than the decided pattern, format or domain format",
@@ -1016,9 +1046,9 @@ export const GENERATORS: VariantGenerator[] = [
   { kinds: ["content-type@responses"], make: (all) => variant(all, ["content-type@responses"], "other-media-types", "answers another JSON media type", (mine) => rewriteResponses(mine, otherMediaType)) },
   { kinds: ["body@responses"], make: (all) => variant(all, ["body@responses"], "other-bodies", "answers another JSON body (an error keeps the document's code)", (mine) => rewriteResponses(mine, otherBody)) },
   {
-    kinds: ["type@parameter"],
+    kinds: ["type@parameter", "pattern@response"],
     make: (all) => [
-      ...variant(all.filter((m) => m.parameterIn === "path"), ["type@parameter"], "other-id-form", "gives its records ids of another form (re-encoded consistently in both directions)", otherIdForm, {
+      ...variant(all.filter((m) => m.parameterIn === "path" || onIdMember(m)), ["type@parameter", "pattern@response"], "other-id-form", "gives its records ids of another form (re-encoded consistently in both directions)", otherIdForm, {
         // Every operation on those records: the ids are re-encoded in all of them.
         sites: (_, ms) => idFormOperations(ms).map((o) => ({ family: o.family, operation: o.operationId, side: "operation" })),
       }),
@@ -1054,11 +1084,12 @@ export const GENERATORS: VariantGenerator[] = [
         all,
         ["behaviour:D39"],
         "other-unknown-and-unreadable-answers",
-        `answers 404 in a plain JSON body for unknown paths and wrong methods, 422 in a plain JSON body to a body it cannot read or nested deeper than ${OWN_DEPTH} levels, reads a body as JSON whatever its Content-Type, and sets no size limit and no bound on arrays or values`,
-        () => (request, forward, keys) => otherUnknownAnswers(request, (inner) => otherBodyReading(inner, forward, keys), keys),
+        `answers 404 in a plain JSON body for unknown paths and wrong methods, 422 in a plain JSON body to a body it cannot read or nested deeper than ${OWN_DEPTH} levels, reads a body as JSON whatever its Content-Type, sets no size limit and no bound on arrays or values, and reads a leap second in a date-time of the query as the second before it`,
+        () => (request, forward, keys) => otherUnknownAnswers(request, (inner) => otherBodyReading(inner, (read) => leapSecondsShifted(read, forward, keys), keys), keys),
         {
-          // Only requests no operation of the contract can take: other variants never see them.
-          sites: () => FAMILIES.flatMap((family) => ["(other paths)", "(unreadable bodies)"].map((operation) => ({ family, operation, side: "operation" as const }))),
+          // Requests no operation of the contract can take (other variants never see them), and
+          // the requests with a date-time in the query.
+          sites: () => [...FAMILIES.flatMap((family) => ["(other paths)", "(unreadable bodies)"].map((operation) => ({ family, operation, side: "operation" as const }))), ...leapSecondSites()],
         },
       ),
   },

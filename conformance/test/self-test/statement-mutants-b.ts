@@ -234,7 +234,24 @@ const ERRORS: Mutation[] = [
       return reset && /^\d+$/.test(reset) ? { ...reply, headers: { ...reply.headers, "x-ratelimit-reset": new Date(Number(reset) * 1000).toISOString() } } : reply;
     },
   },
+  {
+    name: "rate-limit-window-never-renews",
+    statements: ["B-LIMITS-HEADER-retry-after", "B-LIMITS-LIMIT-general"],
+    caughtBy: "family-b/rate-limits/retry-after-admitted",
+    breaks: "a limit counts the requests of one window: after the Retry-After of a 429, the request is admitted",
+    family: "family-b",
+    needsRateLimits: true,
+    // The count of a spent window is kept: once refused, an account's key gets that 429 for good.
+    response: (request, reply) => {
+      const key = request.headers["x-api-key"] ?? "";
+      if (reply.status === 429 && !spentWindows.has(key)) spentWindows.set(key, reply);
+      return spentWindows.get(key) ?? reply;
+    },
+  },
 ];
+
+/** The first 429 each key got from a `rate-limit-window-never-renews` server. */
+const spentWindows = new Map<string, Reply>();
 
 const BEHAVIOUR: Mutation[] = [
   {

@@ -328,6 +328,21 @@ function amountConfirmedProblem(charge: { status?: unknown; amountConfirmed?: un
   return confirmed ? "a CONFIRMED boleto without amountConfirmed (D16: set when it is paid)" : `amountConfirmed ${JSON.stringify(charge.amountConfirmed)} on a ${charge.status} boleto (D16: set when it is paid, CONFIRMED)`;
 }
 
+const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/**
+ * A charge id's ULID carries the charge's creation time (D49): its first ten characters, in
+ * Crockford's base 32, are the milliseconds of `created_at`. Only judged when the id has the
+ * ULID's form and `created_at` is a date-time; a broken one is its own pattern's problem.
+ */
+export function chargeIdTimeProblem(charge: { id?: unknown; created_at?: unknown }): string | null {
+  const ulid = typeof charge.id === "string" ? /^ch_([0-9A-HJKMNP-TV-Z]{10})[0-9A-HJKMNP-TV-Z]{16}$/.exec(charge.id) : null;
+  if (!ulid || typeof charge.created_at !== "string" || timestampProblem(charge.created_at) !== null) return null;
+  const idMs = [...ulid[1]!].reduce((ms, digit) => ms * 32 + CROCKFORD.indexOf(digit), 0);
+  if (idMs === Date.parse(charge.created_at)) return null;
+  return `the id's time part is ${new Date(idMs).toISOString()}, but created_at is ${charge.created_at} (D49: a charge id's ULID time is its creation time)`;
+}
+
 const DAY_MS = 86_400_000;
 const FACTOR_BASE_1997 = Date.UTC(1997, 9, 7);
 /** FEBRABAN restarted the due-date factor at 1000 on 2025-02-22 (9999 was 2025-02-21). */

@@ -11,6 +11,7 @@ import {
   bankSlipProblem,
   barCodeProblem,
   boletoChargeProblem,
+  chargeIdTimeProblem,
   pixKeyInfoProblem,
   brCodeProblem,
   cpfCnpjProblem,
@@ -45,6 +46,7 @@ export const DOMAIN_NUMBER_FORMATS = {
 export const DOMAIN_OBJECT_FORMATS = {
   "boleto-bank-slip": bankSlipProblem,
   "boleto-charge": boletoChargeProblem,
+  "charge-id-time": chargeIdTimeProblem,
   "pix-key-info": pixKeyInfoProblem,
 } as const satisfies Record<string, (value: Record<string, unknown>) => string | null>;
 

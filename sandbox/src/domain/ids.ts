@@ -14,7 +14,7 @@ export function ulid(timeMs: number): string {
   return time + random;
 }
 
-/** A family A charge id, e.g. `ch_01JDQ7Z8M4R2V6X9K3T5N0B1C7`. */
+/** A family A charge id, e.g. `ch_01M7Z876J0R2V6X9K3T5N0B1C7`. */
 export function chargeId(timeMs: number): string {
   return `ch_${ulid(timeMs)}`;
 }

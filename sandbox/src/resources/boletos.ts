@@ -151,28 +151,25 @@ export const boletoHandlers: HandlerTable = {
     },
     async handle(ctx) {
       const id = ctx.params.boletoId;
-      type Cancel = { canceled: false; status: BoletoStatus } | { canceled: true; boleto: BoletoCharge };
+      // The boleto canceled, or the status that refused its cancellation.
+      type Cancel = BoletoCharge | BoletoStatus;
       const endpoint = await ctx.app.webhooks.endpoint(ctx.account.id);
       const outcome = await ctx.app.store.update<Cancel>("boleto", ctx.account.id, id, (current) => {
         const boleto = current.data as unknown as BoletoCharge;
-        if (boleto.status !== "REGISTERED") return { result: { canceled: false as const, status: boleto.status } };
+        if (boleto.status !== "REGISTERED") return { result: boleto.status };
         const next = withStatus(boleto, "CANCELED");
         // The boleto.canceled event (D24) commits with the cancellation, to the account's endpoint if set.
         const events = endpoint ? [ctx.app.webhooks.event(ctx.account, endpoint, "boleto.canceled", next, ctx.now)] : [];
         // Stryker disable next-line StringLiteral: the record's status column, which no published operation selects boletos by (a reading returns the record's data, whose status is CANCELED)
-        return { next: { ...current, status: "CANCELED", data: next as unknown as Record<string, unknown> }, result: { canceled: true as const, boleto: next }, events };
+        return { next: { ...current, status: "CANCELED", data: next as unknown as Record<string, unknown> }, result: next, events };
       });
       if (!outcome.found) return notFound(ctx, id);
-      if (!outcome.result.canceled) {
-        return operationError(
-          409,
-          ctx.app.contract.version("family-b"),
-          "ODE002",
-          `Only charges with status REGISTERED can be cancelled; this boleto is ${outcome.result.status}.`,
-        );
+      if (typeof outcome.result === "string") {
+        return operationError(409, ctx.app.contract.version("family-b"), "ODE002", `Only charges with status REGISTERED can be cancelled; this boleto is ${outcome.result}.`);
       }
-      if (endpoint) ctx.app.webhooks.wake();
-      return success(200, outcome.result.boleto, ctx.now);
+      // The event, if any, is due now (a look at an outbox with nothing due finds nothing).
+      ctx.app.webhooks.wake();
+      return success(200, outcome.result, ctx.now);
     },
   },
 };

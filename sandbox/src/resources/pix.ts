@@ -40,13 +40,10 @@ function notFound(detail: string) {
 function directory(ctx: RequestContext): Map<string, DirectoryEntry> {
   // Stryker disable next-line ArrayDeclaration: the sandbox's own directory (sandbox/README.md): no other server holds these keys, so no suite can query them (sandbox/test/pix-transactions.test.ts finds them)
   const entries = new Map(SANDBOX_DIRECTORY.map((e) => [e.key, e]));
-  const request = ctx.op.exampleRequest as { key?: string } | undefined;
-  const response = ctx.op.exampleResponses["200"] as { data?: Pick<DirectoryEntry, "owner" | "bank"> } | undefined;
-  // Stryker disable next-line LogicalOperator,OptionalChaining: equivalent, the contract's queryPixKey always has its example request and 200 response with owner and bank
-  if (request?.key && response?.data?.owner && response.data.bank) {
-    entries.set(request.key, { key: request.key, owner: response.data.owner, bank: response.data.bank });
-  }
-  return entries;
+  // The contract's queryPixKey always has its example request and its 200's owner and bank.
+  const { key } = ctx.op.exampleRequest as { key: string };
+  const { owner, bank } = (ctx.op.exampleResponses["200"] as { data: Pick<DirectoryEntry, "owner" | "bank"> }).data;
+  return entries.set(key, { key, owner, bank });
 }
 
 async function findPixCharge(ctx: RequestContext): Promise<StoredRecord | undefined> {
@@ -76,7 +73,7 @@ export const pixHandlers: HandlerTable = {
       };
       return createIdempotently(ctx, {
         key: idempotencyKeyOf(ctx),
-        record: { kind: "pix_charge", accountId: ctx.account.id, id, status: "ATIVA", customerId: null, uniqueKey: null, createdMs, data: pix },
+        record: { kind: "pix_charge", accountId: ctx.account.id, id, status: pix.status, customerId: null, uniqueKey: null, createdMs, data: pix },
         reply: success(201, pix, ctx.now),
       });
     },

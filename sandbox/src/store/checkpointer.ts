@@ -12,6 +12,7 @@
  * move committed pages into the main file.
  */
 import { Worker } from "node:worker_threads";
+import type { SqliteDatabase } from "./sqlite/driver.ts";
 
 /** How often the worker checkpoints (ms). */
 export const CHECKPOINT_INTERVAL_MS = 200;
@@ -53,13 +54,16 @@ export interface Checkpointer {
   stop(): Promise<void>;
 }
 
+/** SQLite's default threshold (pages) for the automatic checkpoints the store falls back to. */
+const AUTOMATIC_CHECKPOINT_PAGES = 1000;
+
 /**
  * Starts the worker on `file` with `driver` (what the store's driver says the worker loads:
- * `node:sqlite` or better-sqlite3's path). `onStopped` runs if the worker dies (it cannot load,
- * say): the store then goes back to SQLite's automatic checkpoints so that the WAL does not grow
+ * `node:sqlite` or better-sqlite3's path). If the worker dies (it cannot load, say), the store's
+ * connection `db` goes back to SQLite's automatic checkpoints so that the WAL does not grow
  * without bound.
  */
-export function startCheckpointer(driver: string, file: string, onStopped: () => void, intervalMs = CHECKPOINT_INTERVAL_MS): Checkpointer {
+export function startCheckpointer(driver: string, file: string, db: Pick<SqliteDatabase, "open" | "pragma">, intervalMs = CHECKPOINT_INTERVAL_MS): Checkpointer {
   // No inherited flags: `--input-type=module` would make the CommonJS source above ESM, and the
   // TypeScript loader is not needed for it.
   const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { driver, file, intervalMs } });
@@ -69,9 +73,11 @@ export function startCheckpointer(driver: string, file: string, onStopped: () =>
   });
   worker.on("error", (error) => {
     console.error("sandbox store: checkpoint worker stopped, back to automatic checkpoints:", error);
-    onStopped();
+    if (db.open) db.pragma(`wal_autocheckpoint = ${AUTOMATIC_CHECKPOINT_PAGES}`);
   });
   worker.unref();
+  // A worker that died has nothing left to stop (and would never answer).
+  const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
   let stopping: Promise<void> | undefined;
   return {
     stop() {
@@ -79,16 +85,31 @@ export function startCheckpointer(driver: string, file: string, onStopped: () =>
       // before the worker's answer arrives, leaving this promise pending forever.
       worker.ref();
       stopping ??= new Promise<void>((resolve) => {
+        void exited.then(resolve);
         const done = () => {
           void worker.terminate().then(() => resolve());
         };
         worker.on("message", (message: { closed?: boolean }) => {
           if (message.closed) done();
         });
-        worker.once("exit", () => resolve());
         worker.postMessage("stop");
       });
       return stopping;
     },
   };
+}
+
+/**
+ * Where WAL checkpoints run: `worker` (a worker thread, off the request thread) or `inline`
+ * (SQLite's automatic checkpoint inside the commit that crosses the threshold). A short-lived
+ * sandbox that serves one test run takes `inline`: starting the worker costs it more CPU (about
+ * 30 ms: a second isolate and connection) than checkpoints off its event loop save it.
+ */
+export type Checkpoints = "worker" | "inline";
+
+/** The store's checkpoints on `db`, where `where` says (default: the worker). */
+export function startCheckpoints(driver: string, file: string, db: Pick<SqliteDatabase, "open" | "pragma">, where: Checkpoints = "worker"): Checkpointer {
+  if (where === "worker") return startCheckpointer(driver, file, db);
+  db.pragma(`wal_autocheckpoint = ${AUTOMATIC_CHECKPOINT_PAGES}`);
+  return { stop: async () => {} };
 }

