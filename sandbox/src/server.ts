@@ -37,7 +37,7 @@ import { merchantHandlers } from "./resources/merchant.ts";
 import { pixHandlers } from "./resources/pix.ts";
 import { transactionHandlers } from "./resources/transactions.ts";
 import { openStore } from "./store/open.ts";
-import type { Durability } from "./store/sqlite.ts";
+import type { Checkpoints, Durability } from "./store/sqlite.ts";
 import { StoreUnavailableError, type StoreInfo } from "./store/types.ts";
 import { validateBody, validateParameters } from "./validation.ts";
 import { createWebhookSender, type WebhookOptions, type WebhookSender } from "./webhooks/index.ts";
@@ -67,6 +67,8 @@ export interface StartSandboxOptions {
   allowPrivateWebhookTargets?: boolean;
   /** `process` (default): survives kill -9; `power`: also fsyncs every commit. */
   durability?: Durability;
+  /** Where the SQLite store runs its WAL checkpoints: `worker` (default) or `inline` (short-lived sandboxes). */
+  checkpoints?: Checkpoints;
   /** Seed of the accounts' keys (default: the documented keys, SANDBOX_KEYS). */
   keySeed?: string;
   /** Webhook retry delays, jitter, attempt timeout, rotation overlap, paused delivery. */
@@ -358,7 +360,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const documents = loadDocuments(options.generatedDir);
   const keyRing = createKeyRing(options.keySeed);
   const instance = instanceNameOf(options.instanceId);
-  const store = await openStore({ store: options.store, dataDir, durability: options.durability });
+  const store = await openStore({ store: options.store, dataDir, durability: options.durability, checkpoints: options.checkpoints });
   const webhooks = createWebhookSender(store, keyRing, { ...options.webhooks, allowPrivateTargets: options.allowPrivateWebhookTargets, now: options.now, instance });
   const app: SandboxApp = {
     contract: loadContract(documents),

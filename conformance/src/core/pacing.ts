@@ -14,6 +14,7 @@
  *
  * Every exchange is kept (bounded) so that a failing check can show what went over the wire.
  */
+import { connectionProblem } from "./connection-problem.ts";
 import { currentCheck } from "./check-scope.ts";
 import type { ObservedResponse } from "./validate.ts";
 
@@ -300,8 +301,10 @@ export class Pacer {
     } catch (error) {
       // A kept-alive connection the server closed just as it was reused: a safe request is
       // sent once more on a new connection, as careful clients do. Anything else is reported.
-      if (!SAFE_METHODS.has(request.method.toUpperCase()) || !closedConnection(error)) throw error;
-      response = await send();
+      if (!SAFE_METHODS.has(request.method.toUpperCase()) || !closedConnection(error)) throw this.unanswered(request, error);
+      response = await send().catch((again: unknown) => {
+        throw this.unanswered(request, again);
+      });
     }
     // Read as bytes, then as text the way response.text() does: a recording keeps the bytes.
     const bytes = new Uint8Array(await response.arrayBuffer());
@@ -326,6 +329,11 @@ export class Pacer {
       responseBytes: bytes,
     };
     return { response: { status: response.status, headers, body }, durationMs: ended - started, wire };
+  }
+
+  /** A request that got no answer, named with why: "POST /v1/charges: connection closed". */
+  private unanswered(request: OutgoingRequest, error: unknown): Error {
+    return new Error(`${request.method} ${new URL(request.url).pathname}: ${connectionProblem(error, this.options.timeoutMs)}`, { cause: error });
   }
 
   /** Sends a request, pacing it and retrying it after an unexpected 429. */

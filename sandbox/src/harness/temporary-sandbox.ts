@@ -67,8 +67,10 @@ export async function startTemporarySandbox(options: TemporarySandboxOptions = {
   try {
     for (let i = 0; i < count; i++) {
       // Loopback webhook targets allowed unless told otherwise: the webhook scenarios receive on 127.0.0.1.
+      // Checkpoints inline: a run's sandbox lives seconds, and a checkpoint worker per start
+      // cost the self-test's 500-odd starts more CPU than it saved them.
       instances.push(
-        await startSandbox({ port: 0, dataDir, plan: options.plan ?? "generous", allowPrivateWebhookTargets: allowPrivate, store: options.store, instanceId: count > 1 ? `instance-${i + 1}` : undefined, corsOrigins }),
+        await startSandbox({ port: 0, dataDir, plan: options.plan ?? "generous", allowPrivateWebhookTargets: allowPrivate, store: options.store, instanceId: count > 1 ? `instance-${i + 1}` : undefined, corsOrigins, checkpoints: "inline" }),
       );
     }
     const sandbox = instances[0];

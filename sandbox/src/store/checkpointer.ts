@@ -98,3 +98,18 @@ export function startCheckpointer(driver: string, file: string, db: Pick<SqliteD
     },
   };
 }
+
+/**
+ * Where WAL checkpoints run: `worker` (a worker thread, off the request thread) or `inline`
+ * (SQLite's automatic checkpoint inside the commit that crosses the threshold). A short-lived
+ * sandbox that serves one test run takes `inline`: starting the worker costs it more CPU (about
+ * 30 ms: a second isolate and connection) than checkpoints off its event loop save it.
+ */
+export type Checkpoints = "worker" | "inline";
+
+/** The store's checkpoints on `db`, where `where` says (default: the worker). */
+export function startCheckpoints(driver: string, file: string, db: Pick<SqliteDatabase, "open" | "pragma">, where: Checkpoints = "worker"): Checkpointer {
+  if (where === "worker") return startCheckpointer(driver, file, db);
+  db.pragma(`wal_autocheckpoint = ${AUTOMATIC_CHECKPOINT_PAGES}`);
+  return { stop: async () => {} };
+}

@@ -6,7 +6,7 @@
  * `sqlite` runs on better-sqlite3 when its binding loads, else on Node's own `node:sqlite`;
  * `better-sqlite3` or `node:sqlite` names the driver instead (the SQLite store either way).
  */
-import { openSqliteStore, type Durability } from "./sqlite.ts";
+import { openSqliteStore, type Checkpoints, type Durability } from "./sqlite.ts";
 import { SQLITE_DRIVERS, type SqliteDriverName } from "./sqlite/driver.ts";
 import type { SandboxStore } from "./types.ts";
 
@@ -18,6 +18,8 @@ export interface OpenStoreOptions {
   store?: string;
   dataDir: string;
   durability?: Durability;
+  /** Where the SQLite store runs its WAL checkpoints (see SqliteStoreOptions); PostgreSQL ignores it. */
+  checkpoints?: Checkpoints;
 }
 
 /** Whether `store` names a PostgreSQL database. */
@@ -27,10 +29,10 @@ export function isPostgresUrl(store: string | undefined): store is string {
 
 export async function openStore(options: OpenStoreOptions): Promise<SandboxStore> {
   if (options.store === undefined || options.store === "" || options.store === "sqlite") {
-    return openSqliteStore({ dataDir: options.dataDir, durability: options.durability });
+    return openSqliteStore({ dataDir: options.dataDir, durability: options.durability, checkpoints: options.checkpoints });
   }
   if (SQLITE_DRIVERS.includes(options.store as SqliteDriverName)) {
-    return openSqliteStore({ dataDir: options.dataDir, durability: options.durability, driver: options.store as SqliteDriverName });
+    return openSqliteStore({ dataDir: options.dataDir, durability: options.durability, checkpoints: options.checkpoints, driver: options.store as SqliteDriverName });
   }
   if (isPostgresUrl(options.store)) {
     // Loaded only when used: the SQLite path never loads the driver.

@@ -30,7 +30,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { startCheckpointer } from "./checkpointer.ts";
+import { startCheckpoints, type Checkpoints } from "./checkpointer.ts";
 import { accountClocks } from "./sqlite/clocks.ts";
 import { sqliteDriver, type SqliteDriverName } from "./sqlite/driver.ts";
 import { groupCommit } from "./sqlite/group-commit.ts";
@@ -50,7 +50,11 @@ export interface SqliteStoreOptions {
   durability?: Durability;
   /** Unset: better-sqlite3 when its binding loads, else node:sqlite. */
   driver?: SqliteDriverName;
+  /** Where WAL checkpoints run (checkpointer.ts): `worker` (default) or `inline`. */
+  checkpoints?: Checkpoints;
 }
+
+export type { Checkpoints } from "./checkpointer.ts";
 
 /** File name of the database inside the data directory. */
 export const DATABASE_FILE = "sandbox.sqlite";
@@ -61,7 +65,7 @@ export function openSqliteStore(options: SqliteStoreOptions): SandboxStore {
   mkdirSync(options.dataDir, { recursive: true });
   const file = join(options.dataDir, DATABASE_FILE);
   const db = openDatabase(driver, file, options.durability);
-  const checkpointer = startCheckpointer(driver.module, file, db);
+  const checkpointer = startCheckpoints(driver.module, file, db, options.checkpoints);
 
   const records = recordTable(db);
   const outbox = webhookOutbox(db);
