@@ -16,7 +16,7 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import FindMyWay from "find-my-way";
-import type { ServiceId } from "@payment-collection/contract/model/index.ts";
+import { pathDecodes, type ServiceId } from "@payment-collection/contract/model/index.ts";
 import type { HandlerTable, OperationHandler, RequestContext, SandboxApp } from "./app.ts";
 import { authenticate } from "./auth.ts";
 import { describeProblems, loadContract, type OperationSpec, type ValidationProblem } from "./contract/operations.ts";
@@ -237,7 +237,7 @@ async function handle(app: SandboxApp, router: ReturnType<typeof buildRouter>, r
   const method = req.method!;
   const { path, search } = splitTarget(req.url!);
   // D50: a path that does not decode is no request target, refused before anything reads it.
-  if (!decodes(path)) return send(res, refusedTarget(400, "BAD_REQUEST", "The request path is not valid percent-encoding (RFC 3986 §2.1) of UTF-8 text.", path));
+  if (!pathDecodes(path)) return send(res, refusedTarget(400, "BAD_REQUEST", "The request path is not valid percent-encoding (RFC 3986 §2.1) of UTF-8 text.", path));
   const found = router.find(method, path);
   const op = found?.route.op;
   const surface = op ? surfaceOfService(op.service) : surfaceOfPath(path);
@@ -277,16 +277,6 @@ async function handle(app: SandboxApp, router: ReturnType<typeof buildRouter>, r
  */
 function refusedTarget(status: number, code: string, detail: string, path: string | undefined): Reply {
   return path === undefined || surfaceOfPath(path) === "A" ? problem(status, code, detail) : sdkError(status, code, STATUS_CODES[status]!, detail);
-}
-
-/** Whether a path decodes: every `%` starts an escaped octet, and the octets are UTF-8 (D50). */
-function decodes(path: string): boolean {
-  try {
-    decodeURIComponent(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Requests Node refuses before the pipeline sees them (headers too large: 431, too slow: 408, unparseable: 400) get a JSON error body too, not Node's empty one. */

@@ -5,7 +5,7 @@
  * transaction paths (the document does not show it), so a path that matches nothing is tried
  * again without its leading segments.
  */
-import { FAMILY_IDS, OperationIndex, isObject, loadFamilyContract, type FamilyContract, type FamilyId, type OperationMatch } from "@payment-collection/contract/model/index.ts";
+import { FAMILY_IDS, OperationIndex, isObject, loadFamilyContract, pathDecodes, type FamilyContract, type FamilyId, type OperationMatch } from "@payment-collection/contract/model/index.ts";
 
 export interface FamilyRoute {
   family: FamilyId;
@@ -54,7 +54,7 @@ export function familyRoutes(baseUrls: Partial<Record<FamilyId, string[]>>): Fam
 /** The operation for a method and a path relative to the family's base, prefixes tried off. */
 export function matchPath(route: FamilyRoute, method: string, path: string): { op: OperationMatch | null; path: string } {
   // A path that does not decode is no operation's: a server refuses it before any is found (D50).
-  if (!decodes(path)) return { op: null, path };
+  if (!pathDecodes(path)) return { op: null, path };
   const segments = path.split("/");
   for (let drop = 0; drop < segments.length - 1; drop++) {
     const candidate = drop === 0 ? path : `/${segments.slice(drop + 1).join("/")}`;
@@ -62,15 +62,6 @@ export function matchPath(route: FamilyRoute, method: string, path: string): { o
     if (op) return { op, path: candidate };
   }
   return { op: null, path };
-}
-
-function decodes(path: string): boolean {
-  try {
-    decodeURIComponent(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The route of an absolute URL by base URL (longest base first); undefined: another host. */

@@ -103,6 +103,7 @@ export {
   createResponseValidator,
   headerText,
   headerValue,
+  pathDecodes,
   isJsonMediaType,
   mediaTypeOf,
   parseJsonBody,

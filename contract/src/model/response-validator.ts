@@ -32,10 +32,6 @@ export function isJsonMediaType(mediaType: string): boolean {
 }
 
 /**
- * A header value as its schema types it (headers travel as text). Without a schema (or a
- * schema without `type`), a numeric text becomes a number.
- */
-/**
  * A header value as the text the client wrote (D45): Node reads header bytes as Latin-1, so a
  * UTF-8 `é` arrives as two characters. Values that are valid UTF-8 are decoded (an ASCII value
  * decodes to itself); others stay as they are.
@@ -50,6 +46,20 @@ export function headerText(value: string): string {
   }
 }
 
+/** Whether a request path decodes: every `%` starts an escaped octet, and the octets are UTF-8 (D50). */
+export function pathDecodes(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A header value as its schema types it (headers travel as text). Without a schema (or a
+ * schema without `type`), a numeric text becomes a number.
+ */
 export function headerValue(raw: string, schema?: Json): unknown {
   const trimmed = raw.trim();
   const numeric = /^-?\d+(\.\d+)?$/.test(trimmed);
