@@ -20,17 +20,14 @@ import { rawExchange } from "./raw-http.ts";
 /** Past the header limit of usual servers (Node 16 KiB, nginx 8 to 32 KiB, Apache 8 KiB a line). */
 const LARGE_HEADERS = 64 * 1024;
 
-/** Sends raw bytes to the target, records the exchange with the run's, and gives the answer. */
-async function sendRaw(ctx: FamilyContext, checkId: string, path: string, bytes: string): Promise<ObservedResponse | undefined> {
-  const at = Date.now();
-  const answer = await rawExchange(ctx.target.baseUrl, bytes);
-  ctx.pacer.record({
-    startedAt: at, endedAt: Date.now(), checkId, direction: "sent", method: "GET", url: `${ctx.target.baseUrl}${path}`,
-    // The request as written, the request line and headers included.
-    requestHeaders: {}, requestBody: bytes,
-    status: answer?.status ?? 0, responseHeaders: answer?.headers ?? {}, responseBody: answer?.body ?? "",
-  });
-  return answer;
+/**
+ * Sends raw bytes to the target and gives the answer. Not in the run's record of exchanges:
+ * those are requests of the contract's operations, which `verify` and the validating proxy judge
+ * again as the operation of their path, and these bytes are no operation's request (the server
+ * refuses them before finding one).
+ */
+async function sendRaw(ctx: FamilyContext, bytes: string): Promise<ObservedResponse | undefined> {
+  return rawExchange(ctx.target.baseUrl, bytes);
 }
 
 function refusedBeforeRouting(family: FamilyId): Scenario {
@@ -46,7 +43,7 @@ function refusedBeforeRouting(family: FamilyId): Scenario {
       if (!path) throw new NotApplicable("the family has no GET operation without path parameters");
       const base = new URL(ctx.target.baseUrl);
       const target = `${base.pathname.replace(/\/+$/, "")}${path.concrete}`;
-      // No key: these requests are written whole into the run's record.
+      // No key: none is needed to be refused before routing.
       const head = `GET ${target} HTTP/1.1\r\nHost: ${base.host}\r\n`;
       const judge = (answer: ObservedResponse | undefined, status: number, code: string, body: Body, what: string) => {
         if (!answer) return check.that(false, `D39: ${what} was answered by a closed connection, expected ${status} ${code} in the family's error body`);
@@ -54,15 +51,15 @@ function refusedBeforeRouting(family: FamilyId): Scenario {
       };
 
       const padding = Array.from({ length: LARGE_HEADERS / 1024 }, (_, i) => `X-Conformance-Padding-${i}: ${"a".repeat(1000)}\r\n`).join("");
-      const large = await sendRaw(ctx, this.id, path.concrete, `${head}${padding}\r\n`);
+      const large = await sendRaw(ctx, `${head}${padding}\r\n`);
       // A server whose limit is higher reads it: its 401 for the missing key (or a 2xx) is no refusal of the headers.
       const readAnyway = large !== undefined && (large.status === 401 || (large.status >= 200 && large.status < 300));
       if (!readAnyway) judge(large, 431, "REQUEST_HEADER_FIELDS_TOO_LARGE", bodyOfPath(path.concrete), `GET ${path.concrete} with 64 KiB of headers`);
 
-      const badHeader = await sendRaw(ctx, this.id, path.concrete, `${head}A header line without its colon\r\n\r\n`);
+      const badHeader = await sendRaw(ctx, `${head}A header line without its colon\r\n\r\n`);
       judge(badHeader, 400, "BAD_REQUEST", bodyOfPath(path.concrete), `GET ${path.concrete} with a header line without its colon`);
 
-      const notHttp = await sendRaw(ctx, this.id, "/", "\u0001\u0002 not an HTTP request\r\n\r\n");
+      const notHttp = await sendRaw(ctx, "\u0001\u0002 not an HTTP request\r\n\r\n");
       judge(notHttp, 400, "BAD_REQUEST", "problem-details", "a request line that is not HTTP");
     },
   };
