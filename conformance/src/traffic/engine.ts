@@ -146,8 +146,11 @@ export class TrafficEngine {
   }
 
   /** Checks one exchange; returns the violations and consumer findings it showed. */
-  observe(exchange: TrafficExchange, routed: Routed): Violation[] {
+  observe(exchange: TrafficExchange, requested: Routed): Violation[] {
     this.exchanges += 1;
+    // A 431 refuses the request before any operation is found (D39: its headers were not read),
+    // so it is judged as no operation's answer, in the family's error body.
+    const routed = exchange.status === 431 ? { ...requested, op: null } : requested;
     const observation: Observation = { exchange, routed, key: this.rememberSecretsOf(exchange, routed.route), found: [] };
     if (exchange.upstreamFault) {
       this.upstreamFaults += 1;

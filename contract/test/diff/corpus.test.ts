@@ -92,7 +92,7 @@ const CASES: Case[] = [
   { family: A, rule: "request-pattern-narrowed", verdict: "breaking", what: "reference pattern added", mutate: (d) => { S(d, "ChargeCreateRequest").properties.reference.pattern = "^[a-z0-9-]+$"; } },
   { family: A, rule: "request-pattern-widened", verdict: "compatible", what: "webhook_url pattern dropped", mutate: (d) => delete S(d, "ChargeCreateRequest").properties.webhook_url.pattern },
   { family: B, rule: "response-pattern-widened", verdict: "breaking", what: "envelope 2 version no longer semver (Versioning 3)", mutate: (d) => delete S(d, "SemanticVersion").pattern },
-  { family: A, rule: "response-pattern-narrowed", verdict: "compatible", what: "Charge.id pattern ^ch_", mutate: (d) => { S(d, "Charge").properties.id.pattern = "^ch_"; } },
+  { family: A, rule: "response-pattern-narrowed", verdict: "compatible", what: "Charge.reference pattern ^[a-z0-9-]+$", mutate: (d) => { S(d, "Charge").properties.reference.pattern = "^[a-z0-9-]+$"; } },
   { family: B, rule: "request-bound-narrowed", verdict: "breaking", what: "cancel reason maxLength 200 -> 100", mutate: (d) => { S(d, "BoletoCancelRequest").properties.reason.maxLength = 100; } },
   { family: B, rule: "request-bound-widened", verdict: "compatible", what: "cancel reason maxLength 200 -> 500", mutate: (d) => { S(d, "BoletoCancelRequest").properties.reason.maxLength = 500; } },
   { family: A, rule: "response-bound-widened", verdict: "breaking", what: "X-RateLimit-Limit minimum dropped", mutate: (d) => delete charges(d).responses["201"].headers["X-RateLimit-Limit"].schema.minimum },

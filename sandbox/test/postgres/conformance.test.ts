@@ -10,7 +10,15 @@ import { parseTarget } from "@payment-collection/conformance/core/target.ts";
 import { failed } from "@payment-collection/conformance/core/results.ts";
 import { formatReport } from "@payment-collection/conformance/runner/report.ts";
 import { runConformance } from "@payment-collection/conformance/runner/run.ts";
+import { SCENARIOS } from "@payment-collection/conformance/scenarios/index.ts";
 import { freshSchema, pgDescribe } from "./support.ts";
+
+/**
+ * What each instance answers to bytes that are not valid HTTP (D39) is not shared through the
+ * store, and the round-robin proxy in front (Node's HTTP server) answers such requests itself:
+ * those scenarios run against one instance, in the single-sandbox runs.
+ */
+const THROUGH_THE_PROXY = SCENARIOS.filter((s) => !s.id.endsWith("/paths/refused-before-routing"));
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -23,7 +31,7 @@ async function runProfile(profile: "seed" | "full") {
   const sandbox = await startTemporarySandbox({ store: schema.url, instances: 2, useRateLimitAccount: true });
   cleanups.push(sandbox.close);
   const started = performance.now();
-  const report = await runConformance({ target: parseTarget(sandbox.target, `two instances at ${sandbox.url}`), profile, exhaust: false });
+  const report = await runConformance({ target: parseTarget(sandbox.target, `two instances at ${sandbox.url}`), profile, exhaust: false, scenarios: THROUGH_THE_PROXY });
   console.log(`conformance ${profile} against two PostgreSQL instances: ${report.results.length} checks in ${Math.round(performance.now() - started)} ms`);
   return report;
 }
