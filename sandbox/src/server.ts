@@ -156,10 +156,10 @@ function buildRouter(app: SandboxApp) {
 }
 
 /** The path and the query of a request target (an absolute-form target is read for its path). */
-// Stryker disable all: the router (find-my-way) routes on the path up to the query, and on the path of an absolute-form target, by itself; this split only names the path in the answer to an unrouted request and gives the query, which no check of a target without one can tell from an empty one. An absolute-form target is what a client sends to a proxy (RFC 9112 §3.2.2), not to an API
 function splitTarget(target: string): { path: string; search: URLSearchParams } {
   const queryAt = target.indexOf("?");
   let path = queryAt === -1 ? target : target.slice(0, queryAt);
+  // Stryker disable all: an absolute-form target is what a client sends to a proxy (RFC 9112 §3.2.2), not to an API; the router (find-my-way) routes on its path by itself, and this reading only names that path in the answer to an unrouted request
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(path)) {
     try {
       path = new URL(path).pathname;
@@ -167,9 +167,9 @@ function splitTarget(target: string): { path: string; search: URLSearchParams } 
       path = "/";
     }
   }
+  // Stryker restore all
   return { path, search: new URLSearchParams(queryAt === -1 ? "" : target.slice(queryAt + 1)) };
 }
-// Stryker restore all
 
 /**
  * Every request counts, controls included: against the limits of the key's account and family
