@@ -6,7 +6,15 @@
  * (which key a request presents, its family, account and scopes) stays in keys.ts.
  */
 import { createHmac } from "node:crypto";
-import type { Family, SandboxKeys } from "./keys.ts";
+
+export type Family = "A" | "B";
+
+export interface SandboxKeys {
+  familyA: { primary: string; noMerchantRead: string; secondAccount: string; rateLimits: string; primarySecondKey: string };
+  familyB: { primary: string; secondAccount: string; rateLimits: string; primarySecondKey: string };
+  /** Webhook signing secrets, by account. */
+  webhookSecrets: { primary: string; secondAccount: string; rateLimits: string };
+}
 
 /** The default seed; `startSandbox({ keySeed })` derives another set of keys. */
 export const DEFAULT_KEY_SEED = "payment-collection-sandbox";

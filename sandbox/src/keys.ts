@@ -17,9 +17,8 @@
  * so that they disturb nothing else).
  */
 import type { components as FamilyA } from "../../generated/types/family-a.ts";
-import { ACCOUNT_PROFILES, DEFAULT_KEY_SEED, keySecret, webhookSecret, webhookSecretsOf } from "./key-fixtures.ts";
+import { ACCOUNT_PROFILES, DEFAULT_KEY_SEED, keySecret, webhookSecret, webhookSecretsOf, type Family, type SandboxKeys } from "./key-fixtures.ts";
 
-export type Family = "A" | "B";
 export type Merchant = FamilyA["schemas"]["Merchant"];
 
 /**
@@ -50,14 +49,9 @@ export interface SandboxApiKey {
   scopes: readonly string[];
 }
 
-export interface SandboxKeys {
-  familyA: { primary: string; noMerchantRead: string; secondAccount: string; rateLimits: string; primarySecondKey: string };
-  familyB: { primary: string; secondAccount: string; rateLimits: string; primarySecondKey: string };
-  /** Webhook signing secrets, by account. */
-  webhookSecrets: { primary: string; secondAccount: string; rateLimits: string };
-}
 
 export { DEFAULT_KEY_SEED, FAMILY_B_KEY_PREFIX } from "./key-fixtures.ts";
+export type { Family, SandboxKeys } from "./key-fixtures.ts";
 
 export interface KeyRing {
   keys: SandboxKeys;

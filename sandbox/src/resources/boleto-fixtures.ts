@@ -9,7 +9,9 @@
  */
 import { mod10 } from "../domain/boleto.ts";
 import { digits } from "../domain/ids.ts";
-import type { BoletoCharge } from "./boletos.ts";
+import type { components } from "../../../generated/types/family-b.ts";
+
+type BoletoCharge = components["schemas"]["BoletoCharge"];
 
 /** The debtor written on sandbox boletos, but for the CPF (boletos.ts). */
 export const SANDBOX_DEBTOR: Omit<BoletoCharge["debtor"], "document"> = {
