@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { commonTokens, declareClassPlugin, PluginKind } from "@stryker-mutator/api/plugin";
 import { determineHitLimitReached, DryRunStatus, MutantRunStatus, TestStatus, toMutantRunResult } from "@stryker-mutator/api/test-runner";
+import { orderUnits, pastKills } from "./unit-order.mjs";
 
 /** Stryker's instrumented code keeps the active mutant, the current test and the coverage here. */
 const ns = (globalThis.__stryker__ ??= {});
@@ -17,7 +18,7 @@ const ns = (globalThis.__stryker__ ??= {});
 class SuitesRunner {
   static inject = [commonTokens.logger];
   generation = 0;
-  /** Each unit's time in the dry run: a mutant runs its cheapest covering units first. */
+  /** Each unit's time in the dry run: with the record's past kills, the order of a mutant's units (unit-order.mjs). */
   durations = new Map();
   /** Errors the sandbox threw outside any request (a timer, a callback) during the current unit. */
   stray = [];
@@ -49,6 +50,8 @@ class SuitesRunner {
     const inputs = join(root, "mutation/suite-inputs.txt");
     const lines = readFileSync(inputs, "utf8").split("\n");
     this.locations = new Map([...this.units.keys()].map((name) => [name, { fileName: inputs, startPosition: { line: lines.findIndex((line) => line.endsWith(`  ${name}`)), column: 0 } }]));
+    // The record as this run found it: which unit killed what, for the order of each mutant's units.
+    this.past = pastKills(join(root, "mutation/incremental.json"));
     this.sandboxEntry = pathToFileURL(join(root, "sandbox/src/harness/temporary-sandbox.ts")).href;
     const stray = (error) => this.stray.push(error instanceof Error ? error.message : String(error));
     process.on("uncaughtException", stray);
@@ -89,10 +92,8 @@ class SuitesRunner {
   }
 
   async mutantRun({ activeMutant, testFilter, hitLimit, disableBail }) {
-    const units = (testFilter ?? [...this.units.keys()])
-      .map((id) => this.units.get(id))
-      .filter((unit) => unit !== undefined)
-      .sort((a, b) => (this.durations.get(a.name) ?? 0) - (this.durations.get(b.name) ?? 0));
+    const covering = (testFilter ?? [...this.units.keys()]).map((id) => this.units.get(id)).filter((unit) => unit !== undefined);
+    const units = orderUnits(this.past, activeMutant, covering, this.durations);
     ns.activeMutant = activeMutant.id;
     ns.hitLimit = hitLimit;
     ns.hitCount = hitLimit === undefined ? undefined : 0;
