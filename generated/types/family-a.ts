@@ -144,7 +144,10 @@ export interface components {
                  */
                 document: components["schemas"]["DocumentDigits"];
             } | null;
-            /** @description Payer as sent in the request; null when the request had none (decision D35). */
+            /**
+             * @description Payer as sent in the request: the request's `payer` (decision D01), which this member
+             *     echoes (`x-echoes`); null when the request had none (decision D35).
+             */
             payer_request: {
                 /** @description Full name or company name (at most 200 characters: decision D45). */
                 name: string;

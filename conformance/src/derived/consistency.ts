@@ -2,13 +2,14 @@
  * Consistency: what the server returns is what it was sent. For every creation the run made,
  * sent again with every optional member present (positive data's `everyMemberBody`: a member no
  * example carries is sent too), the members both the request and the response carry are equal
- * (deep, numbers by value) and a later read by the owner returns the same values, and the same
+ * (deep, numbers by value), a member marked as echoing a request member (`x-echoes`) holds what
+ * was sent in it, and a later read by the owner returns the same values, and the same
  * creation sent several times at once gives each record an id of its own; after an update setting every member its
  * schema declares, a read shows the values sent; after a delete or cancel that succeeded, a read shows a change (full profile: under
  * seed the state a soft delete shows is not stated). Every other read of a record (its status,
  * its QR code) agrees with the record's own read on the members both carry.
  */
-import type { ContractOperation } from "@payment-collection/contract/model/index.ts";
+import { echoesOf, type ContractOperation } from "@payment-collection/contract/model/index.ts";
 import { createdIdOf, creationOf, createsRecord, isList, pathParameters, readerOfResource, resourceOf } from "./id-links.ts";
 import { listFilterChecks, listFilters } from "./list-filters.ts";
 import { exampleRequestBody, freshRecord, knownIds, plannedRequest, readerOf, replayOf, successes } from "./traffic.ts";
@@ -43,6 +44,22 @@ const differences = (sent: unknown, received: unknown, label: string, forms: Set
     .filter((leaf) => !sameValue(leaf.sent, leaf.received) && !(forms.has(leaf.path) && notation(leaf.sent) === notation(leaf.received)))
     .map((leaf) => `${label}: ${leaf.path} is ${JSON.stringify(leaf.received)}, sent ${JSON.stringify(leaf.sent)}`);
 
+const at = (value: unknown, path: string): unknown => path.split(".").reduce<unknown>((node, name) => (isObject(node) ? node[name] : undefined), value);
+
+/**
+ * A response member that echoes a request member (`x-echoes`: `payer_request` is the `payer`
+ * sent, D01) holds the value sent, whatever name it has; members the request did not carry are
+ * not compared here. Under seed only echoes the document states (no marking of a decision).
+ */
+function echoDifferences(env: DerivedEnv, op: ContractOperation, status: number, sent: unknown, body: unknown, label: string): { members: string[]; problems: string[] } {
+  const schema = op.responses.find((r) => r.status === String(status))?.schema;
+  const echoes = echoesOf(schema).filter((echo) => asserted(env.ctx.profile, { kind: "keyword", schema: echo.schema, keyword: "x-echoes" }) && at(sent, echo.echoes) !== undefined);
+  const problems = echoes
+    .filter((echo) => !sameValue(at(sent, echo.echoes), at(body, echo.member)))
+    .map((echo) => `${label}: ${echo.member} is ${JSON.stringify(at(body, echo.member))}, it echoes ${echo.echoes}, sent ${JSON.stringify(at(sent, echo.echoes))}`);
+  return { members: echoes.map((echo) => echo.member), problems };
+}
+
 async function creation(env: DerivedEnv, op: ContractOperation): Promise<void> {
   const title = "a creation returns the values sent, and a later read returns them too";
   await env.attempt(op.operationId, "returns-what-was-sent", title, async () => {
@@ -57,7 +74,8 @@ async function creation(env: DerivedEnv, op: ContractOperation): Promise<void> {
     const sent = jsonOf(request.body);
     const created = recordOf(jsonOf(response.body));
     const forms = decidedForms(op, env.ctx.profile);
-    const problems = differences(sent, created, "creation response", forms);
+    const echoed = echoDifferences(env, op, response.status, sent, jsonOf(response.body), "creation response");
+    const problems = [...differences(sent, created, "creation response", forms), ...echoed.problems];
     const reader = readerOfResource(env.ctx.contract, op.path.split("/").pop()!);
     const id = createdIdOf(jsonOf(response.body), reader ? pathParameters(reader)[0] : undefined);
     if (reader && id) {
@@ -66,12 +84,13 @@ async function creation(env: DerivedEnv, op: ContractOperation): Promise<void> {
       else {
         const record = recordOf(jsonOf(read.body));
         problems.push(...differences(sent, record, `read by ${reader.operationId}`, forms));
+        problems.push(...echoDifferences(env, reader, read.status, sent, jsonOf(read.body), `read by ${reader.operationId}`).problems);
         // Status may move on its own (a charge gets paid); every other shared member must not.
         problems.push(...differences(stable(created), record, `read by ${reader.operationId} against the creation response`).filter((p) => !/\bstatus\b/.test(p.split(" is ")[0]!)));
       }
     }
     // The result enforces the statements of every member it compares (`reference`: the caller's own).
-    const statements = env.memberStatementsOf(op.operationId, sharedLeaves(sent, created).map((leaf) => leaf.path));
+    const statements = env.memberStatementsOf(op.operationId, [...sharedLeaves(sent, created).map((leaf) => leaf.path), ...echoed.members]);
     env.judge({ operationId: op.operationId, variant: "returns-what-was-sent", title, covers: env.covered(op.operationId, response.status), reproduction: env.reproduce(request, "primary"), statements }, problems);
   });
 }

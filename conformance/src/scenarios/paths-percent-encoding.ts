@@ -41,7 +41,7 @@ function undecodablePath(family: FamilyId): Scenario {
         const built = ctx.buildRequest(op.operationId);
         const response = await ctx.sendBuilt({ ...built, method, path, url: `${ctx.target.baseUrl}${path}`, body: undefined }, { checkId: this.id });
         const what = UNDECODABLE.find(([segment]) => path.includes(segment))![1];
-        for (const problem of answerProblems(response, 400, "BAD_REQUEST", bodyOfPath(path))) check.that(false, `D50: ${method} ${path} (${what}, ${where}) ${problem}`);
+        for (const problem of answerProblems(ctx, response, 400, "BAD_REQUEST", bodyOfPath(path))) check.that(false, `D50: ${method} ${path} (${what}, ${where}) ${problem}`);
       }
     },
   };

@@ -47,7 +47,7 @@ function refusedBeforeRouting(family: FamilyId): Scenario {
       const head = `GET ${target} HTTP/1.1\r\nHost: ${base.host}\r\n`;
       const judge = (answer: ObservedResponse | undefined, status: number, code: string, body: Body, what: string) => {
         if (!answer) return check.that(false, `D39: ${what} was answered by a closed connection, expected ${status} ${code} in the family's error body`);
-        for (const problem of answerProblems(answer, status, code, body)) check.that(false, `D39: ${what} ${problem}`);
+        for (const problem of answerProblems(ctx, answer, status, code, body)) check.that(false, `D39: ${what} ${problem}`);
       };
 
       const padding = Array.from({ length: LARGE_HEADERS / 1024 }, (_, i) => `X-Conformance-Padding-${i}: ${"a".repeat(1000)}\r\n`).join("");

@@ -421,6 +421,27 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
     response: (_request, reply) => (reply.status === 405 ? { ...reply, headers: { ...reply.headers, allow: (reply.headers.allow ?? "").split(",")[0]!.trim() } } : reply),
   },
   {
+    name: "envelope-1-refusal-without-media-type",
+    statements: ["AB-SERVICE-PRINCIPLE-json-bodies"],
+    caughtBy: "family-b/paths/unknown-path-wrong-method",
+    breaks: "a path no operation has, or another method of a path, answers envelope 1 as the media type the contract documents for it, application/json (D39): here with no Content-Type",
+    family: "family-b",
+    profile: "full",
+    response: (_request, reply) =>
+      (reply.status === 404 || reply.status === 405) && requestJson(reply)?.success === false
+        ? { ...reply, headers: Object.fromEntries(Object.entries(reply.headers).filter(([name]) => name.toLowerCase() !== "content-type")) }
+        : reply,
+  },
+  {
+    name: "problem-details-refusal-as-plain-json",
+    statements: ["AB-SERVICE-PRINCIPLE-json-bodies"],
+    caughtBy: "family-a/paths/unknown-path-wrong-method",
+    breaks: "a method a path does not have answers problem details as the media type the contract documents for them, application/problem+json (D39): here as application/json",
+    family: "family-a",
+    profile: "full",
+    response: (_request, reply) => (reply.status === 405 ? { ...reply, headers: { ...reply.headers, "content-type": "application/json; charset=utf-8" } } : reply),
+  },
+  {
     name: "not-found-as-problem-details-beside-v1",
     statements: ["AB-SERVICE-PRINCIPLE-json-bodies"],
     caughtBy: "family-b/paths/unknown-path-wrong-method",

@@ -4,7 +4,7 @@
  * filters of list-filters.ts). Nothing
  * here names an operation: adding an operation to the contract adds its broken servers.
  */
-import { COMPARISON_WORDS, compileOpenApiSchema, listItemsOf, loadFamilyContract, MALFORMED_REQUEST_CODE, OperationIndex, satisfiesFilter, type ContractOperation, type FamilyContract, type FamilyId } from "@payment-collection/contract/model/index.ts";
+import { COMPARISON_WORDS, compileOpenApiSchema, echoesOf, listItemsOf, loadFamilyContract, MALFORMED_REQUEST_CODE, OperationIndex, satisfiesFilter, type ContractOperation, type FamilyContract, type FamilyId } from "@payment-collection/contract/model/index.ts";
 import { DOMAIN_FORMATS, DOMAIN_NUMBER_FORMATS } from "@payment-collection/contract/model/domain-formats.ts";
 import { DOMAIN_FORMAT_EXTENSION } from "@payment-collection/contract/model/json-schema.ts";
 import { breakersOf } from "../../src/derived/constraint-breakers.ts";
@@ -581,6 +581,19 @@ function consistency(): DerivedMutation[] {
         out.push(mutation("consistency", family, op, "returns-what-was-sent", `ignores-optional-${name}`, `a creation keeps the optional ${name} sent`, fault.repairs(match, (b) => void delete b[name]), everyMemberProfile(contract, op, name)));
         const leaf = Object.entries(objectView(objectView(op.requestBody!.schema)!.properties[name])?.properties ?? {}).find(([, sub]) => typeOf(sub) === "string" && keywordOf(sub, "pattern") === undefined)?.[0];
         if (leaf) out.push(mutation("consistency", family, op, "returns-what-was-sent", `creation-alters-${name}.${leaf}`, `a creation returns the ${name}'s ${leaf} sent`, fault.changesReply(match, (d) => void (d[name] && typeof d[name] === "object" && ((d[name] as Json)[leaf] = altered((d[name] as Json)[leaf], "creation")))), everyMemberProfile(contract, op, name)));
+      }
+      // A member that echoes a request member (x-echoes) given back otherwise than sent: its first text changed.
+      for (const echo of echoesOf(op.responses.find((r) => r.status.startsWith("2"))?.schema)) {
+        const path = echo.member.replace(/^data\./, "").split(".");
+        const edit = (d: Json) => {
+          const parent = path.slice(0, -1).reduce<Json | undefined>((node, name) => (node?.[name] && typeof node[name] === "object" ? node[name] : undefined), d);
+          const value = parent?.[path.at(-1)!];
+          const text = value && typeof value === "object" ? Object.keys(value).find((k) => typeof value[k] === "string") : undefined;
+          if (text) value[text] = altered(value[text], "creation");
+          else if (parent) parent[path.at(-1)!] = altered(value, "creation");
+        };
+        const decided = !asserted("seed", { kind: "keyword", schema: echo.schema, keyword: "x-echoes" });
+        out.push(mutation("consistency", family, op, "returns-what-was-sent", `echo-alters-${echo.member}`, `${echo.member} is the ${echo.echoes} sent`, fault.changesReply(match, edit), decided ? "full" : sentUnder(op, echo.echoes)));
       }
       const reader = readerOfResource(contract, op.path.split("/").pop()!);
       const last = reader ? sharedMembers(example(op), successExample(reader)).pop() : undefined;

@@ -14,6 +14,7 @@
  *   response-validator a response against the contract (3.0 and 3.1)
  *   family-contract    the conformance suites' per-family view
  *   webhook-targets    request members the service will call (x-webhook-target, D48)
+ *   echoes             response members that give back a request member as sent (x-echoes)
  */
 export { isObject, asList, type Json } from "./json.ts";
 export {
@@ -114,4 +115,5 @@ export {
   type ResponseValidator,
 } from "./response-validator.ts";
 export { WEBHOOK_TARGET_EXTENSION, webhookTargetMembers, type WebhookTargetMember } from "./webhook-targets.ts";
+export { ECHOES_EXTENSION, echoedMemberOf, echoesOf, type Echo } from "./echoes.ts";
 export { apiKeyHeadersOf, documentedPairs, findOperation, findResponse, loadFamilyContract, schemasReachedBy, type FamilyContract } from "./family-contract.ts";
