@@ -18,6 +18,7 @@ import {
   loadFamilyContract,
   OperationIndex,
   operationsOf,
+  pathDecodes,
   type ContractOperation,
   type FamilyId,
   type Json,
@@ -779,6 +780,10 @@ const otherUnknownAnswers: Handler = async (request, forward) => {
   return { status: 404, headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify({ code: "NO_SUCH_ROUTE", message: "not found" }) };
 };
 
+/** A value with its texts in upper case, however deep (a server that normalises a name it keeps). */
+const upperCased = (value: unknown): unknown =>
+  typeof value === "string" ? value.toUpperCase() : Array.isArray(value) ? value.map(upperCased) : isObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, upperCased(v)])) : value;
+
 /** Its own bound of a body's nesting: half D39's. */
 const OWN_DEPTH = STRUCTURE_BOUNDS.depth / 2;
 
@@ -951,7 +956,7 @@ const otherWebhookRelay = webhookRelay(
 
 // 6. The generators: one per kind (and direction); every kind of marking the contract has must have one.
 
-const WEBHOOK_KINDS = [...kindsAt(["element", "enum", "format", "items", "nullable", "pattern", "required", "x-domain-format"], ["webhook"]), "behaviour:D26"];
+const WEBHOOK_KINDS = [...kindsAt(["element", "enum", "format", "items", "nullable", "pattern", "required", "x-domain-format", "x-echoes"], ["webhook"]), "behaviour:D26"];
 const REQUEST_FORM_KINDS = kindsAt(["pattern", "format", "enum", "type", "x-domain-format"], ["request"]);
 
 export const GENERATORS: VariantGenerator[] = [
@@ -1024,6 +1029,12 @@ export const GENERATORS: VariantGenerator[] = [
       ),
   },
   {
+    kinds: ["x-echoes@response"],
+    make: (all) =>
+      variant(all, ["x-echoes@response"], "echoes-as-held", "gives back a member that echoes the request in the form it holds it (its texts in upper case), not as sent", (mine) =>
+        editResponses(mine, (_m, parent, key) => setAt(parent, key, upperCased(getAt(parent, key))))),
+  },
+  {
     kinds: ["element@response", "element@header"],
     make: (all) => [
       ...variant(all.filter((m) => m.path.length > 0), ["element@response"], "decided-response-members-omitted", "omits the response members the project added", (mine) => editResponses(mine, (_m, parent, key) => omit(parent, key))),
@@ -1092,6 +1103,15 @@ export const GENERATORS: VariantGenerator[] = [
           sites: () => [...FAMILIES.flatMap((family) => ["(other paths)", "(unreadable bodies)"].map((operation) => ({ family, operation, side: "operation" as const }))), ...leapSecondSites()],
         },
       ),
+  },
+  {
+    kinds: ["behaviour:D50"],
+    make: (all) =>
+      variant(all, ["behaviour:D50"], "undecodable-paths-read-literally", "reads a `%` that starts no escaped UTF-8 octet as itself (`/sdk/boleto/%zz` is the boleto `%zz`: an unknown one)", () => (request, forward) =>
+        forward(pathDecodes(request.path) ? request : { ...request, path: request.path.replace(/%/g, "%25") }), {
+        // Requests no operation of the contract can take as sent.
+        sites: () => FAMILIES.map((family) => ({ family, operation: "(undecodable paths)", side: "operation" as const })),
+      }),
   },
   {
     kinds: ["behaviour:D41"],
