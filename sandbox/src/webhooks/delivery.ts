@@ -171,8 +171,9 @@ async function postSigned(event: ClaimedEvent, deps: AttemptDependencies): Promi
   let abort: NodeJS.Timeout | undefined;
   try {
     const target = await deps.guard.resolveTarget(event.url);
-    // Stryker disable next-line ObjectLiteral,StringLiteral: a refused target is never posted to, whether given up at once or retried as a failure: no receiver sees a difference, only the delivery log, which only the sandbox's controls show
-    if (target.kind === "refused") return { outcome: "refused", detail: target.problem };
+    if (target.kind === "refused")
+      // Stryker disable next-line ObjectLiteral: a refused target is never posted to, whether given up at once or retried as a failure: no receiver sees a difference, only the delivery log, which only the sandbox's controls show
+      return { outcome: target.kind, detail: target.problem };
     const signing = await deps.secrets(event.accountId);
     const sentAt = new Date();
     // Stryker disable next-line StringLiteral: the failure's text is the delivery log, which only the sandbox's controls show
