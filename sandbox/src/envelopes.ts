@@ -77,11 +77,23 @@ export function dataEnvelope(status: number, data: unknown): Reply {
   return { status, body: { success: true, data } };
 }
 
-/** Errors that every operation of a surface can give, in that surface's error body. */
-export type CommonError = "UNAUTHORIZED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "VALIDATION_ERROR" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+/**
+ * The surface of a path no operation matches, for the error body of its 404/405 (`/V1` is family
+ * A too). Elsewhere envelope 1, family B's: the controls' errors are envelope 1 as well, so a path
+ * under `/_sandbox` needs no surface of its own.
+ */
+export function surfaceOfPath(path: string): Surface {
+  if (/^\/v1(\/|$)/i.test(path)) return "A";
+  // Stryker disable next-line StringLiteral: equivalent, any surface but A answers envelope 1, and an unrouted path is answered before its key is read
+  return "B";
+}
+
+/** Errors the pipeline gives before or around any operation's own, in the surface's error body. */
+export type CommonError = "UNAUTHORIZED" | "INSUFFICIENT_SCOPE" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "VALIDATION_ERROR" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
 
 const COMMON_STATUS: Record<CommonError, number> = {
   UNAUTHORIZED: 401,
+  INSUFFICIENT_SCOPE: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   RATE_LIMITED: 429,
@@ -92,6 +104,7 @@ const COMMON_STATUS: Record<CommonError, number> = {
 
 const COMMON_MESSAGE: Record<CommonError, string> = {
   UNAUTHORIZED: "Invalid or missing API key.",
+  INSUFFICIENT_SCOPE: "Insufficient scope.",
   NOT_FOUND: "Resource not found.",
   METHOD_NOT_ALLOWED: "Method not allowed.",
   RATE_LIMITED: "Rate limit exceeded.",

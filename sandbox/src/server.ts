@@ -20,9 +20,10 @@ import { pathDecodes, type ServiceId } from "@payment-collection/contract/model/
 import type { HandlerTable, OperationHandler, RequestContext, SandboxApp } from "./app.ts";
 import { authenticate } from "./auth.ts";
 import { describeProblems, loadContract, type OperationSpec, type ValidationProblem } from "./contract/operations.ts";
-import { commonError, problem, sdkError, type Surface } from "./envelopes.ts";
+import { commonError, problem, sdkError, surfaceOfPath, type Surface } from "./envelopes.ts";
 import { applyCors, corsPolicy } from "./http/cors.ts";
 import { isJsonContentType, MAX_BODY_BYTES, parseJsonBody, readBody } from "./http/body.ts";
+import { answerFailure } from "./http/failure.ts";
 import { accessLogWriter, checkedPlan, checkImplemented, closeInTurn, closeOnce, dataDirOf, instanceNameOf, listen, loadDocuments, logAccess, logClientError, urlOf, type AccessLog } from "./lifecycle.ts";
 import { send, type Reply } from "./http/reply.ts";
 import { createKeyRing, type SandboxApiKey, type SandboxKeys } from "./keys.ts";
@@ -38,7 +39,7 @@ import { pixHandlers } from "./resources/pix.ts";
 import { transactionHandlers } from "./resources/transactions.ts";
 import { openStore } from "./store/open.ts";
 import type { Checkpoints, Durability } from "./store/sqlite.ts";
-import { StoreUnavailableError, type StoreInfo } from "./store/types.ts";
+import type { StoreInfo } from "./store/types.ts";
 import { validateBody, validateParameters } from "./validation.ts";
 import { createWebhookSender, type WebhookOptions, type WebhookSender } from "./webhooks/index.ts";
 
@@ -128,16 +129,6 @@ function surfaceOfService(service: ServiceId): Surface {
   return service === "family-a" ? "A" : service === "family-b" ? "B" : "controls";
 }
 
-/**
- * The surface of a path no operation matches, for the error body of its 404/405 (`/V1` is family
- * A too). Elsewhere envelope 1, family B's: the controls' errors are envelope 1 as well, so a path
- * under `/_sandbox` needs no surface of its own.
- */
-function surfaceOfPath(path: string): Surface {
-  // Stryker disable next-line StringLiteral: equivalent, any surface but A answers envelope 1, and an unrouted path is answered before its key is read
-  return /^\/v1(\/|$)/i.test(path) ? "A" : "B";
-}
-
 /** The request, with what the access log reports besides the response. */
 type SandboxRequest = IncomingMessage & { sandboxAccount?: string };
 
@@ -208,9 +199,7 @@ function unrouted(router: ReturnType<typeof buildRouter>, surface: Surface, meth
 function scopeRefusal(op: OperationSpec, key: SandboxApiKey, surface: Surface): Reply | undefined {
   const missing = op.requiredScopes.filter((scope) => !key.scopes.includes(scope));
   if (missing.length === 0) return undefined;
-  const detail = `This operation requires the scope ${missing.join(", ")}.`;
-  // Stryker disable next-line ConditionalExpression: no family B operation requires a scope (D41: the sandbox requires none), so family B's form of this refusal is never answered
-  return surface === "A" ? problem(403, "INSUFFICIENT_SCOPE", detail) : sdkError(403, "INSUFFICIENT_SCOPE", "Insufficient scope.", detail);
+  return commonError(surface, "INSUFFICIENT_SCOPE", `This operation requires the scope ${missing.join(", ")}.`);
 }
 
 /** The request's JSON body and what is wrong with it; `aborted` when the client went away. */
@@ -298,24 +287,6 @@ function answerClientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }
   const payload = JSON.stringify(reply.body);
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${reply.contentType ?? "application/json"}\r\nContent-Length: ${Buffer.byteLength(payload)}\r\nConnection: close\r\n\r\n${payload}`);
   logClientError(log, line?.[1], path, status);
-}
-
-/** The answer to a request the pipeline failed on: it never ends without one, and never hangs. */
-function answerFailure(error: unknown, req: SandboxRequest, res: ServerResponse): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
-  const path = (req.url ?? "/").split("?")[0];
-  if (error instanceof StoreUnavailableError) {
-    // The database is down or restarting: a 503 the client may retry, never a 500 or a hang.
-    const reply = commonError(surfaceOfPath(path), "SERVICE_UNAVAILABLE", `The sandbox's database is unavailable (${error.message}); retry in ${error.retryAfterSeconds} s.`);
-    send(res, { ...reply, headers: { ...reply.headers, "Retry-After": String(error.retryAfterSeconds) } });
-    return;
-  }
-  // A bug, never an expected outcome: the tests assert that no request gets here.
-  console.error("sandbox: unexpected error", error);
-  send(res, commonError(surfaceOfPath(path), "INTERNAL_ERROR", "Unexpected error in the sandbox."));
 }
 
 /** The HTTP server in front of the pipeline: its timeouts, the access log, CORS, and the answers to what Node refuses itself. */

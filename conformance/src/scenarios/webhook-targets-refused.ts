@@ -3,7 +3,7 @@
  * marks `x-webhook-target`, family A's charge `webhook_url`) is refused with the operation's
  * 400 `VALIDATION_ERROR` when it names a host the service must not call (loopback, private,
  * link-local and cloud metadata, unspecified, IPv4-mapped IPv6, `localhost`), carries
- * credentials or another scheme: a server that POSTs wherever a client says is a server-side
+ * credentials or another scheme, or names no host at all (D01, RFC 9110 §4.2.1): a server that POSTs wherever a client says is a server-side
  * request forgery hole. Each kind is sent to every marked member of every operation, after
  * the same request with the contract's own (public) target was accepted, so a server that
  * refuses every target is not taken for one that refuses these; public targets the decision
@@ -28,7 +28,8 @@ export interface WebhookTarget {
 
 /**
  * The kinds D48 names, each a URL that passes D01's shape where the kind allows (absolute,
- * `http` or `https`, short), so that only the target itself is wrong.
+ * `http` or `https`, short), so that only the target itself is wrong; and a URL with no target
+ * in it, which D01's pattern lets through.
  */
 export const FORBIDDEN_WEBHOOK_TARGETS: readonly WebhookTarget[] = [
   { kind: "loopback IPv4", url: "http://127.0.0.1/webhooks" },
@@ -49,6 +50,9 @@ export const FORBIDDEN_WEBHOOK_TARGETS: readonly WebhookTarget[] = [
   { kind: "a user name alone in the URL", url: "https://user@loja.example.com.br/webhooks" },
   { kind: "a password alone in the URL", url: "https://:secret@loja.example.com.br/webhooks" },
   { kind: "another scheme", url: "ftp://loja.example.com.br/webhooks" },
+  // Not a target at all: D01's absolute http or https URL has a host (RFC 9110 §4.2.1: a
+  // recipient must reject an http URI without one as invalid), though it passes D01's pattern.
+  { kind: "an https URL without a host", url: "https://" },
 ];
 
 /**
@@ -83,7 +87,7 @@ export const webhookTargetsRefused: Scenario = {
   family: "family-a",
   profile: "full",
   decision: "D48",
-  title: "a webhook target on a loopback, private or link-local address, localhost, with credentials or of another scheme is refused with 400",
+  title: "a webhook target on a loopback, private or link-local address, localhost, with credentials, of another scheme or without a host is refused with 400",
   statements: ["A-EVENTS-EVENT-payment-webhook", "A-CHARGE-FIELD-request.webhook_url"],
   covers: [{ operationId: "createCharge", status: "400" }],
   async run(ctx, check) {

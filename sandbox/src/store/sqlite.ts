@@ -82,8 +82,10 @@ export function openSqliteStore(options: SqliteStoreOptions): SandboxStore {
       const outcome = counters.consume(windowStartMs, buckets);
       return { offsetMs, admitted: outcome.admitted, counts: outcome.counts };
     },
+    // The database is this process's own file: it answers whenever the server does (the store
+    // closes only after the server has stopped taking requests, lifecycle.ts's closeOnce).
     async ping() {
-      return db.open ? { ok: true } : { ok: false, error: "the database is closed" };
+      return { ok: true };
     },
     create: creations.create,
     async get(kind, accountId, id) {

@@ -50,9 +50,9 @@ function post(target: Extract<ResolvedTarget, { kind: "ok" }>, headers: Outgoing
       headers: { ...headers, "content-length": Buffer.byteLength(body) },
       lookup,
       signal,
+      // The TLS server name, and the name the certificate is checked against, is the URL's (Node
+      // takes it from the Host header), never the address connected to.
       agent: false,
-      // The certificate is checked against the URL's name, not the address connected to.
-      ...(https ? { servername: target.host } : {}),
     });
     req.once("error", reject);
     req.once("response", (res: IncomingMessage) => {
@@ -152,41 +152,42 @@ function signedHeaders(event: ClaimedEvent, signing: readonly string[], sentAt: 
 }
 
 /**
- * Signs the event and posts it to its checked target, aborted after the timeout. Only a 2xx is
- * delivered; the detail is the status, or why no status came (the signing included: a failure
- * there fails the attempt, it does not stop the pump).
+ * One attempt at one event: the guard resolves its target, then a target that may be called gets
+ * the signed POST, aborted after the timeout. A target that may not be called will not become
+ * callable by waiting: given up at once (nextOutboxState). Only a 2xx is delivered; the detail
+ * is the status, or why no status came: a name that does not resolve now (EAI_AGAIN, ENOTFOUND;
+ * the resolver throws) may resolve later, so it fails the attempt as a refused connection does,
+ * retried on the schedule; a failure signing fails the attempt too, it does not stop the pump.
  */
-async function postSigned(event: ClaimedEvent, target: Extract<ResolvedTarget, { kind: "ok" }>, deps: AttemptDependencies): Promise<{ delivered: boolean; detail: string }> {
-  const signing = await deps.secrets(event.accountId);
-  const sentAt = new Date();
+async function attemptDelivery(event: ClaimedEvent, deps: AttemptDependencies): Promise<AttemptResult> {
+  const startedMs = Date.now();
+  const sent = await postSigned(event, deps);
+  return { ...sent, startedMs, endedMs: Date.now() };
+}
+
+async function postSigned(event: ClaimedEvent, deps: AttemptDependencies): Promise<Pick<AttemptResult, "outcome" | "detail">> {
   const controller = new AbortController();
   deps.controllers.add(controller);
-  // Stryker disable next-line StringLiteral: the failure's text is the delivery log, which only the sandbox's controls show
-  const abort = setTimeout(() => controller.abort(new Error(`no answer within ${deps.timeoutMs} ms`)), deps.timeoutMs);
+  let abort: NodeJS.Timeout | undefined;
   try {
+    const target = await deps.guard.resolveTarget(event.url);
+    if (target.kind === "refused")
+      // Stryker disable next-line ObjectLiteral: a refused target is never posted to, whether given up at once or retried as a failure: no receiver sees a difference, only the delivery log, which only the sandbox's controls show
+      return { outcome: target.kind, detail: target.problem };
+    const signing = await deps.secrets(event.accountId);
+    const sentAt = new Date();
+    // Stryker disable next-line StringLiteral: the failure's text is the delivery log, which only the sandbox's controls show
+    abort = setTimeout(() => controller.abort(new Error(`no answer within ${deps.timeoutMs} ms`)), deps.timeoutMs);
     const status = await post(target, signedHeaders(event, signing, sentAt), event.payload, controller.signal);
-    // Stryker disable next-line ObjectLiteral: nothing delivered is a failure, retried: an event arriving more than once, which D26 allows
-    return { delivered: status >= 200 && status < 300, detail: `HTTP ${status}` };
+    // Stryker disable next-line StringLiteral: an outcome no other is: a failure retried as failed is, or a delivered event retried, an event arriving more than once, which D26 allows
+    return { outcome: status >= 200 && status < 300 ? "delivered" : "failed", detail: `HTTP ${status}` };
   } catch (error) {
-    // Stryker disable next-line ObjectLiteral,LogicalOperator,OptionalChaining,StringLiteral: the failure's text is the delivery log, which only the sandbox's controls show; an empty result is a failure as false is
-    return { delivered: false, detail: controller.signal.aborted ? String((controller.signal.reason as Error)?.message ?? "timed out") : (error as Error).message };
+    // Stryker disable next-line ObjectLiteral,LogicalOperator,OptionalChaining,StringLiteral: the failure's text is the delivery log, which only the sandbox's controls show; an empty result is a failure as "failed" is
+    return { outcome: "failed", detail: controller.signal.aborted ? String((controller.signal.reason as Error)?.message ?? "timed out") : (error as Error).message };
   } finally {
     clearTimeout(abort);
     deps.controllers.delete(controller);
   }
-}
-
-/** One attempt at one event: the guard resolves its target, then a target that may be called gets the signed POST. */
-async function attemptDelivery(event: ClaimedEvent, deps: AttemptDependencies): Promise<AttemptResult> {
-  const startedMs = Date.now();
-  const target = await deps.guard.resolveTarget(event.url);
-  // A target that may not be called will not become callable by waiting: given up at once (nextOutboxState).
-  if (target.kind === "refused") return { outcome: "refused", detail: target.problem, startedMs, endedMs: Date.now() };
-  // A name that does not resolve now (EAI_AGAIN, ENOTFOUND) may resolve later: retried like a refused connection.
-  // Stryker disable next-line StringLiteral: a name that does not resolve fails the attempt either way (posting to it fails too); only the delivery log, which only the sandbox's controls show differs
-  const sent = target.kind === "transient" ? { delivered: false, detail: target.problem } : await postSigned(event, target, deps);
-  // Stryker disable next-line StringLiteral: an outcome no other is: a failure retried as failed is, or a delivered event retried, an event arriving more than once, which D26 allows
-  return { outcome: sent.delivered ? "delivered" : "failed", detail: sent.detail, startedMs, endedMs: Date.now() };
 }
 
 /**

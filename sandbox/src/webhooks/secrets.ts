@@ -54,10 +54,8 @@ export function createSecretKeeper(
 ): SecretKeeper {
   async function signingSecrets(accountId: string): Promise<SigningSecrets> {
     const stored = await store.webhookSecrets(accountId);
-    if (!stored) {
-      const account = keyRing.accounts.get(accountId);
-      return { secrets: account ? [account.webhookSecret] : [], previousUntilMs: null };
-    }
+    // Every caller names an account of the key ring (a key's, or an event's, which a key created).
+    if (!stored) return { secrets: [keyRing.accounts.get(accountId)!.webhookSecret], previousUntilMs: null };
     // Until the overlap ends the earlier secrets sign too (a row without an overlap has none).
     const overlapEndsMs = stored.previousUntilMs ?? Number.NEGATIVE_INFINITY;
     if (overlapEndsMs > (await accountNowMs(accountId))) return { secrets: [stored.current, ...stored.previous], previousUntilMs: overlapEndsMs };
@@ -73,8 +71,8 @@ export function createSecretKeeper(
     secrets,
     async rotate(accountId) {
       const signing = await secrets(accountId);
-      const [current] = signing;
-      if (current === undefined) throw new Error(`no webhook secret for account ${accountId}`);
+      // An account always has a secret: its seeded one until it is first rotated.
+      const current = signing[0]!;
       const stillSigning = signing.slice(0, MAX_PREVIOUS_SECRETS);
       const previousUntilMs = (await accountNowMs(accountId)) + overlapMs;
       await store.saveWebhookSecrets(accountId, { current: newSecret(), previous: stillSigning, previousUntilMs });

@@ -27,25 +27,27 @@ export const MAX_WEBHOOK_URL_LENGTH = 2048;
 /** How many webhook URLs keep their checked shape (urlProblem) before the memo starts over. */
 const CHECKED_URLS_KEPT = 1_000;
 
-/** Resolves a host name to its addresses (default: the system resolver, `dns.lookup`). */
+/**
+ * Resolves a host name to its addresses (default: the system resolver, `dns.lookup`), at least
+ * one, or throws (`ENOTFOUND`, `EAI_AGAIN`) when the name does not resolve now.
+ */
 export type Resolver = (host: string) => Promise<string[]>;
 
 const systemResolver: Resolver = async (host) => (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
-/** Whether an address (IPv4 or IPv6, no brackets) is outside the public unicast space. */
+/**
+ * Whether an address (IPv4 or IPv6, no brackets) is outside the public unicast space. Every
+ * caller passes an address: a URL's host `isIP` accepted, or a resolver's answer; were one not
+ * to parse, ipaddr.js throws, and the attempt fails without connecting anywhere.
+ */
 export function isNonPublic(address: string): boolean {
-  try {
-    const parsed = ipaddr.process(address);
-    if (parsed.kind() === "ipv6") {
-      // IPv4-compatible addresses (::/96, deprecated by RFC 4291), e.g. `::127.0.0.1`: ipaddr.js calls them unicast.
-      const parts = (parsed as ipaddr.IPv6).parts;
-      if (parts.slice(0, 6).every((p) => p === 0)) return true;
-    }
-    return parsed.range() !== "unicast";
-  } catch {
-    // Stryker disable next-line BooleanLiteral: unreachable, every caller passes an address `isIP` accepted (a URL's host or a resolver's answer, never a zone id), which ipaddr.js parses
-    return true;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === "ipv6") {
+    // IPv4-compatible addresses (::/96, deprecated by RFC 4291), e.g. `::127.0.0.1`: ipaddr.js calls them unicast.
+    const parts = (parsed as ipaddr.IPv6).parts;
+    if (parts.slice(0, 6).every((p) => p === 0)) return true;
   }
+  return parsed.range() !== "unicast";
 }
 
 /** `localhost`, `*.localhost`, with or without the root's trailing dot, any case. */
@@ -81,14 +83,15 @@ export type ResolvedTarget =
   /** Call it: connect to `address` (the checked one), naming `host` in Host and TLS. */
   | { kind: "ok"; url: URL; host: string; address: string; family: 4 | 6 }
   /** Never call it (a bad URL, a non-public address): waiting will not help. */
-  | { kind: "refused"; problem: string }
-  /** Not now (the name does not resolve at the moment): retry on the schedule. */
-  | { kind: "transient"; problem: string };
+  | { kind: "refused"; problem: string };
 
 export interface TargetGuard {
   /** Why `url` may not be a webhook target (no name resolved: checked when a URL is accepted), or null. */
   urlProblem(url: string): string | null;
-  /** Resolves the target once and checks the address (before each attempt). */
+  /**
+   * Resolves the target once and checks the address (before each attempt). A name that does not
+   * resolve now throws the resolver's error: the attempt fails, retried on the schedule.
+   */
   resolveTarget(url: string): Promise<ResolvedTarget>;
 }
 
@@ -113,17 +116,7 @@ export function createTargetGuard(allowPrivate: boolean, resolver: Resolver = sy
       // Stryker disable next-line ObjectLiteral,StringLiteral: unreachable for a client, a URL taken when the charge was created passes the same check at each attempt (a sandbox restarted with another --allow-private-webhooks is its operator's change)
       if ("problem" in shape) return { kind: "refused", problem: shape.problem };
       const { host, parsed } = shape;
-      let addresses: string[];
-      if (isIP(host)) addresses = [host];
-      else {
-        try {
-          addresses = await resolver(host);
-        } catch (error) {
-          const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-          return { kind: "transient", problem: `${host} does not resolve (${code})` };
-        }
-        if (addresses.length === 0) return { kind: "transient", problem: `${host} does not resolve` };
-      }
+      const addresses = isIP(host) ? [host] : await resolver(host);
       if (!allowPrivate) {
         const blocked = addresses.find(isNonPublic);
         if (blocked) return { kind: "refused", problem: `${host} resolves to the non-public address ${blocked}: ${ALLOW_PRIVATE_HINT}` };

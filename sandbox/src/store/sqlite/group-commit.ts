@@ -13,8 +13,8 @@ import { toRecord, type RecordTable } from "./records.ts";
 
 interface Pending {
   request: CreateRequest;
-  resolve: (outcome: CreateOutcome) => void;
-  reject: (error: unknown) => void;
+  /** Settles the creation's promise: a promise given here that rejects rejects it. */
+  resolve: (outcome: CreateOutcome | Promise<CreateOutcome>) => void;
 }
 
 export interface GroupCommit {
@@ -50,8 +50,8 @@ function createOnce(records: RecordTable, idempotency: IdempotencyKeys, request:
 interface Commits {
   /** The outcomes of the whole batch; throws (the batch rolled back) when a statement fails. */
   batch(requests: CreateRequest[]): CreateOutcome[];
-  /** One creation in its own transaction: its outcome, or the error it failed with. */
-  alone(request: CreateRequest): { outcome?: CreateOutcome; error?: unknown };
+  /** One creation in its own transaction: its outcome; throws (rolled back) when a statement fails. */
+  alone(request: CreateRequest): CreateOutcome;
 }
 
 /** Both, as transactions on this connection, begun IMMEDIATE: the write lock is taken before the first read. */
@@ -65,14 +65,7 @@ function commits(db: SqliteDatabase, records: RecordTable, idempotency: Idempote
   const createBatch = db.transaction((requests: CreateRequest[]): CreateOutcome[] => requests.map((request) => createOnce(records, idempotency, request)));
   return {
     batch: (requests) => createBatch.immediate(requests),
-    alone(request) {
-      try {
-        return { outcome: create.immediate(request) };
-      } catch (error) {
-        // Stryker disable next-line all: a creation fails alone only when a statement fails (the disk): no request makes that happen
-        return { error };
-      }
-    },
+    alone: (request) => create.immediate(request),
   };
 }
 
@@ -90,11 +83,9 @@ function commitBatch(batch: Pending[], commit: Commits): void {
     outcomes.forEach((outcome, i) => batch[i].resolve(outcome));
     return;
   }
-  for (const p of batch) {
-    const result = commit.alone(p.request);
-    if (result.outcome) p.resolve(result.outcome);
-    else p.reject(result.error);
-  }
+  // A creation that fails alone (a statement failing: the disk) rejects its own promise only: the
+  // executor runs it at once, and what it throws rejects the promise its creation resolves with.
+  for (const p of batch) p.resolve(new Promise((resolve) => resolve(commit.alone(p.request))));
 }
 
 export function groupCommit(db: SqliteDatabase, records: RecordTable, idempotency: IdempotencyKeys): GroupCommit {
@@ -109,8 +100,8 @@ export function groupCommit(db: SqliteDatabase, records: RecordTable, idempotenc
 
   return {
     create(request) {
-      return new Promise<CreateOutcome>((resolve, reject) => {
-        pending.push({ request, resolve, reject });
+      return new Promise<CreateOutcome>((resolve) => {
+        pending.push({ request, resolve });
         if (pending.length === 1) setImmediate(flush);
       });
     },

