@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { commonTokens, declareClassPlugin, PluginKind } from "@stryker-mutator/api/plugin";
 import { determineHitLimitReached, DryRunStatus, MutantRunStatus, TestStatus, toMutantRunResult } from "@stryker-mutator/api/test-runner";
-import { orderUnits, pastKills } from "./unit-order.mjs";
+import { noteKill, orderUnits, pastKills } from "./unit-order.mjs";
 
 /** Stryker's instrumented code keeps the active mutant, the current test and the coverage here. */
 const ns = (globalThis.__stryker__ ??= {});
@@ -106,6 +106,8 @@ class SuitesRunner {
         return { status: MutantRunStatus.Killed, killedBy: [units[0]?.name ?? "load"], failureMessage: `the sandbox did not load: ${error.message}`, nrOfTests: 1 };
       }
       const tests = await this.runUnits(units, start, !disableBail);
+      const killer = tests.find((test) => test.status === TestStatus.Failed);
+      if (killer) noteKill(this.past, activeMutant, killer.name);
       return toMutantRunResult(determineHitLimitReached(ns.hitCount, ns.hitLimit) ?? { status: DryRunStatus.Complete, tests });
     } finally {
       ns.activeMutant = undefined;

@@ -3,7 +3,9 @@
 // either way. Cheapest first wasted most of a run on cheap units that rarely kill (about ten
 // units a killed mutant, 2026-12-03). The record of the last runs (mutation/incremental.json)
 // knows which unit killed each mutant and which units kill in each file, so a mutant runs first
-// the unit that killed it last time, then the units by their time per kill in its file.
+// the unit that killed it last time, then the units by their time per kill in its file; the
+// kills of this run count too, so a run without a record learns as it goes (Stryker sends a
+// file's mutants together).
 import { existsSync, readFileSync } from "node:fs";
 
 /** Where a mutant stands, as the record and the runner both can name it (lines from 1). */
@@ -55,4 +57,12 @@ export function orderUnits(past, mutant, units, durations) {
   const kills = past.killsIn.get(file) ?? new Map();
   const cost = (unit) => (unit.name === killer ? -1 : (durations.get(unit.name) ?? 0) / ((kills.get(unit.name) ?? 0) + 1));
   return [...units].sort((a, b) => cost(a) - cost(b));
+}
+
+/** A kill of this run: its unit ranks higher for the next mutants of the same file. */
+export function noteKill(past, mutant, unitName) {
+  const file = relativeSource(mutant.fileName);
+  const counts = past.killsIn.get(file) ?? new Map();
+  counts.set(unitName, (counts.get(unitName) ?? 0) + 1);
+  past.killsIn.set(file, counts);
 }
