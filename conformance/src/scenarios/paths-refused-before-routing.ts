@@ -14,7 +14,8 @@ import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 import { NotApplicable, type FamilyContext } from "../core/check-context.ts";
 import type { Scenario } from "../core/scenario.ts";
 import type { ObservedResponse } from "../core/validate.ts";
-import { answerProblems, bodyOfPath, contractPaths, type Body } from "./paths-unknown-and-wrong-method.ts";
+import { contractPaths } from "./paths-unknown-and-wrong-method.ts";
+import { answerProblems, bodyOfPath, type Body } from "./refusal-answers.ts";
 import { rawExchange } from "./raw-http.ts";
 
 /** Past the header limit of usual servers (Node 16 KiB, nginx 8 to 32 KiB, Apache 8 KiB a line). */
