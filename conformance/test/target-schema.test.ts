@@ -24,6 +24,7 @@ const familyA: Complete<FamilyATarget> = {
   webhookSecret: "whsec_x",
   cors: { origins: ["http://localhost:8080"] },
   privateWebhookTargets: "allowed",
+  requestTimeoutMs: 2_000,
 };
 
 const familyB: Complete<FamilyBTarget> = {
@@ -33,6 +34,7 @@ const familyB: Complete<FamilyBTarget> = {
   pathPrefix: { pix: "/v2", transactions: "/v2" },
   fixtures: { registeredBoletoIds: ["b1", "b2"], confirmedBoletoId: "b3", errorBoletoId: "b4", processingBoletoId: "b5", customerWithOpenChargeId: "c1", malformedCustomerId: "x", unknownCustomerId: "c2" },
   cors: { origins: ["https://console.example.test", "http://127.0.0.1:9000"] },
+  requestTimeoutMs: 5_000,
 };
 
 type Schema = { properties?: Record<string, Schema>; description?: string; type?: unknown };
@@ -84,6 +86,22 @@ describe("the target file's schema", () => {
     expect(problem({ origins: ["http://localhost:99999"] })).toBe('t.json: familyB.cors.origins[0]: not a URL: "http://localhost:99999"');
     expect(problem({ origins: [] })).toBe("t.json: familyB.cors.origins: must list at least 1, got none");
     expect(problem({ origin: ["http://localhost:8080"] })).toBe("t.json: familyB.cors.origin: unknown member; did you mean `origins`?");
+  });
+
+  it("takes a server's request timeout as a positive whole number of milliseconds, and names a misspelt one", () => {
+    const problem = (section: Record<string, unknown>) => {
+      try {
+        parseTarget({ familyA: { baseUrl: "https://api.example.test", ...section } }, "t.json", {});
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return "no problem";
+    };
+    expect(problem({ requestTimeoutMs: 1 })).toBe("no problem");
+    expect(problem({ requestTimeoutMs: 0 })).toBe("t.json: familyA.requestTimeoutMs: must be at least 1, got 0");
+    expect(problem({ requestTimeoutMs: 1.5 })).toBe("t.json: familyA.requestTimeoutMs: must be an integer, got number 1.5");
+    expect(problem({ requestTimeoutMs: "2s" })).toBe('t.json: familyA.requestTimeoutMs: must be an integer, got string "2s"');
+    expect(problem({ requestTimeout: 2000 })).toBe("t.json: familyA.requestTimeout: unknown member; did you mean `requestTimeoutMs`?");
   });
 
   it("is a valid draft-07 schema with a description for every member", () => {

@@ -49,7 +49,7 @@ export interface CheckResult {
   /** Documented responses the check exercised (counted for coverage when it was run). */
   covers: ResponsePair[];
   verdict: Verdict;
-  /** Why it failed, or why it was not applicable. */
+  /** Why it failed, or why it was not applicable; for a pass, what of its rule it could not judge on the target. */
   reasons: string[];
   durationMs: number;
   /** Requests and responses of the check, for failures. */

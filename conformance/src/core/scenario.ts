@@ -57,12 +57,19 @@ export interface Scenario {
 /** Collects a scenario's problems instead of stopping at the first. */
 export class ScenarioAssertions {
   readonly problems: string[] = [];
+  /** What the scenario could not judge on this target, and why (the reasons of a pass). */
+  readonly unjudged: string[] = [];
 
   constructor(private readonly ctx: FamilyContext) {}
 
   /** Records a problem when `condition` is false. */
   that(condition: boolean, problem: string): void {
     if (!condition) this.problems.push(problem);
+  }
+
+  /** Records a part of the rule this target gives no way to judge, while the rest is judged. */
+  notJudged(why: string): void {
+    this.unjudged.push(why);
   }
 
   /** Validates a response against a documented response under the run's profile. */
@@ -98,7 +105,7 @@ export async function runScenario(
   }
   return {
     verdict: assertions.problems.length === 0 ? "pass" : "fail",
-    reasons: assertions.problems,
+    reasons: assertions.problems.length === 0 ? assertions.unjudged : assertions.problems,
     durationMs: Date.now() - started,
   };
 }

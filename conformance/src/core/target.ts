@@ -29,6 +29,8 @@ export interface FamilyATarget {
   /** Whether the server calls non-public webhook targets (D48). */
   privateWebhookTargets?: "refused" | "allowed";
   cors?: CorsPolicyDeclared;
+  /** The server's request timeout in milliseconds, when declared (D39's 408). */
+  requestTimeoutMs?: number;
 }
 
 /**
@@ -77,6 +79,8 @@ export interface FamilyBTarget {
     unknownCustomerId?: string;
   };
   cors?: CorsPolicyDeclared;
+  /** The server's request timeout in milliseconds, when declared (D39's 408). */
+  requestTimeoutMs?: number;
 }
 
 export interface Target {

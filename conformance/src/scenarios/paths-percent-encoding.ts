@@ -10,7 +10,8 @@
 import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 import { NotApplicable } from "../core/check-context.ts";
 import type { Scenario } from "../core/scenario.ts";
-import { answerProblems, bodyOfPath, contractPaths } from "./paths-unknown-and-wrong-method.ts";
+import { contractPaths } from "./paths-unknown-and-wrong-method.ts";
+import { answerProblems, bodyOfPath } from "./refusal-answers.ts";
 
 /** Segments that do not decode: a `%` without hexadecimal digits, and a well-escaped octet pair that is not UTF-8. */
 const UNDECODABLE = [

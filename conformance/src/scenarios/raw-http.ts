@@ -1,7 +1,8 @@
 /**
  * A request written byte by byte on a connection of its own, for what no HTTP client sends: a
  * request line that is not HTTP, a header line without its colon, headers past any server's
- * limit. The answer is read as HTTP/1.1 (Content-Length, chunked, or up to the close). Outside
+ * limit, headers that never end (answered when the server's request timeout passes: the caller
+ * gives the wait, past which the exchange fails). The answer is read as HTTP/1.1 (Content-Length, chunked, or up to the close). Outside
  * the pacer: each such request is one, and recorded by the scenario that sends it.
  */
 import { connect as tcpConnect } from "node:net";

@@ -15,7 +15,7 @@ import type { TrafficEngine } from "./engine.ts";
 import { ProxiedExchange, type ExchangeSink, type Upstream } from "./proxied-exchange.ts";
 import type { TrafficExchange } from "./exchange.ts";
 import { routeByPath, type FamilyRoute, type Routed } from "./routing.ts";
-import { relayRefusedRequests } from "../core/raw-relay.ts";
+import { RELAY_TIMEOUTS, relayRefusedRequests } from "../core/raw-relay.ts";
 
 export const DEFAULT_MAX_BODY = 1024 * 1024;
 /** Far past any server's header limit (Node's is 16 KiB). */
@@ -56,8 +56,9 @@ export async function startTrafficProxy(options: ProxyOptions): Promise<RunningP
     new ProxiedExchange(++counter, req, res, routed, upstreams.get(routed.route.family)!, maxBody, checks).forward(dispatcher);
   };
   // Headers past the upstream's limit reach it, and what this parser refuses goes to it as sent:
-  // the server under test answers those requests (D39), never the proxy.
-  const server = createServer({ maxHeaderSize: MAX_HEADER_SIZE }, handle);
+  // the server under test answers those requests (D39), never the proxy; so does a request whose
+  // headers do not all come within a second (its upstream's timeout answers it).
+  const server = createServer({ maxHeaderSize: MAX_HEADER_SIZE, ...RELAY_TIMEOUTS }, handle);
   relayRefusedRequests(server, (path) => options.upstreams[routeByPath(routes, "GET", path ?? "/").route.family]!);
   server.keepAliveTimeout = 5_000;
   const url = await listen(server, options);

@@ -393,6 +393,15 @@ export const BEHAVIOUR_MUTATIONS: Mutation[] = [
       response: (_request, reply) => (reply.status === 431 ? { status: 431, headers: { "content-type": "text/plain" }, body: "Request Header Fields Too Large" } : reply),
     },
     {
+      name: `slow-request-answered-without-body-${family}`,
+      statements: ["AB-SERVICE-PRINCIPLE-json-bodies"],
+      caughtBy: `${family}/paths/refused-before-routing`,
+      breaks: "a request whose headers do not all come within the declared request timeout answers 408 REQUEST_TIMEOUT in a JSON error body (D39): here a 408 with no body, as Node writes it",
+      family,
+      profile: "full",
+      refused: (code) => (code === "ERR_HTTP_REQUEST_TIMEOUT" ? "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n" : undefined),
+    },
+    {
       name: `undecodable-path-read-literally-${family}`,
       statements: ["AB-SERVICE-PRINCIPLE-json-bodies"],
       caughtBy: `${family}/paths/undecodable-path-refused`,

@@ -5,12 +5,13 @@
  */
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import type { Profile } from "../../src/core/profiles/index.ts";
 import type { Target } from "../../src/core/target.ts";
 import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 import { barCodeToBankLine, boletoGeneralCheckDigit } from "@payment-collection/contract/domain/domain-checks.ts";
 import { withBrCodeCrc } from "@payment-collection/sandbox/domain/brcode.ts";
-import { relayRefusedRequests } from "../../src/core/raw-relay.ts";
+import { RELAY_TIMEOUTS, relayRefusedRequests } from "../../src/core/raw-relay.ts";
 
 export interface Exchange {
   method: string;
@@ -65,6 +66,12 @@ export interface Mutation {
   handle?(request: Exchange, forward: Forward, keys: Keys): Promise<Reply>;
   /** Changes the target the suites get (a key the broken server issues differently...). */
   adjustTarget?(target: Target): void;
+  /**
+   * The raw answer the broken server gives, itself, a request the proxy's parser refused (by
+   * Node's error code: `ERR_HTTP_REQUEST_TIMEOUT` for headers that never end); undefined: the
+   * request goes to the correct server, as every other.
+   */
+  refused?(code: string | undefined): string | undefined;
 }
 
 type Json = Record<string, any>;
@@ -397,7 +404,11 @@ export type Forward = (request: Exchange) => Promise<Reply>;
  * A proxy on a free loopback port in front of `upstream`: every request goes through `handle`,
  * which may change it, forward it (or not) and change the reply.
  */
-export async function startProxy(upstream: string, handle: (request: Exchange, forward: Forward) => Promise<Reply>): Promise<{ url: string; close(): Promise<void> }> {
+export async function startProxy(
+  upstream: string,
+  handle: (request: Exchange, forward: Forward) => Promise<Reply>,
+  refused?: Mutation["refused"],
+): Promise<{ url: string; close(): Promise<void> }> {
   const forward: Forward = async (request) => {
     const answer = await fetch(`${upstream}${request.path}${request.search}`, {
       method: request.method,
@@ -410,8 +421,9 @@ export async function startProxy(upstream: string, handle: (request: Exchange, f
     });
     return { status: answer.status, headers, body: await answer.text() };
   };
-  // Headers past the server's own limit reach it, to be refused there (D39), not here.
-  const server = createServer({ maxHeaderSize: PROXY_MAX_HEADER_SIZE }, async (incoming, outgoing) => {
+  // Headers past the server's own limit reach it, to be refused there (D39), not here; so does a
+  // request whose headers never end, to time out there.
+  const server = createServer({ maxHeaderSize: PROXY_MAX_HEADER_SIZE, ...RELAY_TIMEOUTS }, async (incoming, outgoing) => {
     try {
       const url = new URL(incoming.url ?? "/", "http://mutant");
       const headers: Record<string, string> = {};
@@ -425,6 +437,11 @@ export async function startProxy(upstream: string, handle: (request: Exchange, f
       outgoing.writeHead(502, { "content-type": "text/plain" });
       outgoing.end(String(error));
     }
+  });
+  // First: what the broken server answers itself is not relayed.
+  server.prependListener("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+    const answer = refused?.(error.code);
+    if (answer !== undefined && socket.writable) socket.end(answer);
   });
   relayRefusedRequests(server, () => upstream);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -445,7 +462,7 @@ export async function startMutant(upstream: string, mutation: Mutation, keys: Ke
     const request = mutation.request ? mutation.request(incoming, keys, companion?.url) : incoming;
     const reply = mutation.handle ? await mutation.handle(request, forward, keys) : await forward(request);
     return mutation.response ? mutation.response(request, reply) : reply;
-  });
+  }, mutation.refused);
   return {
     url: proxy.url,
     close: async () => {

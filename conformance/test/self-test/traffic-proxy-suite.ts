@@ -49,6 +49,8 @@ const LIFETIME =
   "the proxy does not judge a charge's lifetime yet: an expiry against the creation plus the lifetime sent (D02, D14) is a rule between a request and its answer that no schema or encoding carries";
 const EXPIRY =
   "the proxy does not judge a charge's expiry yet: the status a read owes depends on the account's clock (D02, D04), which the traffic shows only through the sandbox's clock control";
+const SLOW =
+  "a request whose headers never end is no exchange the proxy reads: it hands the bytes on to the server as they came (core/raw-relay.ts), and its answer back";
 
 /** Broken servers whose fault no exchange shows on its own (or that the proxy does not judge yet), and why. */
 const NOT_IN_TRAFFIC: Record<string, string> = {
@@ -74,6 +76,8 @@ const NOT_IN_TRAFFIC: Record<string, string> = {
     "the boleto does change after the cancel (other members); that its status must read CANCELED is in the transition table's prose, not in an encoding",
   "refused-delete-still-deletes":
     "the scenario's traffic has no read of the customer before the refused delete: the later read has nothing to be compared with",
+  "slow-request-answered-without-body-family-a": SLOW,
+  "slow-request-answered-without-body-family-b": SLOW,
   "charge-never-expires": EXPIRY,
   "charge-expires-a-second-late": EXPIRY,
   "charge-expires-a-second-early": EXPIRY,

@@ -9,8 +9,8 @@ import type { RateLimitPlan } from "../plans.ts";
 
 /** A target file's content (the conformance target format), as plain JSON. */
 export type TargetDocument = {
-  familyA: { baseUrl: string; environment: string; keys: Record<string, string>; webhookSecret: string; cors?: { origins: string[] }; privateWebhookTargets?: "allowed" };
-  familyB: { baseUrl: string; keys: Record<string, string>; fixtures: Record<string, unknown>; plan?: Record<string, number>; cors?: { origins: string[] } };
+  familyA: { baseUrl: string; environment: string; keys: Record<string, string>; webhookSecret: string; cors?: { origins: string[] }; privateWebhookTargets?: "allowed"; requestTimeoutMs?: number };
+  familyB: { baseUrl: string; keys: Record<string, string>; fixtures: Record<string, unknown>; plan?: Record<string, number>; cors?: { origins: string[] }; requestTimeoutMs?: number };
 };
 
 export interface SandboxKeysLike {
@@ -50,6 +50,8 @@ export interface SandboxTargetOptions {
    * target says so, so the suites do not expect such targets refused (decision D48).
    */
   declarePrivateWebhookTargets?: boolean;
+  /** The sandbox's request timeout (ms), when short: the target declares it, so the suites judge its 408 (decision D39). */
+  declareRequestTimeoutMs?: number;
 }
 
 /** A sandbox plan in the target's terms (figures by resource of the Limits table, and a window other than the minute). */
@@ -82,6 +84,7 @@ export async function provisionSandboxTarget(url: string, keys: SandboxKeysLike,
   const [webhookSecret] = (await call(`${base}/_sandbox/webhooks/secret`, keys.familyA.primary)).secrets as string[];
   const rateLimits = options.useRateLimitAccount ?? true;
   const cors = options.declareCorsOrigins && options.declareCorsOrigins.length > 0 ? { cors: { origins: [...options.declareCorsOrigins] } } : {};
+  const timeout = options.declareRequestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.declareRequestTimeoutMs };
   return {
       familyA: {
         baseUrl: base,
@@ -96,6 +99,7 @@ export async function provisionSandboxTarget(url: string, keys: SandboxKeysLike,
         webhookSecret,
         ...cors,
         ...(options.declarePrivateWebhookTargets ? { privateWebhookTargets: "allowed" as const } : {}),
+        ...timeout,
       },
       familyB: {
         baseUrl: base,
@@ -116,6 +120,7 @@ export async function provisionSandboxTarget(url: string, keys: SandboxKeysLike,
         },
         ...(options.declarePlan ? { plan: targetPlan(options.declarePlan) } : {}),
         ...cors,
+        ...timeout,
       },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * A temporary sandbox for a test run: a fresh data folder, the sandbox on a free loopback
- * port granting browsers of two origins (D44), the fixtures made through its controls, and the
- * conformance target file that names them and declares the origins. `npm start`, the
+ * port granting browsers of two origins (D44) and timing out a slow request in seconds (D39's
+ * 408), the fixtures made through its controls, and the conformance target file that names
+ * them and declares the origins and the timeout. `npm start`, the
  * conformance self-test, the mutation run's units and developers all start one this way.
  *
  *   const sandbox = await startTemporarySandbox({ plan: "generous" });
@@ -23,6 +24,14 @@ import { provisionSandboxTarget, type SandboxTargetOptions, type TargetDocument 
  */
 export const TEST_CORS_ORIGINS: readonly string[] = ["http://localhost:8080", "https://console.example.test"];
 
+/**
+ * The HTTP timeouts of a temporary sandbox unless told otherwise: a request whose headers or
+ * body have not all come in 2 s is answered 408, checked every quarter second, so that a run
+ * judges the 408 in seconds (its target declares the timeout). Two seconds, not one: on a loaded
+ * machine a client can stall for a second between the writes of one request.
+ */
+export const TEST_TIMEOUTS = { requestMs: 2_000, checkIntervalMs: 250 } as const;
+
 export interface TemporarySandboxOptions extends SandboxTargetOptions {
   /** Rate-limit plan (default: `generous`, which never limits a test run). */
   plan?: PlanName | RateLimitPlan;
@@ -38,6 +47,8 @@ export interface TemporarySandboxOptions extends SandboxTargetOptions {
   allowPrivateWebhookTargets?: boolean;
   /** The origins granted cross-origin access and declared in the target (default TEST_CORS_ORIGINS; [] grants none). */
   corsOrigins?: readonly string[];
+  /** The sandbox's HTTP timeouts (default TEST_TIMEOUTS), its request timeout declared in the target. */
+  timeouts?: { requestMs: number; checkIntervalMs: number };
 }
 
 export interface TemporarySandbox {
@@ -64,19 +75,20 @@ export async function startTemporarySandbox(options: TemporarySandboxOptions = {
     rmSync(dataDir, { recursive: true, force: true });
   };
   const allowPrivate = options.allowPrivateWebhookTargets ?? true;
+  const timeouts = options.timeouts ?? TEST_TIMEOUTS;
   try {
     for (let i = 0; i < count; i++) {
       // Loopback webhook targets allowed unless told otherwise: the webhook scenarios receive on 127.0.0.1.
       // Checkpoints inline: a run's sandbox lives seconds, and a checkpoint worker per start
       // cost the self-test's 500-odd starts more CPU than it saved them.
       instances.push(
-        await startSandbox({ port: 0, dataDir, plan: options.plan ?? "generous", allowPrivateWebhookTargets: allowPrivate, store: options.store, instanceId: count > 1 ? `instance-${i + 1}` : undefined, corsOrigins, checkpoints: "inline" }),
+        await startSandbox({ port: 0, dataDir, plan: options.plan ?? "generous", allowPrivateWebhookTargets: allowPrivate, store: options.store, instanceId: count > 1 ? `instance-${i + 1}` : undefined, corsOrigins, checkpoints: "inline", timeouts }),
       );
     }
     const sandbox = instances[0];
     if (count > 1) proxy = await roundRobinProxy(instances.map((instance) => instance.url));
     const url = proxy?.url ?? sandbox.url;
-    const target = await provisionSandboxTarget(url, sandbox.keys, { ...options, declarePlan: resolvePlan(options.plan ?? "generous"), declareCorsOrigins: corsOrigins, declarePrivateWebhookTargets: allowPrivate });
+    const target = await provisionSandboxTarget(url, sandbox.keys, { ...options, declarePlan: resolvePlan(options.plan ?? "generous"), declareCorsOrigins: corsOrigins, declarePrivateWebhookTargets: allowPrivate, declareRequestTimeoutMs: timeouts.requestMs });
     const targetFile = join(dataDir, "target.json");
     writeFileSync(targetFile, `${JSON.stringify(target, null, 2)}\n`);
     return { url, keys: sandbox.keys, target, targetFile, close };
