@@ -221,6 +221,18 @@ export class Pacer {
     return this.limitOfRequest.get(`${bucket} ${requestKind(request)}`);
   }
 
+  /**
+   * What the run knows of the current window of the limit this request counts against on its
+   * bucket: the requests left (the server's answers, less the run's own requests in flight) and
+   * when it renews; undefined when nothing is known (no answer yet, or the window has renewed).
+   */
+  knownWindow(request: OutgoingRequest): { remaining: number; resetAt?: number } | undefined {
+    const key = request.bucket === undefined ? undefined : this.limitKey(request.bucket, request);
+    const state = key === undefined ? undefined : this.buckets.get(key);
+    if (state?.remaining === undefined || (state.resetAt !== undefined && Date.now() >= state.resetAt)) return undefined;
+    return { remaining: state.remaining, resetAt: state.resetAt };
+  }
+
   /** Waits until the request's limit has room, then reserves one request in it. */
   private async acquire(bucket: string, request: OutgoingRequest): Promise<void> {
     const key = this.limitKey(bucket, request);

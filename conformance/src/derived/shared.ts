@@ -11,6 +11,7 @@ import type { Catalogue } from "../core/statement-map.ts";
 import { memberStatements, statementsFor } from "../core/statement-map.ts";
 import type { ResponsePair, Verdict } from "../core/results.ts";
 import { parseJsonBody, type ObservedResponse } from "../core/validate.ts";
+import type { OutgoingRequest } from "../core/pacing.ts";
 import { responseFor, type FamilyId } from "@payment-collection/contract/model/index.ts";
 import { curlOf, type PlannedRequest } from "./reproduction.ts";
 import { describeResponse } from "../core/describe-response.ts";
@@ -123,21 +124,23 @@ export class DerivedEnv {
     return this.ctx.keyValue(credentials);
   }
 
-  /** Sends a planned request with the given credentials through the run's pacer. */
-  async send(request: PlannedRequest, credentials: Credentials, options: { expect429?: boolean } = {}): Promise<ObservedResponse> {
+  /** A planned request as the pacer sends it with the given credentials. */
+  private outgoing(request: PlannedRequest, credentials: Credentials, options: { expect429?: boolean }): OutgoingRequest {
     const key = this.keyOf(credentials);
     const headers = { ...request.headers };
     if (key !== undefined) headers[this.ctx.contract.apiKeyHeader] = key;
+    return { method: request.method, url: request.url, headers, body: request.body, bucket: this.ctx.bucketOfKey(key), expectRateLimited: options.expect429, checkId: this.checkId };
+  }
+
+  /** Sends a planned request with the given credentials through the run's pacer. */
+  async send(request: PlannedRequest, credentials: Credentials, options: { expect429?: boolean } = {}): Promise<ObservedResponse> {
     (this.owner ?? this).requests += 1;
-    return this.ctx.pacer.send({
-      method: request.method,
-      url: request.url,
-      headers,
-      body: request.body,
-      bucket: this.ctx.bucketOfKey(key),
-      expectRateLimited: options.expect429,
-      checkId: this.checkId,
-    });
+    return this.ctx.pacer.send(this.outgoing(request, credentials, options));
+  }
+
+  /** What the run knows of the window of the limit the request counts against on the credentials' account (Pacer.knownWindow). */
+  knownWindow(request: PlannedRequest, credentials: Credentials): { remaining: number; resetAt?: number } | undefined {
+    return this.ctx.pacer.knownWindow(this.outgoing(request, credentials, {}));
   }
 
   /** A curl command line for the request, the key redacted as `$API_KEY`. */
