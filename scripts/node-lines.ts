@@ -24,7 +24,8 @@
  *            profiles is the main job's (Node 20), what a line adds is the Node it runs on;
  *         4. the sandbox's store tests (sandbox/test/store.test.ts) from this repository under
  *            that Node: on node:sqlite, since the repository's binding is built for Node 20.
- *       prints the seconds of each part and of each line.
+ *       the lines side by side, each in a folder of its own; prints the seconds of each part and
+ *       of each line.
  *
  * Options: --lines 22,24 (a subset of the lines). Exit 0: every line passed; 1: a step failed
  * (its output is printed); 2: bad arguments. CI runs `fetch` beside `npm ci` and `run` once the
@@ -140,10 +141,10 @@ function lineEnv(bin: string, project?: string): NodeJS.ProcessEnv {
   return { ...NPM_ENV, PATH: path };
 }
 
-/** Starts the installed sandbox; resolves with its JSON banner once it has written the target file. */
-async function startSandbox(project: string, env: NodeJS.ProcessEnv, children: ChildProcess[]): Promise<{ banner: { store: { kind: string; driver?: string }; url: string }; stderr: () => string }> {
+/** Starts the installed sandbox in `folder`; resolves with its JSON banner once it has written the target file there. */
+async function startSandbox(folder: string, env: NodeJS.ProcessEnv, children: ChildProcess[]): Promise<{ banner: { store: { kind: string; driver?: string }; url: string }; stderr: () => string; child: ChildProcess }> {
   const child = spawn("payment-collection", ["sandbox", "--port", "0", "--plan", "generous", "--allow-private-webhooks", "--data-dir", ".sandbox-data", "--write-target", "target.json", "--json"], {
-    cwd: project,
+    cwd: folder,
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -155,7 +156,7 @@ async function startSandbox(project: string, env: NodeJS.ProcessEnv, children: C
     child.once("exit", () => resolve(undefined));
   });
   if (line === undefined) throw new StepFailed(`the sandbox exited before it started:\n${stderr}`);
-  return { banner: JSON.parse(line) as { store: { kind: string; driver?: string }; url: string }, stderr: () => stderr };
+  return { banner: JSON.parse(line) as { store: { kind: string; driver?: string }; url: string }, stderr: () => stderr, child };
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {
@@ -197,28 +198,32 @@ async function runLine(dir: string, line: string, project: string, children: Chi
     return result;
   };
   const env = lineEnv(bin, project);
-  const { stdout: nodeVersion } = await step("node --version", "node", ["--version"], { cwd: project, env });
+  // The line's own folder for its sandbox's data, target file and reports: the lines run side by side.
+  const work = join(project, `line-${line}`);
+  mkdirSync(work, { recursive: true });
+  const { stdout: nodeVersion } = await step("node --version", "node", ["--version"], { cwd: work, env });
   if (nodeVersion.trim() !== `v${version}`) throw new StepFailed(`the project ran Node ${nodeVersion.trim()}, not ${version}`);
-  const { stdout: versionLine } = await timed("--version", () => step("payment-collection --version", "payment-collection", ["--version"], { cwd: project, env }));
+  const { stdout: versionLine } = await timed("--version", () => step("payment-collection --version", "payment-collection", ["--version"], { cwd: work, env }));
 
   // The main job's full run as the packages give it, against a fresh sandbox, its bundle signed
   // and verified offline.
   const againstFreshSandbox = async (extra: string[]) => {
-    rmSync(join(project, ".sandbox-data"), { recursive: true, force: true });
-    rmSync(join(project, "target.json"), { force: true });
-    const { banner, stderr } = await startSandbox(project, env, children);
+    rmSync(join(work, ".sandbox-data"), { recursive: true, force: true });
+    rmSync(join(work, "target.json"), { force: true });
+    const { banner, stderr, child } = await startSandbox(work, env, children);
     if (banner.store.kind !== "sqlite" || banner.store.driver !== "node:sqlite") {
       throw new StepFailed(`the sandbox's store is ${JSON.stringify(banner.store)}, not SQLite on node:sqlite`);
     }
-    await step(`payment-collection conformance --profile full on Node ${version}`, "payment-collection", ["conformance", "--target", "target.json", "--profile", "full", "--no-dredd", "--quiet", ...extra], { cwd: project, env });
-    await stopChild(children.pop()!);
+    await step(`payment-collection conformance --profile full on Node ${version}`, "payment-collection", ["conformance", "--target", "target.json", "--profile", "full", "--no-dredd", "--quiet", ...extra], { cwd: work, env });
+    await stopChild(child);
+    children.splice(children.indexOf(child), 1);
     // Node 22 warns when node:sqlite is loaded; the sandbox keeps that to itself.
     if (stderr().trim() !== "") throw new StepFailed(`the sandbox wrote to stderr on Node ${version}:\n${stderr()}`);
   };
   await timed("sandbox + full profile + verify", async () => {
     const bundle = `reports/bundle-full-${line}`;
     await againstFreshSandbox(["--junit", `reports/conformance-full-${line}.xml`, "--bundle", bundle]);
-    await step(`payment-collection verify on Node ${version}`, "payment-collection", ["verify", bundle], { cwd: project, env });
+    await step(`payment-collection verify on Node ${version}`, "payment-collection", ["verify", bundle], { cwd: work, env });
   });
 
   await timed("store tests", () =>
@@ -261,8 +266,11 @@ async function runLines(dir: string, lines: string[], packed: string | undefined
     const newest = NODE_BUILDS[lines.reduce((a, b) => (Number(b) > Number(a) ? b : a))]!;
     await install(project, nodeBin(dir, newest), tarballs, packedDir);
     console.log(`offline install of the CLI's tarballs (npm on Node ${newest}): ${seconds(installBegan).toFixed(1)} s`);
-    // One line after the other: each line's time is its own, and the machine's other work keeps its cores.
-    for (const line of lines) console.log(await runLine(dir, line, project, children));
+    // The lines side by side, each in a folder of its own: a line's run is mostly waiting on
+    // loopback (webhook retries, process starts), which the others fill. Each line's seconds
+    // therefore include the others' work.
+    const summaries = await Promise.all(lines.map((line) => runLine(dir, line, project, children)));
+    for (const summary of summaries) console.log(summary);
   } finally {
     await Promise.all(children.map(stopChild));
     rmSync(scratch, { recursive: true, force: true });
