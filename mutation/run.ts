@@ -46,7 +46,7 @@ mutant that no unit of the suites notices is a behaviour the suites never check.
   --ci              the CI check: only the functions of ${CI_SAMPLE} (where a verdict hangs on
                     one condition), each mutated whole, against the units it names; exit 1 when
                     the score is below its floor. Nothing recorded is read or written
-  --concurrency N   test runner processes (default: 4, from the configuration; --ci: 2)
+  --concurrency N   test runner processes (default: 4, from the configuration; --ci: 1)
   --record-before REPORT
                     write ${BEFORE}, the counts the summary compares with, from a Stryker JSON
                     report (the whole run of the suites as they were before; nothing runs)
@@ -194,8 +194,10 @@ function ciSampleRun(concurrency: string[]): number {
   }
   console.log(`npm run mutation --ci: ${ranges.join(", ")} against ${sample.units.length > 0 ? `the units ${sample.units.map((u) => `"${u}"`).join(", ")}` : "every unit"}; floor ${sample.floor} %`);
   process.env.MUTATION_UNITS = JSON.stringify(sample.units);
-  // Two runners unless told: CI's other steps share its two cores, and each runner's start costs CPU.
-  const code = stryker([...(concurrency.length > 0 ? concurrency : ["--concurrency", "2"]), "--mutate", ranges.join(",")]);
+  // One runner unless told: CI's other steps keep its two cores busy, and a runner's start (vitest
+  // and the suites' modules) costs more CPU than the sample's mutants: alone, one runner took 23
+  // CPU-s and 17 s, two 33 CPU-s and 20 s (2026-12-03).
+  const code = stryker([...(concurrency.length > 0 ? concurrency : ["--concurrency", "1"]), "--mutate", ranges.join(",")]);
   const report = readReport();
   if (!report) return 2;
   const counts = countsOf(report, relativeFile).all;

@@ -75,7 +75,7 @@ export default {
   ],
   // Four runners on two cores: a unit spends most of its time waiting (on loopback, a rate-limit
   // window, a webhook attempt, a hung request's timeout): with two, the cores stood idle more
-  // than half of a whole run (load average 0.5, 2026-12-03). CI's sample keeps two (run.ts).
+  // than half of a whole run (load average 0.5, 2026-12-03). CI's sample runs one (run.ts).
   concurrency: 4,
   // A unit's time swings with the machine's load; a mutant that hangs a request fails within the
   // suites' own 10-second request timeout, and a loop it spins is stopped by Stryker's hit limit,
