@@ -58,7 +58,7 @@ export const PACKED_ALONE = ["@payment-collection/cli", "@payment-collection/cli
  * dist/ anywhere (fresh-copy.ts, made at `copy`), first the CLI alone, whose build brings up
  * every package it stands on through its references, then the client alone, then every
  * workspace (`npm pack --workspaces`: a package built already is not compiled again, see
- * scripts/pack/build-package.ts). The tarballs of the last pack go to `destination`, its list
+ * scripts/pack/build-package.mjs). The tarballs of the last pack go to `destination`, its list
  * to `destination/packed.json` and the list of the packs alone to `destination/alone.json`
  * (the install test compares them). Resolves with both lists and the seconds it took.
  */
