@@ -74,6 +74,15 @@ function buildConfig(path) {
   return Object.assign(parsed, { path });
 }
 
+const USAGE = "usage: node scripts/pack/build-package.mjs   (in a workspace folder: compiles its sources into dist/ unless up to date, and copies the assets of src/; exit 1: tsc failed)";
+if (process.argv[2] === "--help" || process.argv[2] === "-h") {
+  console.log(USAGE);
+  process.exit(0);
+}
+if (process.argv.length > 2) {
+  console.error(`build-package: no argument expected, got ${process.argv.slice(2).join(" ")}\n${USAGE}`);
+  process.exit(2);
+}
 const workspace = process.cwd();
 const dist = join(workspace, "dist");
 // The package's builds: tsconfig.build.json, and the contract's generated types (tsconfig.build.types.json, into dist/types).
