@@ -20,7 +20,7 @@ const BY_PACKAGE = {
   "@payment-collection/contract": ["generated/openapi", "generated/types", "spec/statements.yaml", "spec/source", "docs/decisions.md"],
 };
 
-const USAGE = "usage: node scripts/pack/pack-files.mjs copy|remove   (in a workspace folder: copies or removes the root files its tarball carries)";
+const USAGE = "usage: node scripts/pack/pack-files.mjs copy|remove   (in a workspace folder: copies or removes the root files its tarball carries; exit 1: one of them is there already, 2: bad arguments)";
 const action = process.argv[2];
 if (action === "--help" || action === "-h") {
   console.log(USAGE);
@@ -40,7 +40,10 @@ if (action === "remove") {
   for (const top of created) rmSync(join(workspace, top), { recursive: true, force: true });
 } else {
   for (const top of created) {
-    if (existsSync(join(workspace, top))) throw new Error(`${name}: ${top} already exists in the workspace; remove it (a previous pack was interrupted?)`);
+    if (existsSync(join(workspace, top))) {
+      console.error(`pack-files: ${name}: ${top} already exists in the workspace; remove it (a previous pack was interrupted?)`);
+      process.exit(1);
+    }
   }
   for (const path of paths) cpSync(join(ROOT, path), join(workspace, path), { recursive: true });
 }
