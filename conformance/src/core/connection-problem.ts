@@ -1,6 +1,7 @@
 /**
  * Why a request got no answer, in words: "connection refused", "connection closed", "no answer
- * within 10 s" (fetch's own message is only "fetch failed"; the network error is its cause).
+ * within 10 s", read from the error's code or from its causes' (fetch's own message is only
+ * "fetch failed", the network error its cause).
  */
 const KNOWN: Record<string, string> = {
   ECONNREFUSED: "connection refused",

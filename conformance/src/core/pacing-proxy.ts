@@ -14,7 +14,7 @@ import type { Pacer } from "./pacing.ts";
 export const CHECK_HEADER = "x-conformance-check";
 export const EXPECT_429_HEADER = "x-conformance-expect-429";
 
-/** Headers that belong to one connection, or that fetch() already dealt with (decoding). */
+/** Headers that belong to one connection, or that the suites' HTTP client already dealt with (decoding). */
 const NOT_FORWARDED = new Set([
   "connection",
   "keep-alive",

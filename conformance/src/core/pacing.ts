@@ -15,6 +15,7 @@
  * Every exchange is kept (bounded) so that a failing check can show what went over the wire.
  */
 import { connectionProblem } from "./connection-problem.ts";
+import { sendHttp, type HttpAnswer } from "./http-client.ts";
 import { currentCheck } from "./check-scope.ts";
 import type { ObservedResponse } from "./validate.ts";
 
@@ -121,14 +122,6 @@ export function requestKind(request: Pick<OutgoingRequest, "method" | "url">): s
   return `${request.method.toUpperCase()} ${path}`;
 }
 
-export function lowerCaseHeaders(headers: Headers): Record<string, string> {
-  const out: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    out[name.toLowerCase()] = value;
-  });
-  return out;
-}
-
 /** What the server admitted on one bucket (account): in all, and by the limit it reported. */
 export interface BucketUsage {
   bucket: string;
@@ -140,10 +133,12 @@ export interface BucketUsage {
 /** Methods whose request may be sent again after a connection failure (RFC 9110 §9.2.1). */
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/** A fetch failure because the server closed or reset the connection under the request. */
+/** A failure because the server closed or reset the connection under the request (the error or one of its causes says so). */
 function closedConnection(error: unknown): boolean {
-  const cause = (error as { cause?: { code?: string } } | undefined)?.cause;
-  return error instanceof TypeError && ["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"].includes(cause?.code ?? "");
+  for (let err = error as { code?: string; cause?: unknown } | undefined; err; err = err.cause as typeof err) {
+    if (["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"].includes(err.code ?? "")) return true;
+  }
+  return false;
 }
 
 export class Pacer {
@@ -296,18 +291,11 @@ export class Pacer {
     const started = Date.now();
     this.begun += 1;
     const seq = this.begun;
-    // A body sent without a Content-Type goes as bytes: fetch gives a text one `text/plain`.
+    // A body sent without a Content-Type goes as bytes, as it did through fetch (which gives a text one `text/plain`).
     const untyped = request.body !== undefined && !Object.keys(request.headers).some((name) => name.toLowerCase() === "content-type");
     const sentBody = untyped ? new TextEncoder().encode(request.body) : request.body;
-    const send = () =>
-      fetch(request.url, {
-        method: request.method,
-        headers: request.headers,
-        body: sentBody,
-        redirect: "manual",
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-      });
-    let response: Response;
+    const send = () => sendHttp({ method: request.method, url: request.url, headers: request.headers, body: sentBody }, this.options.timeoutMs);
+    let response: HttpAnswer;
     try {
       response = await send();
     } catch (error) {
@@ -318,11 +306,11 @@ export class Pacer {
         throw this.unanswered(request, again);
       });
     }
-    // Read as bytes, then as text the way response.text() does: a recording keeps the bytes.
-    const bytes = new Uint8Array(await response.arrayBuffer());
+    // The text the way response.text() reads it: a recording keeps the bytes.
+    const bytes = response.bytes;
     const body = new TextDecoder().decode(bytes);
     this.requests += 1;
-    const headers = lowerCaseHeaders(response.headers);
+    const headers = response.headers;
     const ended = Date.now();
     const wire: WireExchange = {
       seq,

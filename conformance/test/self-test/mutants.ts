@@ -3,6 +3,7 @@
  * front of the correct sandbox that breaks exactly one rule of the document, in the request it
  * forwards or in the response it returns. Each mutation names the rule it breaks.
  */
+import { sendHttp } from "../../src/core/http-client.ts";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
@@ -410,16 +411,10 @@ export async function startProxy(
   refused?: Mutation["refused"],
 ): Promise<{ url: string; close(): Promise<void> }> {
   const forward: Forward = async (request) => {
-    const answer = await fetch(`${upstream}${request.path}${request.search}`, {
-      method: request.method,
-      headers: request.headers,
-      body: request.body.length > 0 ? request.body : undefined,
-    });
+    const answer = await sendHttp({ method: request.method, url: `${upstream}${request.path}${request.search}`, headers: request.headers, body: request.body.length > 0 ? request.body : undefined });
     const headers: Record<string, string> = {};
-    answer.headers.forEach((value, name) => {
-      if (!HOP_BY_HOP.has(name)) headers[name] = value;
-    });
-    return { status: answer.status, headers, body: await answer.text() };
+    for (const [name, value] of Object.entries(answer.headers)) if (!HOP_BY_HOP.has(name)) headers[name] = value;
+    return { status: answer.status, headers, body: new TextDecoder().decode(answer.bytes) };
   };
   // Headers past the server's own limit reach it, to be refused there (D39), not here; so does a
   // request whose headers never end, to time out there.
