@@ -62,13 +62,19 @@ export async function exhaustLimit(ctx: FamilyContext, options: ExhaustOptions):
       throw new LimitNotEnforced(`request ${position} went past the ${remaining} the server announced as left (X-RateLimit-Remaining) and was answered ${other.status}, not 429`);
     }
     if (other) return `using up the limit stopped: ${ctx.operation(operationId).path} answered ${other.status}`;
-    // A window that renewed meanwhile (Remaining went up) starts the server's count again.
-    const left = Math.min(...responses.map((r) => Number(r.headers["x-ratelimit-remaining"])));
-    if (Number.isFinite(left) && left > lastRemaining && renewals < MAX_RENEWALS) {
+    // A window that renewed meanwhile starts the server's count again. Within one window every
+    // answer's Remaining is below all those before it; an answer at or above the lowest seen
+    // so far is the next window's. The batch's requests, sent at once, may straddle the
+    // renewal: its lowest Remaining can still be the old window's, and the new window's next
+    // answers below it (seen in CI: 98..92 of the old window, then 99, 98, 97 of the new).
+    const lefts = responses.map((r) => Number(r.headers["x-ratelimit-remaining"])).filter(Number.isFinite);
+    if (lefts.length === 0) continue;
+    const newer = Number.isFinite(lastRemaining) ? lefts.filter((left) => left >= lastRemaining) : [];
+    if (newer.length > 0 && renewals < MAX_RENEWALS) {
       renewals += 1;
-      allowed = sent + left + 5;
-    }
-    if (Number.isFinite(left)) lastRemaining = left;
+      allowed = sent + Math.max(...newer) + 5;
+      lastRemaining = Math.min(...newer);
+    } else lastRemaining = Math.min(...lefts);
   }
   if (Number.isFinite(limit) || Number.isFinite(remaining)) {
     throw new LimitNotEnforced(`no 429 after ${sent} requests in a row although the server announced X-RateLimit-Limit ${Number.isFinite(limit) ? limit : "(absent)"}, Remaining ${Number.isFinite(remaining) ? remaining : "(absent)"}: the limit is announced and not enforced`);
