@@ -66,7 +66,8 @@ export async function exhaustLimit(ctx: FamilyContext, options: ExhaustOptions):
     // answer's Remaining is below all those before it; an answer at or above the lowest seen
     // so far is the next window's. The batch's requests, sent at once, may straddle the
     // renewal: its lowest Remaining can still be the old window's, and the new window's next
-    // answers below it (seen in a run of .ci/run: 98..92 of the old window, then 99, 98, 97 of the new).
+    // answers below it (seen in a run of .ci/run: 98..92 of the old window, then 99, 98, 97
+    // of the new).
     const lefts = responses.map((r) => Number(r.headers["x-ratelimit-remaining"])).filter(Number.isFinite);
     if (lefts.length === 0) continue;
     const newer = Number.isFinite(lastRemaining) ? lefts.filter((left) => left >= lastRemaining) : [];
