@@ -61,7 +61,12 @@ describe("the suites' HTTP client, what a server receives", () => {
     expect(answer.pairs.filter(([name]) => name!.toLowerCase() === "user-agent")).toEqual([["user-agent", "suite, uuu"]]);
   });
 
-  it("refuses a body on GET, as fetch does", async () => {
+  it("sends a body without a Content-Type without one (fetch would have named a text body text/plain)", async () => {
+    const answer = await sent({ method: "POST", url: await echo(), headers: {}, body: "not json" });
+    expect(answer.pairs.filter(([name]) => name!.toLowerCase() === "content-type")).toEqual([]);
+  });
+
+    it("refuses a body on GET, as fetch does", async () => {
     await expect(sendHttp({ method: "GET", url: await echo(), headers: {}, body: "{}" })).rejects.toThrow(TypeError);
   });
 });

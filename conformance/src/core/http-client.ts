@@ -60,9 +60,9 @@ export async function sendHttp(request: HttpRequest, timeoutMs?: number): Promis
 
 /**
  * The request's headers as fetch sends them: each value without its leading and trailing
- * whitespace; names that differ only in case are one header, their
- * values joined with ", " in the order given (a check that adds `User-Agent` to a context's
- * `user-agent` sends both values); then fetch's defaults for the names not given.
+ * whitespace; names that differ only in case are one header, their values joined with ", " in
+ * the order given (a check that adds `User-Agent` to a context's `user-agent` sends both
+ * values); then fetch's defaults for the names not given.
  */
 function combinedHeaders(given: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};

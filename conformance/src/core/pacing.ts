@@ -291,10 +291,8 @@ export class Pacer {
     const started = Date.now();
     this.begun += 1;
     const seq = this.begun;
-    // A body sent without a Content-Type goes as bytes, as it did through fetch (which gives a text one `text/plain`).
-    const untyped = request.body !== undefined && !Object.keys(request.headers).some((name) => name.toLowerCase() === "content-type");
-    const sentBody = untyped ? new TextEncoder().encode(request.body) : request.body;
-    const send = () => sendHttp({ method: request.method, url: request.url, headers: request.headers, body: sentBody }, this.options.timeoutMs);
+    // A body without a Content-Type goes without one (fetch gave a text body `text/plain`; this client adds none).
+    const send = () => sendHttp({ method: request.method, url: request.url, headers: request.headers, body: request.body }, this.options.timeoutMs);
     let response: HttpAnswer;
     try {
       response = await send();

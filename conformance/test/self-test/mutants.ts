@@ -3,7 +3,6 @@
  * front of the correct sandbox that breaks exactly one rule of the document, in the request it
  * forwards or in the response it returns. Each mutation names the rule it breaks.
  */
-import { sendHttp } from "../../src/core/http-client.ts";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
@@ -12,6 +11,7 @@ import type { Target } from "../../src/core/target.ts";
 import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 import { barCodeToBankLine, boletoGeneralCheckDigit } from "@payment-collection/contract/domain/domain-checks.ts";
 import { withBrCodeCrc } from "@payment-collection/sandbox/domain/brcode.ts";
+import { sendHttp } from "../../src/core/http-client.ts";
 import { RELAY_TIMEOUTS, relayRefusedRequests } from "../../src/core/raw-relay.ts";
 
 export interface Exchange {
