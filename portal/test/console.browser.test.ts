@@ -50,8 +50,17 @@ async function brokenProxy(target: string): Promise<{ url: string; close(): Prom
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(request.headers)) if (typeof value === "string" && name !== "host" && name !== "connection") headers[name] = value;
-    const upstream = await fetch(`${target}${request.url}`, { method: request.method, headers, body: chunks.length > 0 ? Buffer.concat(chunks) : undefined });
+    // fetch sets the length itself: a forwarded Content-Length (0 on a preflight) is refused
+    // when the process's fetch runs through the undici package's Agent, which the suites load.
+    for (const [name, value] of Object.entries(request.headers)) if (typeof value === "string" && name !== "host" && name !== "connection" && name !== "content-length") headers[name] = value;
+    let upstream: Response;
+    try {
+      upstream = await fetch(`${target}${request.url}`, { method: request.method, headers, body: chunks.length > 0 ? Buffer.concat(chunks) : undefined });
+    } catch (error) {
+      response.writeHead(502, { "content-type": "text/plain" });
+      response.end(String(error));
+      return;
+    }
     let text = await upstream.text();
     try {
       const body = JSON.parse(text) as { pix?: { br_code?: string } };
