@@ -3,8 +3,10 @@
  * same decoded body and headers read back, no redirect followed, and a request that gets no
  * answer reported with why.
  */
+import { execFile } from "node:child_process";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { promisify } from "node:util";
 import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { connectionProblem } from "../src/core/connection-problem.ts";
@@ -118,5 +120,22 @@ describe("the suites' HTTP client, what a check reads", () => {
     servers.pop()!.close();
     const refused = await sendHttp({ method: "GET", url: closed, headers: {} }, 1_000).catch((error: unknown) => error);
     expect(connectionProblem(refused)).toBe("connection refused");
+  });
+});
+
+describe("the suites' HTTP client, in a process that also uses fetch", () => {
+  it("leaves Node's fetch its own dispatcher: a fetch that sets its Content-Length goes through after the client loaded", async () => {
+    const url = await serve((request, response) => {
+      let length = 0;
+      request.on("data", (chunk: Buffer) => (length += chunk.length));
+      request.on("end", () => response.end(`received ${length} bytes`));
+    });
+    // A process of its own: in this one Node's fetch may have loaded before the client.
+    const client = new URL("../src/core/http-client.ts", import.meta.url).href;
+    const script = `await import(${JSON.stringify(client)});
+const answer = await fetch(${JSON.stringify(url)}, { method: "POST", body: "hello", headers: { "content-length": "5" } });
+console.log(answer.status, await answer.text());`;
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { timeout: 30_000 });
+    expect(stdout.trim()).toBe("200 received 5 bytes");
   });
 });

@@ -17,9 +17,12 @@
  * - the response's header names in lower case, in alphabetical order, a repeated header's
  *   values joined with ", " (what iterating fetch's Headers gives).
  * A request with no answer within `timeoutMs` (headers and body) is aborted with a TimeoutError.
+ * The requests go through an Agent of the client's own, not the process's default dispatcher,
+ * which stays Node's fetch's (node-fetch-first.ts).
  */
 import { brotliDecompressSync, gunzipSync, inflateRawSync, inflateSync } from "node:zlib";
-import { request as undiciRequest } from "undici";
+import "./node-fetch-first.ts";
+import { Agent, request as undiciRequest } from "undici";
 
 export interface HttpRequest {
   method: string;
@@ -48,12 +51,15 @@ const FETCH_DEFAULTS: ReadonlyArray<[string, string]> = [
 /** The methods fetch sends in capitals whatever their case (the Fetch standard's "normalize"). */
 const NORMALIZED_METHODS = new Set(["DELETE", "GET", "HEAD", "OPTIONS", "POST", "PUT"]);
 
+/** The client's connections, kept alive between requests to the same origin. */
+const AGENT = new Agent();
+
 export async function sendHttp(request: HttpRequest, timeoutMs?: number): Promise<HttpAnswer> {
   const headers = combinedHeaders(request.headers);
   const upper = request.method.toUpperCase();
   const method = NORMALIZED_METHODS.has(upper) ? upper : request.method;
   if ((method === "GET" || method === "HEAD") && request.body !== undefined) throw new TypeError(`a ${method} request cannot have a body`);
-  const answer = await undiciRequest(request.url, { method, headers, body: request.body, signal: timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs) });
+  const answer = await undiciRequest(request.url, { dispatcher: AGENT, method, headers, body: request.body, signal: timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs) });
   const bytes = decoded(new Uint8Array(await answer.body.arrayBuffer()), answer.headers["content-encoding"]);
   return { status: answer.statusCode, headers: joinedHeaders(answer.headers), bytes };
 }
