@@ -4,7 +4,7 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { Pacer } from "../src/core/pacing.ts";
 
 const servers: Array<{ close(): void }> = [];
@@ -38,5 +38,26 @@ describe("Pacer.knownWindow", () => {
     expect(pacer.knownWindow(request("b"))).toBeUndefined();
     await pacer.send(request("b"));
     expect(pacer.knownWindow(request("b"))?.remaining).toBe(2);
+  });
+});
+
+describe("Pacer.waitUntil", () => {
+  it("returns once Date.now() has reached the moment, also when the timer ends before it", async () => {
+    vi.useFakeTimers();
+    try {
+      const pacer = new Pacer();
+      const at = Date.now() + 1_000;
+      let done = false;
+      const waiting = pacer.waitUntil(at, "a Retry-After").then(() => (done = true));
+      // The wall clock falls 5 ms behind the clock that times the wait: its timer ends 5 ms early.
+      vi.setSystemTime(Date.now() - 5);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(done).toBe(false);
+      await vi.advanceTimersByTimeAsync(5);
+      await waiting;
+      expect(Date.now()).toBeGreaterThanOrEqual(at);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

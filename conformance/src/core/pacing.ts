@@ -199,7 +199,11 @@ export class Pacer {
     if (this.waiting === 0) this.waitingSince = Date.now();
     this.waiting += 1;
     try {
-      await sleep(capped);
+      // A timer may end a millisecond or so before Date.now() reaches its end (it is timed on
+      // another clock, in whole milliseconds): what is left is slept again, so that a check that
+      // waited until a moment finds it reached (one or two waits in a hundred ended early).
+      const end = Date.now() + capped;
+      for (let left = capped; left > 0; left = end - Date.now()) await sleep(left);
     } finally {
       this.waiting -= 1;
       if (this.waiting === 0) this.waitedMs += Date.now() - this.waitingSince;
