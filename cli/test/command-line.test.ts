@@ -83,6 +83,8 @@ describe("payment-collection", () => {
 const scratch = mkdtempSync(join(tmpdir(), "cli-messages-"));
 const aFile = join(scratch, "a-file.txt");
 writeFileSync(aFile, "not a folder\n");
+const notYaml = join(scratch, "target.yaml");
+writeFileSync(notYaml, "familyA: [\n");
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe("bad input, one line per command", () => {
@@ -95,13 +97,14 @@ describe("bad input, one line per command", () => {
     ["conformance", [], "--target FILE or --mock is required: the servers to check (payment-collection sandbox --write-target FILE writes a target for the sandbox)"],
     ["conformance", ["--mock", "--target", "t.json"], "--mock and --target exclude each other: --mock checks the mock it starts"],
     ["conformance", ["--target", scratch], `${scratch}: a folder, not a target file; give the target file (JSON or YAML) in it (\`payment-collection sandbox --write-target FILE\` writes one for the sandbox)`],
+    ["conformance", ["--target", notYaml], `${notYaml}: not valid YAML: Flow sequence in block collection must be sufficiently indented and end with a ] at line 2, column 1`],
     ["conformance", ["--target", "t.json", "--junit", scratch], `--junit ${scratch} is a folder; give a file path (--junit ${scratch}/conformance.xml)`],
     ["conformance", ["--target", "t.json", "--json", join(aFile, "report.json")], `--json ${join(aFile, "report.json")}: ${aFile} is a file, not a folder`],
     ["mock", ["--port-family-a", "-5"], "--port-family-a must be a port number from 0 to 65535 (0: any free port), not -5"],
     ["mock", ["--dinamic"], "unknown option --dinamic; did you mean --dynamic?"],
     ["portal", ["--port", "-1"], "--port must be a port number from 0 to 65535 (0: any free port), not -1"],
-    ["portal", ["--dir", aFile], `--dir ${aFile} is a file; give the folder of a built portal (npm run docs writes docs-site/)`],
-    ["portal", ["--dir", scratch], `--dir ${scratch} holds no index.html: not a built portal (npm run docs writes one into docs-site/)`],
+    ["portal", ["--dir", aFile], `--dir ${aFile} is a file; give the folder of a built portal (--out DIR builds one)`],
+    ["portal", ["--dir", scratch], `--dir ${scratch} holds no index.html: not a built portal (--out DIR builds one)`],
     ["proxy", ["--prot", "8080"], "unknown option --prot; did you mean --port?"],
     ["proxy", ["--family-a-upstream", "http://127.0.0.1:1", "--port", "65536"], "--port must be a port number from 0 to 65535 (0: any free port), not 65536"],
     ["proxy", ["--family-a-upstream", "http://127.0.0.1:1", "--target", scratch], `--target ${scratch} is a folder; give a file in it (--target ${scratch}/target.json)`],
@@ -111,6 +114,7 @@ describe("bad input, one line per command", () => {
     ["traffic", ["check", join(scratch, "none.har")], `check ${join(scratch, "none.har")}: no such file`],
     ["sandbox", ["--port", "-1"], "--port must be a port number from 0 to 65535 (0: any free port), not -1"],
     ["sandbox", ["--allow-private-webhook"], "unknown option --allow-private-webhook; did you mean --allow-private-webhooks?"],
+    ["sandbox", ["--data-dir", aFile], `--data-dir ${aFile} is a file; give a folder (created when missing)`],
     ["sandbox", ["--write-target", scratch], `--write-target ${scratch} is a folder; give a file path (--write-target ${scratch}/target.json)`],
     ["contract", ["pth"], 'unknown subcommand "pth"; did you mean path?'],
     ["contract", [], "a subcommand is required: path, validate or diff (payment-collection contract --help says what each does)"],
@@ -118,6 +122,8 @@ describe("bad input, one line per command", () => {
     ["contract diff", ["--bse", "HEAD"], "unknown option --bse; did you mean --base?"],
     ["verify", ["--signr", "x"], "unknown option --signr; did you mean --signer?"],
     ["verify", [], "the bundle's folder DIR is required (payment-collection verify reports/bundle); payment-collection verify --help lists the options"],
+    ["verify", [join(scratch, "none")], `${join(scratch, "none")}: no such folder; give the folder \`payment-collection conformance --bundle DIR\` wrote`],
+    ["verify", [aFile], `${aFile}: a file, not a bundle's folder; give the folder \`payment-collection conformance --bundle DIR\` wrote`],
     ["conformance", ["--target", "t.json", "--seed", "twelve"], "--seed must be an integer from 0 to 2147483647, got twelve"],
     ["contract diff", [], "--base <git ref | folder | file> is required: the version to compare with (HEAD, a release tag, a folder or one document)"],
   ];

@@ -8,9 +8,9 @@
  * and the console is told its address and documented keys through `assets/console-config.js`,
  * answered from memory.
  */
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { portInUse, portNumber, readCommandLine, refuse as refuseLine, UsageError } from "@payment-collection/contract/command/command-line.ts";
 import { CONTRACT_ROOT } from "@payment-collection/contract/model/layout.ts";
 import { consoleConfigScript, type ConsoleConfig } from "./console/config.ts";
@@ -28,11 +28,17 @@ console of each API reference sends requests to a live server. Ctrl-C stops both
   --sandbox-port PORT  port of the sandbox it starts, 0 for a free one (default 0)
   --server URL         no sandbox: the console's default server is URL (its CORS must grant
                        the portal's origin, e.g. payment-collection sandbox --cors-origin ...)
-  --dir DIR            serve the portal already built in DIR (npm run docs) instead of building
-  --json               print one JSON line (portal, server) instead of the banner
+  --dir DIR            serve the portal already built in DIR (by --out) instead of building
+  --out DIR            build the portal into DIR and exit, serving nothing: a static site to
+                       host anywhere; DIR must be new, empty, or built by --out before (its
+                       files are replaced); with --server, the console's default server
+                       (default http://127.0.0.1:4010, the sandbox's default address)
+  --json               print one JSON line (portal, server; with --out: built, pages,
+                       siteBytes, server) instead of the banner
   -h, --help           this help
 
-Exit codes: 0 stopped by SIGINT/SIGTERM; 2 bad option or port in use; 4 the sandbox's store
+Exit codes: 0 stopped by SIGINT/SIGTERM, or built (--out); 2 bad option, port in use, or
+--out cannot be written; 4 the sandbox's store
 cannot be opened.`;
 
 const OPTIONS = {
@@ -41,6 +47,7 @@ const OPTIONS = {
   "sandbox-port": { type: "string" },
   server: { type: "string" },
   dir: { type: "string" },
+  out: { type: "string" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -53,6 +60,8 @@ export interface PortalOptions {
   server?: string;
   /** A portal already built; undefined: build one into a scratch folder. */
   dir?: string;
+  /** Build into this folder and exit instead of serving. */
+  out?: string;
   json: boolean;
 }
 
@@ -62,9 +71,24 @@ function refuse(message: string, code = 2): number {
 
 /** A built portal's folder: it must exist, be a folder, and hold an index.html. */
 function builtPortal(dir: string): string {
-  if (!existsSync(dir)) throw new UsageError(`--dir ${dir}: no such folder; build one with npm run docs, or leave --dir out to build it now`);
-  if (!statSync(dir).isDirectory()) throw new UsageError(`--dir ${dir} is a file; give the folder of a built portal (npm run docs writes docs-site/)`);
-  if (!existsSync(join(dir, "index.html"))) throw new UsageError(`--dir ${dir} holds no index.html: not a built portal (npm run docs writes one into docs-site/)`);
+  if (!existsSync(dir)) throw new UsageError(`--dir ${dir}: no such folder; build one with --out ${dir}, or leave --dir out to build it now`);
+  if (!statSync(dir).isDirectory()) throw new UsageError(`--dir ${dir} is a file; give the folder of a built portal (--out DIR builds one)`);
+  if (!existsSync(join(dir, "index.html"))) throw new UsageError(`--dir ${dir} holds no index.html: not a built portal (--out DIR builds one)`);
+  return dir;
+}
+
+/** Whether a folder holds a portal this command built: the build empties it first, so nothing else may be in it. */
+function isBuiltPortal(dir: string): boolean {
+  return existsSync(join(dir, "index.html")) && existsSync(join(dir, CONSOLE_SCRIPTS.config));
+}
+
+/** A folder to build into: new, empty, or a portal built before, never a folder of other files (the build empties it). */
+function outputFolder(dir: string): string {
+  if (!existsSync(dir)) return dir;
+  if (!statSync(dir).isDirectory()) throw new UsageError(`--out ${dir} is a file; give a new or empty folder`);
+  if (readdirSync(dir).length > 0 && !isBuiltPortal(dir)) {
+    throw new UsageError(`--out ${dir} holds other files, which the build would remove; give a new or empty folder, or one --out built before`);
+  }
   return dir;
 }
 
@@ -76,6 +100,8 @@ export function portalOptions(argv: string[]): PortalOptions | number {
       console.log(USAGE);
       return 0;
     }
+    const serving = (["dir", "port", "host", "sandbox-port"] as const).filter((name) => values[name] !== undefined);
+    if (values.out !== undefined && serving.length > 0) throw new UsageError(`--out builds and exits, serving nothing: leave out --${serving.join(", --")}`);
     const port = portNumber(values.port ?? "4000", "--port");
     const sandboxPort = portNumber(values["sandbox-port"] ?? "0", "--sandbox-port");
     if (values.server !== undefined && values["sandbox-port"] !== undefined) throw new UsageError("--server and --sandbox-port exclude each other: with --server no sandbox is started");
@@ -90,8 +116,11 @@ export function portalOptions(argv: string[]): PortalOptions | number {
       if (url.protocol !== "http:" && url.protocol !== "https:") throw new UsageError(`invalid --server ${values.server}: give an http:// or https:// URL`);
       server = values.server.replace(/\/+$/, "");
     }
-    const dir = values.dir === undefined ? undefined : builtPortal(values.dir);
-    return { host: values.host ?? "127.0.0.1", port, sandboxPort, server, dir, json: values.json ?? false };
+    // From the folder the command was typed in (npm records it in INIT_CWD).
+    const typedIn = (path: string) => resolve(process.env.INIT_CWD ?? process.cwd(), path);
+    const dir = values.dir === undefined ? undefined : builtPortal(typedIn(values.dir));
+    const out = values.out === undefined ? undefined : outputFolder(typedIn(values.out));
+    return { host: values.host ?? "127.0.0.1", port, sandboxPort, server, dir, out, json: values.json ?? false };
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     return refuse(error.message);
@@ -170,10 +199,36 @@ export async function startPortal(options: PortalOptions): Promise<RunningPortal
   };
 }
 
-/** Runs until SIGINT or SIGTERM; resolves with the exit code (at once for --help and bad input). */
+/** --out: the portal built into a folder to host anywhere, its console's default server --server's. */
+async function buildInto(out: string, server: string | undefined, json: boolean): Promise<number> {
+  const { buildPortal } = await import("./site.ts");
+  let report;
+  try {
+    report = await buildPortal({ root: CONTRACT_ROOT, outDir: out });
+  } catch (error) {
+    return refuse(`cannot write --out ${out}: ${((error as Error).message ?? String(error)).split("\n")[0]}`);
+  }
+  if (server) writeFileSync(join(report.outDir, CONSOLE_SCRIPTS.config), consoleConfigScript({ sandbox: server }));
+  const consoleServer = server ?? "http://127.0.0.1:4010";
+  const summary = { built: report.outDir, pages: report.pages.length, siteBytes: report.siteBytes, server: consoleServer };
+  const mib = (report.siteBytes / 1024 / 1024).toFixed(1);
+  console.log(
+    json
+      ? JSON.stringify(summary)
+      : [
+          `Payment Collection docs portal built into ${report.outDir}: ${summary.pages} pages, ${mib} MiB`,
+          `  open its index.html, or host the folder with any static server`,
+          `  console's default server: ${consoleServer} (it must grant the portal's origin cross-origin access; --server URL names another)`,
+        ].join("\n"),
+  );
+  return 0;
+}
+
+/** Runs until SIGINT or SIGTERM; resolves with the exit code (at once for --help, bad input and --out). */
 export async function portalCommand(argv: string[]): Promise<number> {
   const options = portalOptions(argv);
   if (typeof options === "number") return options;
+  if (options.out !== undefined) return buildInto(options.out, options.server, options.json);
   let portal: RunningPortal;
   try {
     portal = await startPortal(options);

@@ -2,11 +2,22 @@
  * `payment-collection portal`: its options (bad input is one line and exit 2, never a start),
  * the origins a sandbox it starts must grant, and the console's configuration it serves.
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { portalOptions, portalOrigins, startPortal } from "../src/portal-command.ts";
+import { portalCommand, portalOptions, portalOrigins, startPortal } from "../src/portal-command.ts";
+
+// What the build writes is portal.build.test.ts's; here a build leaves the two files that mark a built portal.
+vi.mock("../src/site.ts", () => ({
+  async buildPortal({ outDir }: { outDir: string }) {
+    rmSync(outDir, { recursive: true, force: true });
+    mkdirSync(join(outDir, "assets"), { recursive: true });
+    writeFileSync(join(outDir, "index.html"), "<!doctype html><title>portal</title>");
+    writeFileSync(join(outDir, "assets", "console-config.js"), "window.PORTAL_CONSOLE_CONFIG = {};\n");
+    return { outDir, pages: [{ file: "index.html" }], siteBytes: 2 * 1024 * 1024 };
+  },
+}));
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -18,7 +29,7 @@ function refused(argv: string[]): { code: number | object; lines: string[] } {
 
 describe("payment-collection portal options", () => {
   it("defaults to port 4000 on the loopback with a sandbox on a free port", () => {
-    expect(portalOptions([])).toEqual({ host: "127.0.0.1", port: 4000, sandboxPort: 0, server: undefined, dir: undefined, json: false });
+    expect(portalOptions([])).toEqual({ host: "127.0.0.1", port: 4000, sandboxPort: 0, server: undefined, dir: undefined, out: undefined, json: false });
     expect(portalOptions(["--server", "http://127.0.0.1:4010/", "--port", "0"])).toMatchObject({ server: "http://127.0.0.1:4010", port: 0 });
   });
 
@@ -53,6 +64,42 @@ describe("startPortal with --server", () => {
       expect(parsed).toEqual({ sandbox: "http://127.0.0.1:4999" });
     } finally {
       await portal.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("payment-collection portal --out DIR", () => {
+  const consoleConfig = (dir: string) => readFileSync(join(dir, "assets", "console-config.js"), "utf8");
+
+  it("builds a static portal whose console names --server, and exits 0 without serving", async () => {
+    const out = join(mkdtempSync(join(tmpdir(), "portal-out-")), "site");
+    const lines: string[] = [];
+    vi.spyOn(console, "log").mockImplementation((...args) => void lines.push(args.join(" ")));
+    try {
+      expect(await portalCommand(["--out", out, "--server", "https://sandbox.example.com/", "--json"])).toBe(0);
+      expect(JSON.parse(lines[0]!)).toEqual({ built: out, pages: 1, siteBytes: 2 * 1024 * 1024, server: "https://sandbox.example.com" });
+      expect(consoleConfig(out)).toContain('"sandbox":"https://sandbox.example.com"');
+      // A folder it built is built again in place.
+      expect(await portalCommand(["--out", out])).toBe(0);
+      expect(lines[1]).toContain(`built into ${out}: 1 pages, 2.0 MiB`);
+      expect(consoleConfig(out)).not.toContain("example.com");
+    } finally {
+      rmSync(join(out, ".."), { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a folder of other files, keeping them, and the serving options (exit 2)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "portal-out-"));
+    writeFileSync(join(dir, "notes.txt"), "mine");
+    try {
+      const foreign = refused(["--out", dir]);
+      expect(foreign.code).toBe(2);
+      expect(foreign.lines).toEqual([`payment-collection portal: --out ${dir} holds other files, which the build would remove; give a new or empty folder, or one --out built before`]);
+      expect(existsSync(join(dir, "notes.txt"))).toBe(true);
+      expect(refused(["--out", join(dir, "notes.txt")]).lines).toEqual([`payment-collection portal: --out ${join(dir, "notes.txt")} is a file; give a new or empty folder`]);
+      expect(refused(["--out", join(dir, "new"), "--port", "0", "--dir", dir]).lines).toEqual(["payment-collection portal: --out builds and exits, serving nothing: leave out --dir, --port"]);
+    } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -21,7 +21,7 @@
  * is newer than this sandbox (one line on stderr); 4 the store cannot be opened (e.g.
  * PostgreSQL unreachable at start; one line on stderr).
  */
-import { renameSync, writeFileSync } from "node:fs";
+import { existsSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { outputFile, portInUse, portNumber, readCommandLine, refuse as refuseLine, UsageError } from "@payment-collection/contract/command/command-line.ts";
@@ -135,10 +135,14 @@ export function sandboxOptions(argv: string[], env: NodeJS.ProcessEnv = process.
   if (durability !== "process" && durability !== "power") return refuse(`unknown durability "${durability}"; known: process, power`, 2);
   let port: number;
   let writeTarget: string | undefined;
+  const dataDir = values["data-dir"] ?? env.SANDBOX_DATA_DIR;
   try {
     port = portNumber(values.port ?? env.SANDBOX_PORT ?? "4010", values.port === undefined && env.SANDBOX_PORT !== undefined ? "SANDBOX_PORT" : "--port");
     // From the folder the command was typed in (npm records it in INIT_CWD).
     writeTarget = values["write-target"] === undefined ? undefined : outputFile(resolve(env.INIT_CWD ?? process.cwd(), values["write-target"]), "--write-target", "target.json");
+    if (dataDir !== undefined && existsSync(dataDir) && !statSync(dataDir).isDirectory()) {
+      throw new UsageError(`${values["data-dir"] === undefined ? "SANDBOX_DATA_DIR" : "--data-dir"} ${dataDir} is a file; give a folder (created when missing)`);
+    }
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     return refuse(error.message, 2);
@@ -153,7 +157,7 @@ export function sandboxOptions(argv: string[], env: NodeJS.ProcessEnv = process.
   return {
     host: values.host ?? env.SANDBOX_HOST ?? "127.0.0.1",
     port,
-    dataDir: values["data-dir"] ?? env.SANDBOX_DATA_DIR,
+    dataDir,
     store: values.store ?? env.SANDBOX_STORE ?? "sqlite",
     instanceId: values.instance ?? env.SANDBOX_INSTANCE,
     plan,

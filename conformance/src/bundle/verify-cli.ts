@@ -62,6 +62,11 @@ export async function verifyCommand(argv: string[]): Promise<number> {
   }
   const { verifyBundle } = await import("./verify.ts");
   const outcome = await verifyBundle(callerPath(positionals[0])!, { signer: values.signer, contract: callerPath(values.contract), requirePass: values["require-pass"] });
+  // An unreadable bundle is bad input, said in every command's style; a tampered one is a verdict.
+  if (outcome.code === EXIT.stopped) {
+    for (const line of outcome.lines) console.log(line);
+    return refuse("verify", outcome.problems.join("; "), EXIT.stopped);
+  }
   for (const line of outcome.problems) console.error(line);
   for (const line of outcome.lines) console.log(line);
   return outcome.code;

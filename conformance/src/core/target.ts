@@ -16,6 +16,7 @@
 import { readFileSync } from "node:fs";
 import { extname } from "node:path";
 import { parse as parseYaml } from "yaml";
+import { firstLine } from "@payment-collection/contract/command/command-line.ts";
 import type { FamilyId } from "@payment-collection/contract/model/index.ts";
 import { applyTargetDefaults, validateTargetDocument, type TargetProblem } from "./target-validation.ts";
 import { interpolate, removeMembers, type UnsetVariable } from "./target-variables.ts";
@@ -210,7 +211,7 @@ export function loadTarget(path: string, env: NodeJS.ProcessEnv = process.env, o
   try {
     raw = json ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
-    throw new TargetError(path, [`not valid ${json ? "JSON" : "YAML"}: ${(error as Error).message.split("\n")[0]}`]);
+    throw new TargetError(path, [`not valid ${json ? "JSON" : "YAML"}: ${firstLine((error as Error).message)}`]);
   }
   return parseTarget(raw, path, env, options);
 }

@@ -251,7 +251,7 @@ export async function trafficCommand(argv: string[]): Promise<number> {
     peakRss = (await checkHar(file, engine, common.maxBody)).peakRss;
   } catch (error) {
     if (!(error instanceof HarError)) throw error;
-    return refuse("traffic check", `${file}: ${error.message}`);
+    return refuse("traffic", `check ${file}: ${error.message}`);
   }
   return finish(engine, common, { source: file, consumer: common.consumer, minCoverage: common.minCoverage, peakRss });
 }

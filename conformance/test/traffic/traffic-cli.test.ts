@@ -95,7 +95,7 @@ describe("payment-collection traffic check", () => {
     writeFileSync(truncated, JSON.stringify(har).slice(0, 2000));
     const cut = await run(["check", truncated]);
     expect(cut.code).toBe(2);
-    expect(cut.err).toMatch(/^payment-collection traffic check: .*truncated\.har: truncated HAR file: it ends inside entry \d+ \(byte 2000\)$/);
+    expect(cut.err).toMatch(/^payment-collection traffic: check .*truncated\.har: truncated HAR file: it ends inside entry \d+ \(byte 2000\)$/);
     const notJson = join(dir, "page.har");
     writeFileSync(notJson, "hello");
     const bad = await run(["check", notJson]);

@@ -86,6 +86,11 @@ function explain(command: string, error: unknown, options: OptionSpecs): string 
   return `${message.split("\n")[0]}; ${hint}`;
 }
 
+/** A parser's message on one line: its first, without the colon that introduces an excerpt (the yaml package's). */
+export function firstLine(message: string): string {
+  return message.split("\n")[0]!.replace(/:\s*$/, "");
+}
+
 /**
  * Reads the options of a command (strict: an unknown option is bad input). Throws a UsageError
  * whose message is ready for `refusal(command, ...)`; `-h`/`--help` is the caller's to declare.

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { didYouMean, readCommandLine, refuse, UsageError, type OptionSpecs } from "./command-line.ts";
+import { didYouMean, firstLine, readCommandLine, refuse, UsageError, type OptionSpecs } from "./command-line.ts";
 import { parse as parseYaml } from "yaml";
 import { FAMILY_IDS, isFamilyId, OPENAPI_VERSIONS, type OpenApiVersionId } from "../model/layout.ts";
 import { validateAgainstOpenApiSchema, validateSpecRules } from "../openapi-validity.ts";
@@ -71,7 +71,7 @@ function declaredVersion(file: string): OpenApiVersionId | string {
   try {
     parsed = parseYaml(readFileSync(file, "utf8"));
   } catch (error) {
-    return `not YAML or JSON: ${(error as Error).message.split("\n")[0]}`;
+    return `not YAML or JSON: ${firstLine((error as Error).message)}`;
   }
   const openapi = (parsed as { openapi?: unknown } | null)?.openapi;
   if (typeof openapi !== "string") return "no `openapi` member: not an OpenAPI 3 document";
