@@ -56,6 +56,24 @@ export class IdempotencyKeyError extends PaymentClientError {
   }
 }
 
+interface Caused {
+  message?: unknown;
+  cause?: unknown;
+  errors?: unknown;
+}
+
+/** An error's message and its causes' ("fetch failed (connect ECONNREFUSED 127.0.0.1:4010)"): fetch's own says only that it failed. */
+function withCauses(error: unknown): string {
+  const messages: string[] = [];
+  for (let err = error as Caused | undefined, depth = 0; err && typeof err === "object" && depth < 5; err = err.cause as Caused | undefined, depth++) {
+    // An AggregateError (every address of a host refused) may carry its reasons in `errors` only.
+    const own = typeof err.message === "string" && err.message ? err.message : Array.isArray(err.errors) ? String((err.errors[0] as Caused | undefined)?.message ?? "") : "";
+    if (own && !messages.includes(own)) messages.push(own);
+  }
+  if (messages.length === 0) return String(error);
+  return messages.length === 1 ? messages[0]! : `${messages[0]} (${messages.slice(1).join(": ")})`;
+}
+
 /** The request could not reach the service (after the retries the policy allowed). */
 export class NetworkError extends PaymentClientError {
   override name = "NetworkError";
@@ -64,7 +82,7 @@ export class NetworkError extends PaymentClientError {
     readonly attempts: number,
     options: { cause: unknown },
   ) {
-    super(`Request failed after ${attempts} attempt(s): ${String((options.cause as Error)?.message ?? options.cause)}`, options);
+    super(`Request failed after ${attempts} attempt(s): ${withCauses(options.cause)}`, options);
   }
 }
 

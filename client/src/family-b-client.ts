@@ -53,7 +53,10 @@ export function resolveFamilyBBaseUrl(options: Pick<FamilyBClientOptions, "envir
   if (environment === "sandbox") return options.sandboxUrl ?? familyBEnvironmentUrls.sandbox;
   if (environment === "production") return options.productionUrl ?? familyBEnvironmentUrls.production;
   if (typeof environment === "string" && /^https?:\/\//i.test(environment)) return environment;
-  throw new TypeError(`environment must be "sandbox", "production" or an http(s) base URL; got ${JSON.stringify(environment)}`);
+  // Family A's option, given to family B from plain JavaScript, where no type stops it.
+  const baseUrl = (options as { baseUrl?: unknown }).baseUrl;
+  const instead = environment === undefined && baseUrl !== undefined ? ` (baseUrl is family A's option: give family B's base URL as environment: ${JSON.stringify(baseUrl)})` : "";
+  throw new TypeError(`environment must be "sandbox", "production" or an http(s) base URL; got ${JSON.stringify(environment)}${instead}`);
 }
 
 export function createFamilyBClient(options: FamilyBClientOptions): FamilyBClient {

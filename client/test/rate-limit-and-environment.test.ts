@@ -67,6 +67,8 @@ describe("family B environments", () => {
     expect(resolveFamilyBBaseUrl({ environment: "production", productionUrl: "https://api.example.org" })).toBe("https://api.example.org");
     expect(resolveFamilyBBaseUrl({ environment: "http://127.0.0.1:4010" })).toBe("http://127.0.0.1:4010");
     expect(() => resolveFamilyBBaseUrl({ environment: "staging" })).toThrow(TypeError);
+    const familyAOptions = { baseUrl: "http://127.0.0.1:4010" } as unknown as { environment: string };
+    expect(() => resolveFamilyBBaseUrl(familyAOptions)).toThrow(`got undefined (baseUrl is family A's option: give family B's base URL as environment: "http://127.0.0.1:4010")`);
   });
 
   it("sends the calls of a sandbox client to the sandbox URL", async () => {

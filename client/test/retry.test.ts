@@ -210,6 +210,8 @@ describe("network errors", () => {
     const error = await familyB.POST("/transactions", { body: { amount: 5 } }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(NetworkError);
     expect((error as NetworkError).attempts).toBe(3);
+    // fetch's own message says only that it failed; the reason is its cause's.
+    expect((error as NetworkError).message).toMatch(/^Request failed after 3 attempt\(s\): fetch failed \(.+\)$/);
     expect(server.received).toHaveLength(3);
     expect(new Set(server.received.map((request) => request.headers["x-idempotency-key"])).size).toBe(1);
   });
