@@ -8,12 +8,12 @@
  * and the console is told its address and documented keys through `assets/console-config.js`,
  * answered from memory.
  */
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { portInUse, portNumber, readCommandLine, refuse as refuseLine, UsageError } from "@payment-collection/contract/command/command-line.ts";
+import { firstLine, portInUse, portNumber, readCommandLine, refuse as refuseLine, UsageError } from "@payment-collection/contract/command/command-line.ts";
 import { CONTRACT_ROOT } from "@payment-collection/contract/model/layout.ts";
-import { consoleConfigScript, type ConsoleConfig } from "./console/config.ts";
+import { consoleConfigScript, DEFAULT_CONSOLE_SERVER, type ConsoleConfig } from "./console/config.ts";
 import { CONSOLE_SCRIPTS } from "./layout.ts";
 import { serveStatic, type StaticServer } from "./serve.ts";
 import { untilStopped } from "@payment-collection/contract/command/until-stopped.ts";
@@ -204,12 +204,11 @@ async function buildInto(out: string, server: string | undefined, json: boolean)
   const { buildPortal } = await import("./site.ts");
   let report;
   try {
-    report = await buildPortal({ root: CONTRACT_ROOT, outDir: out });
+    report = await buildPortal({ root: CONTRACT_ROOT, outDir: out, console: server ? { sandbox: server } : {} });
   } catch (error) {
-    return refuse(`cannot write --out ${out}: ${((error as Error).message ?? String(error)).split("\n")[0]}`);
+    return refuse(`cannot write --out ${out}: ${firstLine((error as Error).message ?? String(error))}`);
   }
-  if (server) writeFileSync(join(report.outDir, CONSOLE_SCRIPTS.config), consoleConfigScript({ sandbox: server }));
-  const consoleServer = server ?? "http://127.0.0.1:4010";
+  const consoleServer = server ?? DEFAULT_CONSOLE_SERVER;
   const summary = { built: report.outDir, pages: report.pages.length, siteBytes: report.siteBytes, server: consoleServer };
   const mib = (report.siteBytes / 1024 / 1024).toFixed(1);
   console.log(

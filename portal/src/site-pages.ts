@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { operationsOf } from "@payment-collection/contract/model/index.ts";
 import { loadCatalogue } from "@payment-collection/conformance/core/statement-map.ts";
 import { CONTRACT_CHANGES_PAGE, contractChangesMarkdown } from "./changelog-page.ts";
-import { consoleConfigScript } from "./console/config.ts";
+import { consoleConfigScript, type ConsoleConfig } from "./console/config.ts";
 import { consoleReference } from "./console/console-data.ts";
 import { contractCheckScript } from "./console/contract-check-script.ts";
 import { expandDirectives } from "./contract-tables.ts";
@@ -141,11 +141,11 @@ export function writeContractChangesPage(site: SiteBuild): void {
   writeFileSync(join(site.outDir, CONTRACT_CHANGES_PAGE.file), renderContentPage({ file: CONTRACT_CHANGES_PAGE.file, title, nav: site.nav, article: rendered.html, toc: rendered.toc }));
 }
 
-/** The console: the contract check bundled for the browser, the default server address. */
-export async function writeConsoleScripts(site: SiteBuild): Promise<void> {
+/** The console: the contract check bundled for the browser, its configuration (the default server address). */
+export async function writeConsoleScripts(site: SiteBuild, config: ConsoleConfig): Promise<void> {
   mkdirSync(join(site.outDir, "openapi"), { recursive: true });
   writeFileSync(join(site.outDir, CONSOLE_SCRIPTS.check), await contractCheckScript());
-  writeFileSync(join(site.outDir, CONSOLE_SCRIPTS.config), consoleConfigScript({}));
+  writeFileSync(join(site.outDir, CONSOLE_SCRIPTS.config), consoleConfigScript(config));
 }
 
 /** Every reference page with its document and console data; what each holds, for the build's report. */

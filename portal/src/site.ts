@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } fr
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { copyAssets, copyGeneratedDocuments, redocVersion } from "./assets.ts";
 import { CONTRACT_CHANGES_PAGE } from "./changelog-page.ts";
+import type { ConsoleConfig } from "./console/config.ts";
 import { safeParseRecord } from "./decisions-page.ts";
 import type { NavEntry } from "./layout.ts";
 import type { LinkResolver } from "./markdown.ts";
@@ -36,6 +37,8 @@ export interface BuildOptions {
   root: string;
   /** Output folder; emptied first. */
   outDir: string;
+  /** What the console is told (its default server); default: the sandbox's default address. */
+  console?: ConsoleConfig;
 }
 
 export interface PageWeight {
@@ -74,7 +77,7 @@ export async function buildPortal(options: BuildOptions): Promise<BuildReport> {
   const site = planSite(root, outDir, copyGeneratedDocuments(root, outDir), await loadReferenceSources(root));
   writeContentPages(site);
   writeContractChangesPage(site);
-  await writeConsoleScripts(site);
+  await writeConsoleScripts(site, options.console ?? {});
   const references = writeReferencePages(site);
   writeSearchPage(site);
   return {

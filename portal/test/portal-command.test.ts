@@ -6,15 +6,16 @@ import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { consoleConfigScript, type ConsoleConfig } from "../src/console/config.ts";
 import { portalCommand, portalOptions, portalOrigins, startPortal } from "../src/portal-command.ts";
 
 // What the build writes is portal.build.test.ts's; here a build leaves the two files that mark a built portal.
 vi.mock("../src/site.ts", () => ({
-  async buildPortal({ outDir }: { outDir: string }) {
+  async buildPortal({ outDir, console }: { outDir: string; console?: ConsoleConfig }) {
     rmSync(outDir, { recursive: true, force: true });
     mkdirSync(join(outDir, "assets"), { recursive: true });
     writeFileSync(join(outDir, "index.html"), "<!doctype html><title>portal</title>");
-    writeFileSync(join(outDir, "assets", "console-config.js"), "window.PORTAL_CONSOLE_CONFIG = {};\n");
+    writeFileSync(join(outDir, "assets", "console-config.js"), consoleConfigScript(console ?? {}));
     return { outDir, pages: [{ file: "index.html" }], siteBytes: 2 * 1024 * 1024 };
   },
 }));

@@ -186,7 +186,9 @@ describe("missing sources", () => {
 
   it("still build, and each page says what is missing", async () => {
     const out = join(scratch, "site");
-    const report = await buildPortal({ root: scratch, outDir: out });
+    const report = await buildPortal({ root: scratch, outDir: out, console: { sandbox: "https://sandbox.example.com" } });
+    // The console's server it was given (portal --out --server), in the script the pages load.
+    expect(readFileSync(join(out, "assets", "console-config.js"), "utf8")).toContain('"sandbox":"https://sandbox.example.com"');
     const missingPages = report.missing.map((gap) => gap.file);
     expect(missingPages).toEqual(expect.arrayContaining(["index.html", "decisions.html", "statements.html", "client.html", "conformance-guide.html", "sandbox.html", "changelog.html"]));
     expect(readFileSync(join(out, "sandbox.html"), "utf8")).toContain("The sandbox is not yet available");

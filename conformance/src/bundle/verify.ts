@@ -142,8 +142,9 @@ export async function verifyBundle(dir: string, options: VerifyOptions = {}): Pr
   const lines: string[] = [];
   const problems: string[] = [];
   try {
-    if (!existsSync(dir)) throw unreadable("", "no such folder; give the folder `payment-collection conformance --bundle DIR` wrote");
-    if (!statSync(dir).isDirectory()) throw unreadable("", "a file, not a bundle's folder; give the folder `payment-collection conformance --bundle DIR` wrote");
+    const wrote = "give the folder `payment-collection conformance --bundle DIR` wrote";
+    if (!existsSync(dir)) throw unreadable("", `no such folder; ${wrote}`);
+    if (!statSync(dir).isDirectory()) throw unreadable("", `a file, not a bundle's folder; ${wrote}`);
     // 1. The signature.
     const { fingerprint, statement } = signedStatement(dir, options);
     // 2. Every file against the signed statement; the manifest against both.

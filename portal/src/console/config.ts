@@ -12,6 +12,9 @@ export interface ConsoleConfig {
   sandboxKeys?: Record<string, string>;
 }
 
+/** The console's server when none is named: the sandbox's default address. */
+export const DEFAULT_CONSOLE_SERVER = "http://127.0.0.1:4010";
+
 export function consoleConfigScript(config: ConsoleConfig): string {
-  return `window.PORTAL_CONSOLE_CONFIG = ${JSON.stringify({ sandbox: "http://127.0.0.1:4010", ...config })};\n`;
+  return `window.PORTAL_CONSOLE_CONFIG = ${JSON.stringify({ sandbox: DEFAULT_CONSOLE_SERVER, ...config })};\n`;
 }
