@@ -5,7 +5,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { Pacer } from "../src/core/pacing.ts";
+import { Pacer, type WireExchange } from "../src/core/pacing.ts";
 
 const servers: Array<{ close(): void }> = [];
 afterEach(() => servers.splice(0).forEach((server) => server.close()));
@@ -32,9 +32,13 @@ describe("Pacer on a connection closed under a request", () => {
     expect(server.seen()).toBe(2);
   });
 
-  it("does not send a POST again: the failure is reported", async () => {
+  it("does not send a POST again: the failure is reported, and the request recorded with no answer", async () => {
     const server = await resettingOnce();
-    await expect(new Pacer().send({ method: "POST", url: server.url, headers: {}, body: "{}" })).rejects.toThrow();
+    const recorded: WireExchange[] = [];
+    const pacer = new Pacer({ onExchange: (exchange) => recorded.push(exchange) });
+    await expect(pacer.send({ method: "POST", url: server.url, headers: {}, body: "{}", checkId: "family-a/createCharge/201/new-key" })).rejects.toThrow(/^POST \/: connection/);
     expect(server.seen()).toBe(1);
+    // It went out: a bundle's recording holds it, as HAR holds a request without a response (status 0).
+    expect(recorded).toEqual([expect.objectContaining({ seq: 1, method: "POST", requestBody: "{}", checkId: "family-a/createCharge/201/new-key", status: 0, error: expect.stringMatching(/^POST \/: connection/) })]);
   });
 });

@@ -9,7 +9,8 @@
  *   `preflight`, a generic class's unit);
  * - `_direction: "received"`: a webhook delivery the run received (the server's request, the
  *   run's answer);
- * - `_retried: true`: a 429 the run answered by waiting and sending the request again.
+ * - `_retried: true`: a 429 the run answered by waiting and sending the request again;
+ * - `_error`: why a request got no answer (its response has status 0, as browsers record one).
  *
  * One entry per line, so that the file reads and diffs line by line; the traffic engine's
  * streaming reader reads it as any HAR.
@@ -93,6 +94,7 @@ function entryOf(exchange: RecordedExchange, results: ReadonlySet<string>, redac
     _tags: tags,
     ...(exchange.direction === "received" ? { _direction: "received" } : {}),
     ...(exchange.retried ? { _retried: true } : {}),
+    ...(exchange.error ? { _error: redactor.redact(exchange.error) } : {}),
   };
 }
 

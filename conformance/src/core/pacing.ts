@@ -71,6 +71,8 @@ export interface WireExchange extends RequestAndResponse {
   responseBytes?: Uint8Array;
   /** A 429 the pacer answered by waiting and sending the request again. */
   retried?: boolean;
+  /** The request got no answer (status 0): why ("POST /v1/charges: connection closed"). */
+  error?: string;
 }
 
 interface BucketState {
@@ -297,15 +299,16 @@ export class Pacer {
     const seq = this.begun;
     // A body without a Content-Type goes without one (fetch gave a text body `text/plain`; this client adds none).
     const send = () => sendHttp({ method: request.method, url: request.url, headers: request.headers, body: request.body }, this.options.timeoutMs);
+    const sent = { seq, startedAt: started, checkId: request.checkId, scope: currentCheck(), direction: "sent" as const, method: request.method, url: request.url, requestHeaders: request.headers, requestBody: request.body };
     let response: HttpAnswer;
     try {
       response = await send();
     } catch (error) {
       // A kept-alive connection the server closed just as it was reused: a safe request is
       // sent once more on a new connection, as careful clients do. Anything else is reported.
-      if (!SAFE_METHODS.has(request.method.toUpperCase()) || !closedConnection(error)) throw this.unanswered(request, error);
+      if (!SAFE_METHODS.has(request.method.toUpperCase()) || !closedConnection(error)) throw this.unanswered(request, sent, error);
       response = await send().catch((again: unknown) => {
-        throw this.unanswered(request, again);
+        throw this.unanswered(request, sent, again);
       });
     }
     // The text the way response.text() reads it: a recording keeps the bytes.
@@ -314,28 +317,18 @@ export class Pacer {
     this.requests += 1;
     const headers = response.headers;
     const ended = Date.now();
-    const wire: WireExchange = {
-      seq,
-      startedAt: started,
-      endedAt: ended,
-      checkId: request.checkId,
-      scope: currentCheck(),
-      direction: "sent",
-      method: request.method,
-      url: request.url,
-      requestHeaders: request.headers,
-      requestBody: request.body,
-      status: response.status,
-      responseHeaders: headers,
-      responseBody: body,
-      responseBytes: bytes,
-    };
+    const wire: WireExchange = { ...sent, endedAt: ended, status: response.status, responseHeaders: headers, responseBody: body, responseBytes: bytes };
     return { response: { status: response.status, headers, body }, durationMs: ended - started, wire };
   }
 
-  /** A request that got no answer, named with why: "POST /v1/charges: connection closed". */
-  private unanswered(request: OutgoingRequest, error: unknown): Error {
-    return new Error(`${request.method} ${new URL(request.url).pathname}: ${connectionProblem(error, this.options.timeoutMs)}`, { cause: error });
+  /**
+   * A request that got no answer, named with why: "POST /v1/charges: connection closed". It went
+   * out all the same, so the recording holds it, with status 0 (HAR's "no response").
+   */
+  private unanswered(request: OutgoingRequest, sent: Omit<WireExchange, "endedAt" | "status" | "responseHeaders" | "responseBody">, error: unknown): Error {
+    const failure = new Error(`${request.method} ${new URL(request.url).pathname}: ${connectionProblem(error, this.options.timeoutMs)}`, { cause: error });
+    this.options.onExchange?.({ ...sent, endedAt: Date.now(), status: 0, responseHeaders: {}, responseBody: "", error: failure.message });
+    return failure;
   }
 
   /** Sends a request, pacing it and retrying it after an unexpected 429. */
